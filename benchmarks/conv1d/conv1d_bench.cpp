@@ -1,0 +1,116 @@
+// `kpuzzles bench conv1d`: the tiled scratch kernel against a device copy and the naive
+// global-memory Kokkos kernel, for K = 3 and K = 16 (or one --kernel-size).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "conv1d/conv1d.hpp"
+#include "kpz/bench.hpp"
+#include "kpz/check.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::conv1d {
+namespace {
+
+// What a learner writes first: every output reads K inputs straight from global memory.
+template <class Space>
+void naive_global(const Space& space, View<const float*, Space> a, View<const float*, Space> b,
+                  View<float*, Space> out) {
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  Kokkos::parallel_for(
+      "conv1d::naive_global", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(int i) {
+        const int last = Kokkos::min(taps, n - i);
+        float sum = 0.0f;
+        for (int j = 0; j < last; ++j) sum += a(i + j) * b(j);
+        out(i) = sum;
+      });
+}
+
+// Checks a strided sample of the output against a double-precision sum.
+void check_sample(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& got,
+                  const std::string& what) {
+  const std::size_t n = a.size(), step = n / 4099 + 1;
+  for (std::size_t i = 0; i < n; i += step) {
+    double sum = 0, abs_sum = 0;
+    for (std::size_t j = 0; j < b.size() && i + j < n; ++j) {
+      sum += static_cast<double>(a[i + j]) * b[j];
+      abs_sum += std::fabs(static_cast<double>(a[i + j]) * b[j]);
+    }
+    if (!(std::fabs(got[i] - sum) <= 4e-6 * static_cast<double>(b.size() + 1) * abs_sum + 1e-30))
+      throw std::runtime_error(what + " gives a wrong result at index " + std::to_string(i) +
+                               ": refusing to time it");
+  }
+}
+
+template <class Space>
+BenchReport bench_on(const Space& space, const BenchRequest& req) {
+  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
+                        : space_name<Space>() == "cuda" ? std::size_t{1} << 28
+                                                        : std::size_t{1} << 22;
+  std::vector<int> ks{3, 16};
+  if (req.params.get("kernel-size")) ks = {static_cast<int>(req.params.get("kernel-size"))};
+  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
+
+  BenchReport report;
+  report.puzzle = "conv1d";
+  report.space = std::string(space_name<Space>());
+  report.config.set("size", n).set("team_size", team_size).set("impl", std::string(to_string(req.impl)));
+  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  add_copy_baselines(report, space, n, req.cfg);
+
+  Rng rng(req.seed);
+  std::vector<float> host_a(n);
+  for (auto& x : host_a) x = static_cast<float>(rng.uniform(-2.0, 3.0));
+  auto a = to_device(space, "a", host_a);
+  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+  for (const int k : ks) {
+    std::vector<float> host_b(static_cast<std::size_t>(k));
+    for (auto& x : host_b) x = static_cast<float>(rng.uniform(-1.0, 1.5));
+    auto b = to_device(space, "b", host_b);
+    const int taps = effective_taps(n, static_cast<std::size_t>(k));
+    const Launch launch{team_size, default_tile<Space>(team_size, taps)};
+    check_scratch<Space>(tiled_scratch_bytes<Space>(launch.tile, taps), 0,
+                         "conv1d with K=" + std::to_string(k));
+    View<const float*, Space> ca = a, cb = b;
+    const auto tiled = [&] {
+      if (req.impl == Impl::reference) reference::tiled(space, launch, ca, cb, out);
+      else exercise::tiled(space, launch, ca, cb, out);
+    };
+    const std::string group = "K=" + std::to_string(k);
+    const double bytes = bytes_moved(n, static_cast<std::size_t>(k));
+
+    poison(out);
+    tiled();
+    space.fence();
+    check_sample(host_a, host_b, to_host(out), "conv1d tiled");
+    report.rows.push_back({"conv1d tiled, " + group + " (tile " + std::to_string(launch.tile) + ")",
+                           "puzzle", group, bytes, time_kernel(space, req.cfg, tiled)});
+
+    poison(out);
+    naive_global(space, ca, cb, out);
+    space.fence();
+    check_sample(host_a, host_b, to_host(out), "conv1d naive");
+    report.rows.push_back({"naive global parallel_for, " + group, "builtin", group, bytes,
+                           time_kernel(space, req.cfg, [&] { naive_global(space, ca, cb, out); })});
+  }
+  return report;
+}
+
+BenchSpec make_bench() {
+  return {"conv1d",
+          "tiled scratch conv1d vs device copy and naive global-memory kernel",
+          {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
+           {"kernel-size", "K (0: both 3 and 16)", 0, 0, 4096}},
+          [](const BenchRequest& req) {
+            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
+          }};
+}
+
+}  // namespace
+
+KPZ_REGISTER_BENCH(make_bench);
+
+}  // namespace kpz::conv1d

@@ -1,0 +1,77 @@
+# Puzzle discovery. A puzzle is a folder framework/puzzles/<name>/ (its contract: kernel
+# signatures, input generator, oracle, registration). Its other parts sit in the same places
+# for every puzzle:
+#   exercises/<name>/*.cpp   learner skeleton       -> OBJECT library kpz_exercise_<name>
+#   reference/<name>/*.cpp   solution               -> OBJECT library kpz_reference_<name>
+#   benchmarks/<name>/*.cpp  benchmark registration -> part of kpz_puzzle_<name>
+#   tests/<name>/*.cpp       GoogleTest suites      (tests/CMakeLists.txt)
+#   docs/puzzles/<name>.md   the learner's page
+# Each part is its own small target so that saving one exercise rebuilds one object.
+include_guard(GLOBAL)
+
+function(kpz_discover_puzzles out_var)
+  file(GLOB _dirs LIST_DIRECTORIES true CONFIGURE_DEPENDS
+       "${PROJECT_SOURCE_DIR}/framework/puzzles/*")
+  set(_names "")
+  foreach(_d IN LISTS _dirs)
+    if(IS_DIRECTORY "${_d}")
+      get_filename_component(_n "${_d}" NAME)
+      list(APPEND _names "${_n}")
+    endif()
+  endforeach()
+  list(SORT _names)
+  set(${out_var} "${_names}" PARENT_SCOPE)
+endfunction()
+
+function(_kpz_puzzle_part target)
+  add_library(${target} OBJECT ${ARGN})
+  target_link_libraries(${target} PUBLIC kpz_framework)
+  target_include_directories(${target} PUBLIC "${PROJECT_SOURCE_DIR}/framework/puzzles")
+endfunction()
+
+function(kpz_add_puzzle name)
+  set(_root "${PROJECT_SOURCE_DIR}")
+  foreach(_part exercises reference)
+    if(NOT EXISTS "${_root}/${_part}/${name}")
+      message(FATAL_ERROR "kpz: puzzle '${name}' has no ${_part}/${name}/ folder")
+    endif()
+  endforeach()
+  file(GLOB _spec CONFIGURE_DEPENDS "${_root}/framework/puzzles/${name}/*.cpp")
+  file(GLOB _exercise CONFIGURE_DEPENDS "${_root}/exercises/${name}/*.cpp")
+  file(GLOB _reference CONFIGURE_DEPENDS "${_root}/reference/${name}/*.cpp")
+  set(_bench "")
+  if(KPZ_BUILD_BENCHMARKS)
+    file(GLOB _bench CONFIGURE_DEPENDS "${_root}/benchmarks/${name}/*.cpp")
+  endif()
+  _kpz_puzzle_part(kpz_puzzle_${name} ${_spec} ${_bench})
+  _kpz_puzzle_part(kpz_exercise_${name} ${_exercise})
+  _kpz_puzzle_part(kpz_reference_${name} ${_reference})
+  # Library baselines written in plain CUDA (CUB) live in benchmarks/<name>/cuda/*.cu.cpp
+  # and are compiled only when Kokkos targets CUDA.
+  if(KPZ_BUILD_BENCHMARKS AND KPZ_HAS_CUDA)
+    file(GLOB _cuda_bench CONFIGURE_DEPENDS "${_root}/benchmarks/${name}/cuda/*.cpp")
+    if(_cuda_bench)
+      target_sources(kpz_puzzle_${name} PRIVATE ${_cuda_bench})
+    endif()
+  endif()
+  set_property(GLOBAL APPEND PROPERTY KPZ_PUZZLES ${name})
+endfunction()
+
+function(kpz_add_all_puzzles)
+  kpz_discover_puzzles(_names)
+  foreach(_n IN LISTS _names)
+    kpz_add_puzzle(${_n})
+  endforeach()
+  message(STATUS "kpz: puzzles: ${_names}")
+endfunction()
+
+# Link every part of the given puzzles (all of them when none is named) into a target.
+function(kpz_link_puzzles target)
+  set(_names ${ARGN})
+  if(NOT _names)
+    get_property(_names GLOBAL PROPERTY KPZ_PUZZLES)
+  endif()
+  foreach(_n IN LISTS _names)
+    target_link_libraries(${target} PRIVATE kpz_puzzle_${_n} kpz_exercise_${_n} kpz_reference_${_n})
+  endforeach()
+endfunction()

@@ -1,0 +1,41 @@
+#pragma once
+// The kpuzzles command line: flag parsing shared by the commands, and the commands.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kpz::cli {
+
+struct Flag {
+  std::string name;  // without dashes
+  bool takes_value;
+  std::string help;
+};
+
+struct ParsedFlags {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> values;  // flags with a value
+  std::set<std::string> present;               // every flag given
+  bool has(const std::string& name) const { return present.count(name) != 0; }
+};
+
+// Accepts --name, --name=value and --name value (for flags that take one). Throws UsageError
+// naming the flag and listing the allowed ones, for unknown, repeated or value-less flags.
+ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vector<Flag>& allowed,
+                        const std::string& context);
+
+// Strict integer parsing with a range: "--size expects an integer in [1, 268435456], got 'x'".
+std::int64_t parse_int(const std::string& flag, const std::string& text, std::int64_t min,
+                       std::int64_t max);
+
+bool stdout_is_terminal();
+bool use_color();
+
+int cmd_list(const std::vector<std::string>& args);
+int cmd_run(const std::vector<std::string>& args);
+int cmd_bench(const std::vector<std::string>& args);
+int cmd_doctor(const std::vector<std::string>& args);
+
+}  // namespace kpz::cli

@@ -1,0 +1,47 @@
+#include <iostream>
+
+#include "cli.hpp"
+#include "kpz/bench.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/registry.hpp"
+#include "puzzle_flags.hpp"
+
+namespace kpz::cli {
+
+int cmd_bench(const std::vector<std::string>& args) {
+  const PuzzleSpec& puzzle = find_puzzle(args, "bench");
+  const BenchSpec* spec = BenchRegistry::instance().find(puzzle.name);
+  if (!spec) throw UsageError("puzzle '" + puzzle.name + "' has no benchmark");
+  std::vector<Flag> allowed;
+  for (const auto& o : spec->options) allowed.push_back({o.name, true, o.help});
+  allowed.insert(allowed.end(), {{"runs", true, "timed runs (median taken)"},
+                                 {"warmup", true, "untimed runs first"},
+                                 {"exercise", false, "time your code instead of the reference"},
+                                 {"json", false, "print JSON"},
+                                 {"seed", true, "input seed"},
+                                 {"team-size", true, "team members per team"},
+                                 {"space", true, "execution space"}});
+  const ParsedFlags flags =
+      parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
+  if (!flags.positional.empty())
+    throw UsageError("unexpected argument '" + flags.positional.front() + "' for 'kpuzzles bench'");
+  RunRequest common;
+  apply_common(common, flags);
+  BenchRequest req;
+  req.space = common.space;
+  req.seed = common.seed;
+  req.team_size = common.team_size;
+  req.impl = flags.has("exercise") ? Impl::exercise : Impl::reference;
+  const VariantSpec options{"bench", "", spec->options};
+  req.params = resolve_params(puzzle, options, flags);
+  if (const auto it = flags.values.find("runs"); it != flags.values.end())
+    req.cfg.runs = static_cast<int>(parse_int("runs", it->second, 1, 10000));
+  if (const auto it = flags.values.find("warmup"); it != flags.values.end())
+    req.cfg.warmup = static_cast<int>(parse_int("warmup", it->second, 0, 1000));
+  const BenchReport report = spec->run(req);
+  if (flags.has("json")) std::cout << bench_json(report).dump() << '\n';
+  else print_bench(std::cout, report);
+  return 0;
+}
+
+}  // namespace kpz::cli

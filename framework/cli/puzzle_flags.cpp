@@ -1,0 +1,100 @@
+#include "puzzle_flags.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <limits>
+
+#include "kpz/errors.hpp"
+#include "kpz/spaces.hpp"
+
+namespace kpz::cli {
+
+const PuzzleSpec& find_puzzle(const std::vector<std::string>& args, const std::string& command) {
+  const auto names = Registry::instance().names();
+  if (args.empty() || args[0].rfind("-", 0) == 0)
+    throw UsageError("'kpuzzles " + command + "' needs a puzzle name first; puzzles: " + join(names, ", "));
+  const PuzzleSpec* spec = Registry::instance().find(args[0]);
+  if (!spec) throw UsageError("unknown puzzle '" + args[0] + "'; puzzles: " + join(names, ", "));
+  return *spec;
+}
+
+std::vector<Flag> puzzle_flags(const PuzzleSpec& spec) {
+  std::vector<Flag> flags;
+  for (const auto& v : spec.variants) flags.push_back({v.name, false, v.summary});
+  for (const auto& v : spec.variants)
+    for (const auto& o : v.options)
+      if (std::none_of(flags.begin(), flags.end(), [&](const Flag& f) { return f.name == o.name; }))
+        flags.push_back({o.name, true, o.help});
+  return flags;
+}
+
+const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& flags) {
+  const VariantSpec* chosen = nullptr;
+  for (const auto& v : spec.variants) {
+    if (!flags.has(v.name)) continue;
+    if (chosen)
+      throw UsageError("choose one variant of " + spec.name + ", not both --" + chosen->name +
+                       " and --" + v.name);
+    chosen = &v;
+  }
+  return chosen ? *chosen : spec.variants.front();
+}
+
+Params default_params(const VariantSpec& variant) {
+  Params p;
+  for (const auto& o : variant.options) p.set(o.name, o.fallback, false);
+  return p;
+}
+
+Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags) {
+  Params p;
+  for (const auto& o : variant.options) {
+    const auto it = flags.values.find(o.name);
+    if (it == flags.values.end()) p.set(o.name, o.fallback, false);
+    else p.set(o.name, parse_int(o.name, it->second, o.min, o.max), true);
+  }
+  for (const auto& [name, value] : flags.values) {
+    (void)value;
+    const bool declared = std::any_of(variant.options.begin(), variant.options.end(),
+                                      [&](const OptionSpec& o) { return o.name == name; });
+    const bool common = name == "space" || name == "seed" || name == "team-size" || name == "runs" ||
+                        name == "warmup";
+    if (!declared && !common) {
+      std::vector<std::string> names;
+      for (const auto& o : variant.options) names.push_back("--" + o.name);
+      throw UsageError("--" + name + " does not apply to " + spec.name + " --" + variant.name +
+                       "; its options: " + (names.empty() ? "none" : join(names, ", ")));
+    }
+  }
+  return p;
+}
+
+void apply_common(RunRequest& req, const ParsedFlags& flags) {
+  req.space = default_space_name();
+  if (const auto it = flags.values.find("space"); it != flags.values.end()) {
+    const auto names = enabled_space_names();
+    if (std::find(names.begin(), names.end(), it->second) == names.end())
+      throw UsageError("--space '" + it->second + "' is not enabled in this build; use one of: " +
+                       join(names, ", "));
+    req.space = it->second;
+  }
+  if (const auto it = flags.values.find("seed"); it != flags.values.end())
+    req.seed = static_cast<std::uint64_t>(
+        parse_int("seed", it->second, 0, std::numeric_limits<std::int64_t>::max()));
+  if (const auto it = flags.values.find("team-size"); it != flags.values.end())
+    req.team_size = static_cast<int>(parse_int("team-size", it->second, 1, 1024));
+}
+
+void print_puzzle_help(const PuzzleSpec& spec) {
+  std::cout << spec.name << ": " << spec.summary << "\nvariants (the first is the default):\n";
+  for (const auto& v : spec.variants) {
+    std::cout << "  --" << v.name << "  " << v.summary << '\n';
+    for (const auto& o : v.options)
+      std::cout << "      --" << o.name << " N  " << o.help << " (default " << o.fallback << ", "
+                << o.min << ".." << o.max << ")\n";
+  }
+  std::cout << "common: --reference --json --trace --seed S --team-size T --space "
+            << join(enabled_space_names(), "|") << '\n';
+}
+
+}  // namespace kpz::cli

@@ -1,0 +1,127 @@
+#pragma once
+// Benchmark harness: kernel time only (fence before and after each timed launch), warm-up,
+// median of many runs, GB/s from a bytes-moved model, and the same-run baselines every
+// puzzle is compared with (a device-to-device copy).
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kpz/json.hpp"
+#include "kpz/registry.hpp"
+
+namespace kpz {
+
+struct Timing {
+  double median_s = 0, min_s = 0, max_s = 0;
+  int runs = 0;
+};
+
+struct BenchConfig {
+  int warmup = 3;
+  int runs = 30;
+};
+
+Timing summarize(std::vector<double> seconds);
+
+// Times `launch` (which must only enqueue work on `space`): fence, start, launch, fence, stop.
+template <class Space, class Launch>
+Timing time_kernel(const Space& space, const BenchConfig& cfg, Launch&& launch) {
+  for (int i = 0; i < cfg.warmup; ++i) launch();
+  space.fence();
+  std::vector<double> seconds;
+  seconds.reserve(cfg.runs);
+  for (int i = 0; i < cfg.runs; ++i) {
+    space.fence();
+    Kokkos::Timer timer;
+    launch();
+    space.fence();
+    seconds.push_back(timer.seconds());
+  }
+  return summarize(std::move(seconds));
+}
+
+// A timing that an external library reports itself (e.g. CUDA events around CUB).
+struct ExternalTiming {
+  std::string name;
+  Timing timing;
+  double bytes;
+};
+
+struct BenchRow {
+  std::string name;   // e.g. "conv1d reference (K=3)"
+  std::string kind;   // "puzzle", "copy", "builtin", "library"
+  std::string group;  // rows of one group are compared with each other, e.g. "K=3"
+  double bytes = 0;   // bytes-moved model
+  Timing timing;
+};
+
+struct BenchReport {
+  std::string puzzle;
+  std::string space;
+  Json config = Json::object();
+  std::vector<BenchRow> rows;
+  std::vector<std::string> notes;
+};
+
+struct BenchRequest {
+  std::string space;
+  Params params;
+  BenchConfig cfg;
+  Impl impl = Impl::reference;
+  int team_size = 0;
+  std::uint64_t seed = 2026;
+};
+
+struct BenchSpec {
+  std::string puzzle;
+  std::string summary;
+  std::vector<OptionSpec> options;
+  std::function<BenchReport(const BenchRequest&)> run;
+};
+
+class BenchRegistry {
+ public:
+  static BenchRegistry& instance();
+  void add(BenchSpec spec) { benches_.push_back(std::move(spec)); }
+  const BenchSpec* find(std::string_view puzzle) const;
+
+ private:
+  std::vector<BenchSpec> benches_;
+};
+
+struct BenchRegistrar {
+  explicit BenchRegistrar(BenchSpec (*make)()) { BenchRegistry::instance().add(make()); }
+};
+
+// Device-to-device copy of `n` floats on `space` (Kokkos::deep_copy: cudaMemcpy on CUDA),
+// and the same copy as a parallel_for: the two copy baselines. Appends two rows.
+template <class Space>
+void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n,
+                        const BenchConfig& cfg) {
+  using V = Kokkos::View<float*, typename Space::memory_space>;
+  V src(Kokkos::view_alloc(space, "copy_src"), n), dst(Kokkos::view_alloc(space, "copy_dst"), n);
+  Kokkos::parallel_for(
+      "kpz::bench::fill", Kokkos::RangePolicy<Space>(space, 0, n),
+      KOKKOS_LAMBDA(std::size_t i) { src(i) = static_cast<float>(i % 1024) * 0.5f; });
+  const double bytes = 2.0 * sizeof(float) * static_cast<double>(n);
+  report.rows.push_back({"device-to-device copy (deep_copy)", "copy", "", bytes,
+                         time_kernel(space, cfg, [&] { Kokkos::deep_copy(space, dst, src); })});
+  report.rows.push_back(
+      {"copy as parallel_for", "copy", "", bytes, time_kernel(space, cfg, [&] {
+         Kokkos::parallel_for("kpz::bench::copy", Kokkos::RangePolicy<Space>(space, 0, n),
+                              KOKKOS_LAMBDA(std::size_t i) { dst(i) = src(i); });
+       })});
+}
+
+// Text table: time, GB/s, % of the deep_copy row, and ratio to the group's builtin/library row.
+void print_bench(std::ostream& os, const BenchReport& report);
+Json bench_json(const BenchReport& report);
+
+}  // namespace kpz
+
+#define KPZ_REGISTER_BENCH(make_fn) \
+  static const ::kpz::BenchRegistrar kpz_bench_registrar_##make_fn{&make_fn}

@@ -1,0 +1,78 @@
+#pragma once
+// Checking a kernel's output against the host oracle. Outputs are poisoned before the launch
+// (NaN for floats, a sentinel for integers) so that an element nobody wrote fails.
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kpz/registry.hpp"
+
+namespace kpz {
+
+inline constexpr std::size_t kMaxReportedMismatches = 8;
+inline constexpr std::int32_t kIntPoison = -0x2152411;  // 0xDEADBEEF's low bits, negated
+
+template <class T>
+constexpr T poison_value() {
+  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::quiet_NaN();
+  else return static_cast<T>(kIntPoison);
+}
+
+// Fills a device View with the poison value.
+template <class ViewType>
+void poison(const ViewType& v) {
+  Kokkos::deep_copy(v, poison_value<typename ViewType::non_const_value_type>());
+}
+
+// Who was meant to write element `index`: returns e.g. "team 2, member 5".
+using OwnerFn = std::function<std::string(std::size_t index)>;
+
+// Owner under the common layout "team t handles [t*tile, (t+1)*tile), its members split the
+// tile with TeamThreadRange". TeamThreadRange is cyclic on GPUs and blockwise on hosts.
+OwnerFn tile_owner(std::string_view space, std::size_t tile, int team_size);
+
+std::string format_number(double v);
+
+// Exact comparison (integers). Records mismatches and the pass flag in `report`.
+template <class T>
+void compare_exact(RunReport& report, const std::vector<T>& actual,
+                   const std::vector<T>& expected, const OwnerFn& owner) {
+  report.checked += expected.size();
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const bool ok = i < actual.size() && actual[i] == expected[i];
+    if (ok) continue;
+    if (report.mismatches.size() < kMaxReportedMismatches) {
+      const bool poisoned = i < actual.size() && actual[i] == poison_value<T>();
+      report.mismatches.push_back(
+          {i, format_number(static_cast<double>(expected[i])),
+           i < actual.size() ? (poisoned ? std::string("never written")
+                                         : format_number(static_cast<double>(actual[i])))
+                             : "missing",
+           owner ? owner(i) : ""});
+    }
+    ++report.mismatch_count;
+  }
+  report.pass = report.mismatch_count == 0 && actual.size() == expected.size();
+}
+
+// Float comparison: |actual - expected| <= bound[i], where the puzzle's oracle derives bound
+// from the magnitudes that entered element i (so cancellation cannot hide or fake an error).
+// NaN never passes.
+void compare_within(RunReport& report, const std::vector<float>& actual,
+                    const std::vector<double>& expected, const std::vector<double>& bound,
+                    const OwnerFn& owner);
+
+// Relative float tolerance a sum of `terms` float products should meet.
+inline double sum_error_bound(double abs_sum, std::size_t terms) {
+  const double eps = std::numeric_limits<float>::epsilon();
+  return 2.0 * eps * static_cast<double>(terms + 1) * abs_sum + 1e-30;
+}
+
+}  // namespace kpz

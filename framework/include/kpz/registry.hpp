@@ -1,0 +1,111 @@
+#pragma once
+// The puzzle registry. A puzzle describes itself (variants, options, how to run and check
+// one case) in a PuzzleSpec and registers it with KPZ_REGISTER_PUZZLE; the runner only
+// ever talks to this interface.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kpz/json.hpp"
+
+namespace kpz {
+
+enum class Impl { exercise, reference };
+std::string_view to_string(Impl impl);
+
+// A puzzle-specific integer option, e.g. --size or --kernel-size.
+struct OptionSpec {
+  std::string name;  // without the leading dashes
+  std::string help;
+  std::int64_t fallback;  // value when the flag is not given
+  std::int64_t min;
+  std::int64_t max;
+};
+
+// The resolved values of a variant's options; `given` says which the user typed.
+class Params {
+ public:
+  void set(const std::string& name, std::int64_t value, bool given);
+  std::int64_t get(const std::string& name) const;  // throws std::logic_error if undeclared
+  bool given(const std::string& name) const { return given_.count(name) != 0; }
+  const std::map<std::string, std::int64_t>& values() const { return values_; }
+
+ private:
+  std::map<std::string, std::int64_t> values_;
+  std::set<std::string> given_;
+};
+
+struct RunRequest {
+  std::string variant;
+  Impl impl = Impl::exercise;
+  std::string space;           // execution space name, see spaces.hpp
+  Params params;               // the variant's options
+  int team_size = 0;           // 0: let the puzzle pick what the backend allows
+  std::uint64_t seed = 2026;
+  bool keep_arrays = true;     // store inputs/outputs in the report (for --json / printing)
+  bool trace = false;          // puzzle prints its per-step trace where it has one
+};
+
+struct Mismatch {
+  std::size_t index;
+  std::string expected;
+  std::string actual;
+  std::string owner;  // "team 1, member 3": who was meant to write the element
+};
+
+struct RunReport {
+  bool pass = false;
+  Json config = Json::object();    // the resolved configuration (sizes, team size, tile, ...)
+  Json inputs = Json::object();    // named input arrays
+  Json output = Json::array();
+  Json expected = Json::array();
+  Json extra = Json::object();     // puzzle-specific results (counts, totals, ...)
+  std::vector<std::string> notes;  // puzzle-specific lines printed before out:/expected:
+  std::vector<Mismatch> mismatches;  // the first few
+  std::size_t mismatch_count = 0;
+  std::size_t checked = 0;
+};
+
+struct VariantSpec {
+  std::string name;  // used as --<name>
+  std::string summary;
+  std::vector<OptionSpec> options;
+};
+
+struct PuzzleSpec {
+  std::string name;
+  std::string summary;
+  std::string doc;                    // path of its docs page, relative to docs/
+  std::vector<VariantSpec> variants;  // the first one is the default
+  std::function<RunReport(const RunRequest&)> run;
+  // Fewest bytes a kernel must move through device memory for these options (benchmarks).
+  std::function<double(const Params&)> bytes_moved;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+  void add(PuzzleSpec spec);
+  const PuzzleSpec* find(std::string_view name) const;
+  const std::vector<PuzzleSpec>& all() const { return puzzles_; }
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<PuzzleSpec> puzzles_;
+};
+
+const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
+
+struct PuzzleRegistrar {
+  explicit PuzzleRegistrar(PuzzleSpec (*make)()) { Registry::instance().add(make()); }
+};
+
+}  // namespace kpz
+
+// Registers the PuzzleSpec returned by `make_fn` when the program starts.
+#define KPZ_REGISTER_PUZZLE(make_fn) \
+  static const ::kpz::PuzzleRegistrar kpz_puzzle_registrar_##make_fn{&make_fn}

@@ -1,0 +1,131 @@
+#pragma once
+// The execution spaces this build enabled, by name, and what each allows a team kernel.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kpz/errors.hpp"
+
+// KPZ_FOR_EACH_SPACE(M) expands M(Space) once per enabled execution space. Exercise and
+// reference files end with it so that every kernel template is compiled for every backend.
+#if defined(KOKKOS_ENABLE_SERIAL)
+#define KPZ_IF_SERIAL(M) M(Kokkos::Serial)
+#else
+#define KPZ_IF_SERIAL(M)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+#define KPZ_IF_OPENMP(M) M(Kokkos::OpenMP)
+#else
+#define KPZ_IF_OPENMP(M)
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#define KPZ_IF_CUDA(M) M(Kokkos::Cuda)
+#else
+#define KPZ_IF_CUDA(M)
+#endif
+#define KPZ_FOR_EACH_SPACE(M) KPZ_IF_SERIAL(M) KPZ_IF_OPENMP(M) KPZ_IF_CUDA(M)
+
+namespace kpz {
+
+template <class Space>
+constexpr std::string_view space_name() {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if constexpr (std::is_same_v<Space, Kokkos::Serial>) return "serial";
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) return "openmp";
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return "cuda";
+#endif
+  return "unknown";
+}
+
+// Names of the enabled spaces, default execution space first.
+std::vector<std::string> enabled_space_names();
+std::string default_space_name();
+
+// True when TeamThreadRange hands out indices cyclically (GPU) rather than in contiguous
+// blocks (host backends). Used only to report which member owned a wrong element.
+bool team_range_is_cyclic(std::string_view space);
+
+// Calls f(Space{}) for the space called `name`; throws UsageError for other names.
+template <class F>
+decltype(auto) with_space(std::string_view name, F&& f) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (name == "serial") return f(Kokkos::Serial{});
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if (name == "openmp") return f(Kokkos::OpenMP{});
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (name == "cuda") return f(Kokkos::Cuda{});
+#endif
+  throw UsageError("unknown or disabled execution space '" + std::string(name) +
+                   "'; this build has: " + join(enabled_space_names(), ", "));
+}
+
+namespace detail {
+struct SampleTeamFunctor {
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member&) const {}
+};
+}  // namespace detail
+
+// Largest team a simple team kernel can use on Space (Serial: 1; OpenMP: bounded by the
+// thread count; CUDA: by the block size).
+template <class Space>
+int team_size_max(const Space& space) {
+  Kokkos::TeamPolicy<Space> policy(space, 1, 1);
+  return policy.team_size_max(detail::SampleTeamFunctor{}, Kokkos::ParallelForTag{});
+}
+
+template <class Space>
+std::size_t scratch_size_max(int level) {
+  return static_cast<std::size_t>(Kokkos::TeamPolicy<Space>::scratch_size_max(level));
+}
+
+// The team size a puzzle launches with: the learner's --team-size (checked), else
+// `preferred` clamped to what the backend allows. Throws UsageError with the allowed range.
+template <class Space>
+int resolve_team_size(const Space& space, int requested, int preferred, bool power_of_two = false) {
+  const int max = team_size_max(space);
+  if (requested == 0) {
+    int t = preferred < max ? preferred : max;
+    if (power_of_two) {
+      int p = 1;
+      while (p * 2 <= t) p *= 2;
+      t = p;
+    }
+    return t < 1 ? 1 : t;
+  }
+  if (requested < 1 || requested > max) {
+    throw UsageError("--team-size " + std::to_string(requested) + " is not allowed on " +
+                     std::string(space_name<Space>()) + ": use 1.." + std::to_string(max) +
+                     (std::string(space_name<Space>()) == "openmp"
+                          ? " (OpenMP teams are bounded by OMP_NUM_THREADS)"
+                          : ""));
+  }
+  if (power_of_two && (requested & (requested - 1)) != 0) {
+    throw UsageError("--team-size " + std::to_string(requested) +
+                     " must be a power of two for this puzzle");
+  }
+  return requested;
+}
+
+// Throws UsageError when a team kernel would ask for more level-`level` scratch than the
+// backend provides (Kokkos would otherwise hand out null scratch pointers silently).
+template <class Space>
+void check_scratch(std::size_t bytes, int level, const std::string& what) {
+  const std::size_t limit = scratch_size_max<Space>(level);
+  if (bytes > limit) {
+    throw UsageError(what + " needs " + std::to_string(bytes) + " bytes of level-" +
+                     std::to_string(level) + " team scratch per team; " +
+                     std::string(space_name<Space>()) + " allows " + std::to_string(limit));
+  }
+}
+
+}  // namespace kpz

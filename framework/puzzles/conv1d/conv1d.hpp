@@ -1,0 +1,69 @@
+#pragma once
+// conv1d: out[i] = sum over j < K with i + j < N of a[i + j] * b[j] (terms past the end are 0).
+// The kernel signatures below are implemented twice, with the same text: by the learner in
+// exercises/conv1d/ (namespace kpz::conv1d::exercise) and in reference/conv1d/
+// (namespace kpz::conv1d::reference).
+#include <algorithm>
+#include <cstddef>
+
+#include "kpz/spaces.hpp"
+#include "kpz/types.hpp"
+
+namespace kpz::conv1d {
+
+// What the host side decides before a launch (CUDA: the block size and the outputs per block).
+struct Launch {
+  int team_size;  // team members per team
+  int tile;       // outputs computed by one team
+};
+
+// Taps that can ever meet a nonzero input: K > N adds nothing past N.
+inline int effective_taps(std::size_t n, std::size_t k) {
+  return static_cast<int>(std::min(n, k));
+}
+
+// Level-0 scratch one team of `simple` asks for: all of a, all of b.
+template <class Space>
+std::size_t simple_scratch_bytes(int n, int taps) {
+  using S = ScratchView<float*, Space>;
+  return S::shmem_size(n) + S::shmem_size(taps);
+}
+
+// Level-0 scratch one team of `tiled` asks for: its tile of a plus a halo of taps-1, and b.
+template <class Space>
+std::size_t tiled_scratch_bytes(int tile, int taps) {
+  using S = ScratchView<float*, Space>;
+  return S::shmem_size(tile + taps - 1) + S::shmem_size(taps);
+}
+
+// Outputs per team of the general kernel: large enough to amortise the halo, small enough
+// for level-0 scratch; halved while a long filter needs the room.
+template <class Space>
+int default_tile(int team_size, int taps) {
+  int tile = space_name<Space>() == "cuda" ? 2048 : 4096;
+  const std::size_t limit = scratch_size_max<Space>(0);
+  while (tile > team_size && tiled_scratch_bytes<Space>(tile, taps) > limit) tile /= 2;
+  return tile;
+}
+
+// Fewest bytes any conv1d kernel moves: read a and b once, write out once.
+inline double bytes_moved(std::size_t n, std::size_t k) {
+  return static_cast<double>(sizeof(float)) * (2.0 * static_cast<double>(n) + static_cast<double>(k));
+}
+
+}  // namespace kpz::conv1d
+
+namespace kpz::conv1d::exercise {
+#include "conv1d/signatures.inc"
+}
+namespace kpz::conv1d::reference {
+#include "conv1d/signatures.inc"
+}
+
+// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
+#define KPZ_CONV1D_INSTANTIATE(S)                                                          \
+  template void simple<S>(const S&, int, ::kpz::View<const float*, S>,                   \
+                          ::kpz::View<const float*, S>, ::kpz::View<float*, S>);         \
+  template void tiled<S>(const S&, const ::kpz::conv1d::Launch&,                          \
+                         ::kpz::View<const float*, S>, ::kpz::View<const float*, S>,      \
+                         ::kpz::View<float*, S>);

@@ -1,0 +1,145 @@
+// conv1d's registration: variants, options, inputs, oracle and checking.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "conv1d/conv1d.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::conv1d {
+namespace {
+
+constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // 1 GiB per array of floats
+
+struct Inputs {
+  std::vector<float> a, b;
+};
+
+// Worked examples use a = 0..N-1, b = 0..K-1 (as in the docs); anything else is random,
+// asymmetric around 0 so that sign errors and dropped terms show.
+Inputs make_inputs(const RunRequest& req, bool worked_example) {
+  const auto n = static_cast<std::size_t>(req.params.get("size"));
+  const auto k = static_cast<std::size_t>(req.params.get("kernel-size"));
+  Inputs in{std::vector<float>(n), std::vector<float>(k)};
+  if (worked_example) {
+    for (std::size_t i = 0; i < n; ++i) in.a[i] = static_cast<float>(i);
+    for (std::size_t j = 0; j < k; ++j) in.b[j] = static_cast<float>(j);
+    return in;
+  }
+  Rng rng(req.seed);
+  for (auto& x : in.a) x = static_cast<float>(rng.uniform(-2.0, 3.0));
+  for (auto& x : in.b) x = static_cast<float>(rng.uniform(-1.0, 1.5));
+  return in;
+}
+
+// Double-precision oracle and, per element, the rounding a float kernel may show.
+void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>& bound) {
+  const std::size_t n = in.a.size(), k = in.b.size();
+  expected.assign(n, 0.0);
+  bound.assign(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum = 0, abs_sum = 0;
+    std::size_t terms = 0;
+    for (std::size_t j = 0; j < k && i + j < n; ++j, ++terms) {
+      const double p = static_cast<double>(in.a[i + j]) * in.b[j];
+      sum += p;
+      abs_sum += std::fabs(p);
+    }
+    expected[i] = sum;
+    bound[i] = sum_error_bound(abs_sum, terms);
+  }
+}
+
+template <class Space>
+RunReport run_on(const Space& space, const RunRequest& req) {
+  const bool simple_variant = req.variant == "simple";
+  const bool worked = (req.variant == "simple" || req.variant == "block-boundary") &&
+                      !req.params.given("size") && !req.params.given("kernel-size");
+  const int n = static_cast<int>(req.params.get("size"));
+  const int k = static_cast<int>(req.params.get("kernel-size"));
+  const int taps = effective_taps(n, k);
+
+  // Host-side validation and launch configuration, before anything is allocated.
+  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
+  Launch launch{team_size, 0};
+  if (simple_variant) {
+    check_scratch<Space>(simple_scratch_bytes<Space>(n, taps), 0,
+                         "conv1d --simple with N=" + std::to_string(n) + ", K=" + std::to_string(k) +
+                             " (one team holds all of a and b)");
+    launch.tile = n;
+  } else {
+    launch.tile = req.variant == "block-boundary" ? static_cast<int>(req.params.get("tile"))
+                                                  : default_tile<Space>(team_size, taps);
+    check_scratch<Space>(tiled_scratch_bytes<Space>(launch.tile, taps), 0,
+                         "conv1d with K=" + std::to_string(k) + " and a tile of " +
+                             std::to_string(launch.tile) + " outputs");
+  }
+
+  const Inputs in = make_inputs(req, worked);
+  auto a = to_device(space, "a", in.a);
+  auto b = to_device(space, "b", in.b);
+  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+  poison(out);
+  space.fence();
+
+  View<const float*, Space> ca = a, cb = b;
+  if (req.impl == Impl::reference) {
+    if (simple_variant) reference::simple(space, team_size, ca, cb, out);
+    else reference::tiled(space, launch, ca, cb, out);
+  } else {
+    if (simple_variant) exercise::simple(space, team_size, ca, cb, out);
+    else exercise::tiled(space, launch, ca, cb, out);
+  }
+  space.fence();
+  const std::vector<float> got = to_host(out);
+
+  std::vector<double> expected, bound;
+  oracle(in, expected, bound);
+
+  RunReport report;
+  report.config.set("size", n).set("kernel_size", k).set("team_size", team_size);
+  report.config.set("tile", launch.tile).set("teams", (n + launch.tile - 1) / launch.tile);
+  report.config.set("worked_example", worked);
+  compare_within(report, got, expected, bound, tile_owner(space_name<Space>(), launch.tile, team_size));
+  if (req.keep_arrays) {
+    report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+PuzzleSpec make_spec() {
+  const OptionSpec size_general{"size", "number of inputs and outputs N", (1 << 20) + 3, 1, kMaxSize};
+  const OptionSpec k_general{"kernel-size", "filter taps K (may exceed N)", 7, 1, 1 << 20};
+  PuzzleSpec spec;
+  spec.name = "conv1d";
+  spec.summary = "1D convolution with the input tile and its halo staged in team scratch";
+  spec.doc = "puzzles/conv1d.md";
+  spec.variants = {
+      {"general", "any N and K over many teams, tile size independent of team size",
+       {size_general, k_general}},
+      {"simple", "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
+       {{"size", "N (random inputs when given)", 6, 1, 1 << 16},
+        {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}}},
+      {"block-boundary", "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
+       {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
+        {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
+        {"tile", "outputs per team", 8, 1, 1 << 16}}},
+  };
+  spec.run = [](const RunRequest& req) {
+    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
+  };
+  spec.bytes_moved = [](const Params& p) {
+    return bytes_moved(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
+  };
+  return spec;
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::conv1d

@@ -1,0 +1,54 @@
+#include "kpz/registry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace kpz {
+
+std::string_view to_string(Impl impl) {
+  return impl == Impl::reference ? "reference" : "exercise";
+}
+
+void Params::set(const std::string& name, std::int64_t value, bool given) {
+  values_[name] = value;
+  if (given) given_.insert(name);
+}
+
+std::int64_t Params::get(const std::string& name) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) throw std::logic_error("puzzle option '" + name + "' was not declared");
+  return it->second;
+}
+
+Registry& Registry::instance() {
+  static Registry registry;
+  return registry;
+}
+
+void Registry::add(PuzzleSpec spec) {
+  if (find(spec.name)) throw std::logic_error("puzzle '" + spec.name + "' registered twice");
+  if (spec.variants.empty()) throw std::logic_error("puzzle '" + spec.name + "' has no variants");
+  puzzles_.push_back(std::move(spec));
+  std::sort(puzzles_.begin(), puzzles_.end(),
+            [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.name < b.name; });
+}
+
+const PuzzleSpec* Registry::find(std::string_view name) const {
+  for (const auto& p : puzzles_)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  for (const auto& p : puzzles_) out.push_back(p.name);
+  return out;
+}
+
+const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
+  for (const auto& v : spec.variants)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+
+}  // namespace kpz

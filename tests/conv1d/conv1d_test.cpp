@@ -1,0 +1,81 @@
+// conv1d: worked examples, edge cases and seeded random cases on every enabled space.
+#include "kpz_test.hpp"
+
+namespace {
+
+using kpz::test::Case;
+using kpz::test::run_case;
+
+class Conv1d : public ::testing::TestWithParam<std::string> {
+ protected:
+  kpz::RunReport run(const Case& c) { return run_case("conv1d", GetParam(), c); }
+};
+
+TEST_P(Conv1d, SimpleWorkedExample) {
+  const auto r = run({"simple", {}});
+  KPZ_EXPECT_PASS(r);
+  EXPECT_EQ(r.output.dump(), "[5,8,11,14,5,0]");  // the value printed in docs/puzzles/conv1d.md
+}
+
+TEST_P(Conv1d, BlockBoundaryWorkedExample) {
+  const auto r = run({"block-boundary", {}});
+  KPZ_EXPECT_PASS(r);
+  EXPECT_EQ(r.output.dump(), "[14,20,26,32,38,44,50,56,62,68,74,80,41,14,0]");
+  EXPECT_EQ(r.config.find("teams")->dump(), "2");
+}
+
+TEST_P(Conv1d, SimpleRandomSizes) {
+  for (auto [n, k] : {std::pair{1, 1}, {1, 4}, {5, 9}, {33, 3}, {100, 7}, {257, 16}}) {
+    const auto r = run({"simple", {{"size", n}, {"kernel-size", k}}, 0, 11u + n});
+    KPZ_EXPECT_PASS(r) << " N=" << n << " K=" << k;
+  }
+}
+
+TEST_P(Conv1d, EdgeCases) {
+  // N = 1, K = 1, K > N, K = N, N smaller than a team, N not a multiple of the tile.
+  for (auto [n, k] : {std::pair{1, 1}, {1, 3}, {2, 1}, {7, 20}, {16, 16}, {3, 2}, {4097, 5}, {4095, 9}}) {
+    const auto r = run({"general", {{"size", n}, {"kernel-size", k}}, 0, 7u * n + k});
+    KPZ_EXPECT_PASS(r) << " N=" << n << " K=" << k;
+  }
+}
+
+TEST_P(Conv1d, HaloLongerThanTile) {
+  // The halo of K-1 elements spans several following tiles.
+  for (auto [n, k, tile] : {std::tuple{40, 10, 3}, {15, 4, 1}, {50, 17, 8}, {64, 2, 64}}) {
+    const auto r = run({"block-boundary", {{"size", n}, {"kernel-size", k}, {"tile", tile}}, 0, 5});
+    KPZ_EXPECT_PASS(r) << " N=" << n << " K=" << k << " tile=" << tile;
+  }
+}
+
+TEST_P(Conv1d, AtLeastThreeTeamsEveryTeamSize) {
+  for (const int team : kpz::test::team_sizes(GetParam())) {
+    const auto r = run({"block-boundary", {{"size", 1000}, {"kernel-size", 6}, {"tile", 64}}, team, 99});
+    KPZ_EXPECT_PASS(r) << " team size " << team;
+    const auto g = run({"general", {{"size", 50001}, {"kernel-size", 13}}, team, 100u + team});
+    KPZ_EXPECT_PASS(g) << " team size " << team;
+  }
+}
+
+TEST_P(Conv1d, SeedsChangeInputs) {
+  const auto a = run({"simple", {{"size", 20}, {"kernel-size", 3}}, 0, 1});
+  const auto b = run({"simple", {{"size", 20}, {"kernel-size", 3}}, 0, 2});
+  EXPECT_NE(a.inputs.dump(), b.inputs.dump());
+  KPZ_EXPECT_PASS(a);
+  KPZ_EXPECT_PASS(b);
+}
+
+TEST_P(Conv1d, ScratchLimitIsAUsageError) {
+  // One team cannot hold 2^16 floats in level-0 scratch on any backend.
+  EXPECT_THROW(run({"simple", {{"size", 1 << 16}, {"kernel-size", 3}}}), kpz::UsageError);
+  EXPECT_THROW(run({"general", {{"size", 1 << 20}, {"kernel-size", 1 << 20}}}), kpz::UsageError);
+}
+
+TEST_P(Conv1d, LargeRandom) {
+  const auto r = run({"general", {{"size", (1 << 22) + 1}, {"kernel-size", 16}}, 0, 4242});
+  KPZ_EXPECT_PASS(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, Conv1d, ::testing::ValuesIn(kpz::enabled_space_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace

@@ -1,0 +1,56 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kpz/check.hpp"
+
+namespace {
+
+TEST(Check, WithinBoundPasses) {
+  kpz::RunReport r;
+  kpz::compare_within(r, {1.0f, 2.0f}, {1.0, 2.0000001}, {1e-6, 1e-6}, nullptr);
+  EXPECT_TRUE(r.pass);
+  EXPECT_EQ(r.checked, 2u);
+}
+
+TEST(Check, PoisonNeverPasses) {
+  kpz::RunReport r;
+  const float nan = kpz::poison_value<float>();
+  kpz::compare_within(r, {1.0f, nan, 3.0f}, {1.0, 2.0, 3.0}, {1e30, 1e30, 1e30}, nullptr);
+  EXPECT_FALSE(r.pass);
+  ASSERT_EQ(r.mismatches.size(), 1u);
+  EXPECT_EQ(r.mismatches[0].index, 1u);
+  EXPECT_NE(r.mismatches[0].actual.find("never written"), std::string::npos);
+}
+
+TEST(Check, ExactIntegersAndOwners) {
+  kpz::RunReport r;
+  const auto owner = kpz::tile_owner("openmp", 4, 2);
+  kpz::compare_exact<int>(r, {0, 1, 2, 3, 4, 9}, {0, 1, 2, 3, 4, 5}, owner);
+  EXPECT_FALSE(r.pass);
+  ASSERT_EQ(r.mismatches.size(), 1u);
+  EXPECT_EQ(r.mismatches[0].owner, "team 1, member 0");  // host: contiguous halves of a tile
+  EXPECT_EQ(kpz::tile_owner("cuda", 4, 2)(7), "team 1, member 1");  // GPU: cyclic
+}
+
+TEST(Check, ShortOutputFails) {
+  kpz::RunReport r;
+  kpz::compare_exact<int>(r, {1}, {1, 2}, nullptr);
+  EXPECT_FALSE(r.pass);
+  EXPECT_EQ(r.mismatches.at(0).actual, "missing");
+}
+
+TEST(Check, ReportsAreCapped) {
+  kpz::RunReport r;
+  std::vector<int> got(100, 0), want(100, 1);
+  kpz::compare_exact(r, got, want, nullptr);
+  EXPECT_EQ(r.mismatch_count, 100u);
+  EXPECT_EQ(r.mismatches.size(), kpz::kMaxReportedMismatches);
+}
+
+TEST(Check, SumBoundGrowsWithTerms) {
+  EXPECT_LT(kpz::sum_error_bound(1.0, 1), kpz::sum_error_bound(1.0, 100));
+  EXPECT_GT(kpz::sum_error_bound(0.0, 3), 0.0);
+}
+
+}  // namespace

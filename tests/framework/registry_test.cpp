@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include "kpz/errors.hpp"
+#include "kpz/registry.hpp"
+#include "kpz/spaces.hpp"
+
+namespace {
+
+TEST(Registry, RejectsDuplicatesAndEmptyPuzzles) {
+  kpz::Registry& r = kpz::Registry::instance();
+  kpz::PuzzleSpec spec;
+  spec.name = "zz-test-puzzle";
+  EXPECT_THROW(r.add(spec), std::logic_error);  // no variants
+  spec.variants = {{"only", "one variant", {}}};
+  r.add(spec);
+  EXPECT_NE(r.find("zz-test-puzzle"), nullptr);
+  EXPECT_THROW(r.add(spec), std::logic_error);
+  EXPECT_NE(kpz::find_variant(*r.find("zz-test-puzzle"), "only"), nullptr);
+  EXPECT_EQ(kpz::find_variant(*r.find("zz-test-puzzle"), "other"), nullptr);
+}
+
+TEST(Params, UndeclaredOptionIsALogicError) {
+  kpz::Params p;
+  p.set("size", 3, true);
+  EXPECT_EQ(p.get("size"), 3);
+  EXPECT_TRUE(p.given("size"));
+  EXPECT_THROW(p.get("tile"), std::logic_error);
+}
+
+TEST(Spaces, DefaultComesFirstAndUnknownIsRejected) {
+  const auto names = kpz::enabled_space_names();
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.front(), kpz::default_space_name());
+  EXPECT_THROW(kpz::with_space("opencl", [](const auto&) { return 0; }), kpz::UsageError);
+}
+
+TEST(Spaces, TeamSizeIsValidatedAgainstTheBackend) {
+  for (const auto& name : kpz::enabled_space_names()) {
+    kpz::with_space(name, [](const auto& space) {
+      const int max = kpz::team_size_max(space);
+      EXPECT_GE(max, 1);
+      EXPECT_EQ(kpz::resolve_team_size(space, 0, 1 << 20), max);
+      EXPECT_EQ(kpz::resolve_team_size(space, 1, 8), 1);
+      EXPECT_THROW(kpz::resolve_team_size(space, max + 1, 8), kpz::UsageError);
+      if (max >= 3) EXPECT_THROW(kpz::resolve_team_size(space, 3, 8, true), kpz::UsageError);
+      return 0;
+    });
+  }
+}
+
+TEST(Spaces, ScratchOverLimitIsAUsageError) {
+  for (const auto& name : kpz::enabled_space_names()) {
+    kpz::with_space(name, [](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      const std::size_t limit = kpz::scratch_size_max<Space>(0);
+      EXPECT_NO_THROW(kpz::check_scratch<Space>(limit, 0, "x"));
+      EXPECT_THROW(kpz::check_scratch<Space>(limit + 1, 0, "x"), kpz::UsageError);
+      return 0;
+    });
+  }
+}
+
+}  // namespace

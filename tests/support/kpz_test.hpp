@@ -1,0 +1,71 @@
+#pragma once
+// Helpers for puzzle tests: run one case through the puzzle's registered runner (the same
+// inputs, oracle and checking as `kpuzzles run`) for the implementation under test.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kpz/registry.hpp"
+#include "kpz/spaces.hpp"
+
+#define KPZ_STRINGIFY2(x) #x
+#define KPZ_STRINGIFY(x) KPZ_STRINGIFY2(x)
+
+namespace kpz::test {
+
+// Which implementation this executable checks (set by CMake: reference or exercise).
+inline Impl impl_under_test() {
+  return std::string(KPZ_STRINGIFY(KPZ_TEST_IMPL)) == "reference" ? Impl::reference : Impl::exercise;
+}
+
+struct Case {
+  std::string variant;
+  std::map<std::string, std::int64_t> options;  // overrides of the variant's defaults
+  int team_size = 0;
+  std::uint64_t seed = 2026;
+};
+
+inline RunReport run_case(const std::string& puzzle, const std::string& space, const Case& c) {
+  const PuzzleSpec* spec = Registry::instance().find(puzzle);
+  if (!spec) throw std::logic_error("puzzle not registered: " + puzzle);
+  const VariantSpec* variant = find_variant(*spec, c.variant);
+  if (!variant) throw std::logic_error("no variant " + c.variant);
+  RunRequest req;
+  req.variant = c.variant;
+  req.impl = impl_under_test();
+  req.space = space;
+  req.team_size = c.team_size;
+  req.seed = c.seed;
+  for (const auto& o : variant->options) {
+    const auto it = c.options.find(o.name);
+    req.params.set(o.name, it == c.options.end() ? o.fallback : it->second, it != c.options.end());
+  }
+  return spec->run(req);
+}
+
+// Readable failure: the first mismatches with their owners.
+inline std::string describe(const RunReport& r) {
+  std::string s = std::to_string(r.mismatch_count) + " of " + std::to_string(r.checked) +
+                  " wrong; config " + r.config.dump();
+  for (const auto& m : r.mismatches)
+    s += "\n  [" + std::to_string(m.index) + "] expected " + m.expected + ", got " + m.actual + " (" + m.owner + ")";
+  return s;
+}
+
+// Team sizes worth testing on a space: 1, a few odd and even ones, and the maximum.
+inline std::vector<int> team_sizes(const std::string& space, bool power_of_two_only = false) {
+  const int max = with_space(space, [](const auto& s) { return team_size_max(s); });
+  std::vector<int> sizes;
+  for (int t : {1, 2, 3, 4, 7, 8, 32, 64, 128, 256, 1024}) {
+    if (t > max) break;
+    if (power_of_two_only && (t & (t - 1))) continue;
+    sizes.push_back(t);
+  }
+  return sizes;
+}
+
+}  // namespace kpz::test
+
+#define KPZ_EXPECT_PASS(report) EXPECT_TRUE((report).pass) << ::kpz::test::describe(report)
