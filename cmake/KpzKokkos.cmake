@@ -32,7 +32,7 @@ else()
     set(_kpz_kokkos_source "${KPZ_KOKKOS_URL}")
   endif()
   message(STATUS "kpz: building Kokkos ${KPZ_KOKKOS_VERSION} in-tree from ${_kpz_kokkos_source}")
-  FetchContent_Declare(kokkos URL "${_kpz_kokkos_source}")
+  FetchContent_Declare(kokkos URL "${_kpz_kokkos_source}" DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
   # Kokkos tests and examples are not ours to build.
   set(Kokkos_ENABLE_TESTS OFF CACHE BOOL "" FORCE)
   set(Kokkos_ENABLE_EXAMPLES OFF CACHE BOOL "" FORCE)

@@ -28,7 +28,7 @@ END = re.compile(r"^\s*// KPZ-END\s*$")
 def header(puzzle: str) -> str:
     return (
         f"// {puzzle} exercise: fill in every TODO, then run `kpuzzles run {puzzle}` (or the tests).\n"
-        f"// The solution is in reference/{puzzle}/, but try first: `kpuzzles hint {puzzle}` helps.\n"
+        f"// The solution is in reference/{puzzle}/, but try first: docs/puzzles/{puzzle}.md has hints.\n"
         f"// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write {puzzle}`\n"
         f"// restores it (and discards your work).\n"
     )

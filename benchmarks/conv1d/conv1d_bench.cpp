@@ -1,6 +1,7 @@
-// `kpuzzles bench conv1d`: the tiled scratch kernel against a device copy and the naive
+// `kpuzzles bench conv1d`: the general and the scalar tiled kernels against a device copy and the naive
 // global-memory Kokkos kernel, for K = 3 and K = 16 (or one --kernel-size).
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -72,22 +73,27 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     auto b = to_device(space, "b", host_b);
     const int taps = effective_taps(n, static_cast<std::size_t>(k));
     const Launch launch{team_size, default_tile<Space>(team_size, taps)};
+    check_scratch<Space>(general_scratch_bytes<Space>(launch.tile, taps), 0,
+                         "conv1d --general with K=" + std::to_string(k));
     check_scratch<Space>(tiled_scratch_bytes<Space>(launch.tile, taps), 0,
-                         "conv1d with K=" + std::to_string(k));
+                         "conv1d --block-boundary with K=" + std::to_string(k));
     View<const float*, Space> ca = a, cb = b;
-    const auto tiled = [&] {
-      if (req.impl == Impl::reference) reference::tiled(space, launch, ca, cb, out);
-      else exercise::tiled(space, launch, ca, cb, out);
-    };
+    const bool ref = req.impl == Impl::reference;
+    const auto general = [&] { (ref ? reference::general<Space> : exercise::general<Space>)(space, launch, ca, cb, out); };
+    const auto tiled = [&] { (ref ? reference::tiled<Space> : exercise::tiled<Space>)(space, launch, ca, cb, out); };
     const std::string group = "K=" + std::to_string(k);
+    const std::string tile = " (tile " + std::to_string(launch.tile) + ")";
     const double bytes = bytes_moved(n, static_cast<std::size_t>(k));
 
-    poison(out);
-    tiled();
-    space.fence();
-    check_sample(host_a, host_b, to_host(out), "conv1d tiled");
-    report.rows.push_back({"conv1d tiled, " + group + " (tile " + std::to_string(launch.tile) + ")",
-                           "puzzle", group, bytes, time_kernel(space, req.cfg, tiled)});
+    for (const auto& [name, launch_fn] : {std::pair<std::string, std::function<void()>>{"--general", general},
+                                          {"--block-boundary kernel", tiled}}) {
+      poison(out);
+      launch_fn();
+      space.fence();
+      check_sample(host_a, host_b, to_host(out), "conv1d " + name);
+      report.rows.push_back({"conv1d " + name + ", " + group + tile, "puzzle", group, bytes,
+                             time_kernel(space, req.cfg, launch_fn)});
+    }
 
     poison(out);
     naive_global(space, ca, cb, out);
@@ -101,7 +107,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 
 BenchSpec make_bench() {
   return {"conv1d",
-          "tiled scratch conv1d vs device copy and naive global-memory kernel",
+          "conv1d --general and the scalar tiled kernel vs a device copy and the naive global-memory kernel",
           {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
            {"kernel-size", "K (0: both 3 and 16)", 0, 0, 4096}},
           [](const BenchRequest& req) {

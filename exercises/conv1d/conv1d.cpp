@@ -1,5 +1,5 @@
 // conv1d exercise: fill in every TODO, then run `kpuzzles run conv1d` (or the tests).
-// The solution is in reference/conv1d/, but try first: `kpuzzles hint conv1d` helps.
+// The solution is in reference/conv1d/, but try first: docs/puzzles/conv1d.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write conv1d`
 // restores it (and discards your work).
 #include "conv1d/conv1d.hpp"
@@ -43,6 +43,30 @@ void tiled(const Space& space, const Launch& launch, View<const float*, Space> a
         const int first = team.league_rank() * tile;
         // TODO(roughly 6 lines): stage the tile and its halo, a(first + i) for i < tile + taps - 1, into s_a (0 where first + i >= n), and b into s_b; then wait for every member.
         // TODO(roughly 6 lines): for every i of a TeamThreadRange over this team's outputs (fewer than tile in the last team), write out(first + i) = sum of s_a(i + j) * s_b(j) for j < taps.
+      });
+}
+
+template <class Space>
+void general(const Space& space, const Launch& launch, View<const float*, Space> a,
+             View<const float*, Space> b, View<float*, Space> out) {
+  using Scratch = ScratchView<Quad*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  const int tap_quads = (taps + 3) / 4;                // b, zero-padded to whole Quads
+  const int a_quads = (tile + 3) / 4 + tap_quads;      // the tile and its halo, in Quads
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(general_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      "conv1d::general", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        // s_a(q).v[r] holds a(first + 4q + r), zero past n; s_b(q).v[r] holds b(4q + r), zero past taps.
+        Scratch s_a(team.team_scratch(0), a_quads);
+        Scratch s_b(team.team_scratch(0), tap_quads);
+        const int first = team.league_rank() * tile;
+        // TODO(roughly 14 lines): fill every Quad of s_a (a(first + 4q + r), 0 past n) and of s_b (b(4q + r), 0 past taps) with TeamThreadRange loops over Quads: load the 4 floats into a local Quad, then store it once. Then wait for every member.
+        // TODO(roughly 16 lines): member q of a TeamThreadRange over ceil(count / 4) computes outputs 4q..4q+3: for each Quad t of b, the 8 inputs s_a(q + t) and s_a(q + t + 1) form a window; acc[r] += window[r + u] * s_b(t).v[u] for r, u < 4. Write only outputs below count.
       });
 }
 

@@ -35,6 +35,7 @@ bool use_color();
 
 int cmd_list(const std::vector<std::string>& args);
 int cmd_run(const std::vector<std::string>& args);
+int cmd_check(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 int cmd_doctor(const std::vector<std::string>& args);
 

@@ -24,6 +24,8 @@ constexpr Command kCommands[] = {
      "kpuzzles run <puzzle> [--<variant>] [--reference] [--size N] [--seed S] [--team-size T]\n"
      "             [--space S] [--json] [--trace] [puzzle options]   run and check one case",
      kpz::cli::cmd_run},
+    {"check", "kpuzzles check [puzzle] [--reference] [--space S]   run every variant, exit 1 if any fails",
+     kpz::cli::cmd_check},
     {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--space S] [--json]",
      kpz::cli::cmd_bench},
     {"doctor", "kpuzzles doctor [--json]                     this build's backends and limits",
@@ -49,7 +51,7 @@ int main(int argc, char* argv[]) {
     if (args[0] == c.name) command = &c;
   try {
     if (!command)
-      throw kpz::UsageError("unknown command '" + args[0] + "'; commands: list, run, bench, doctor");
+      throw kpz::UsageError("unknown command '" + args[0] + "'; commands: list, run, check, bench, doctor");
     Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
     return command->fn({args.begin() + 1, args.end()});
   } catch (const kpz::UsageError& e) {

@@ -55,7 +55,7 @@ void print_bench(std::ostream& os, const BenchReport& report) {
   os << "bench " << report.puzzle << " on " << report.space << " " << report.config.dump() << '\n';
   const BenchRow* copy = copy_row(report);
   char line[256];
-  std::snprintf(line, sizeof line, "%-44s %11s %9s %9s %10s\n", "kernel", "median ms", "GB/s",
+  std::snprintf(line, sizeof line, "%-52s %11s %9s %9s %10s\n", "kernel", "median ms", "GB/s",
                 "% copy", "vs base");
   os << line;
   for (const auto& r : report.rows) {
@@ -64,7 +64,7 @@ void print_bench(std::ostream& os, const BenchReport& report) {
     char ratio[32] = "";
     if (base && base != &r && r.kind == "puzzle")
       std::snprintf(ratio, sizeof ratio, "%.2fx", gbps(r) / gbps(*base));
-    std::snprintf(line, sizeof line, "%-44s %11.4f %9.1f %8.1f%% %10s\n", r.name.c_str(),
+    std::snprintf(line, sizeof line, "%-52s %11.4f %9.1f %8.1f%% %10s\n", r.name.c_str(),
                   r.timing.median_s * 1e3, gbps(r), pct, ratio);
     os << line;
   }

@@ -69,6 +69,62 @@ void tiled(const Space& space, const Launch& launch, View<const float*, Space> a
       });
 }
 
+template <class Space>
+void general(const Space& space, const Launch& launch, View<const float*, Space> a,
+             View<const float*, Space> b, View<float*, Space> out) {
+  using Scratch = ScratchView<Quad*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  const int tap_quads = (taps + 3) / 4;                // b, zero-padded to whole Quads
+  const int a_quads = (tile + 3) / 4 + tap_quads;      // the tile and its halo, in Quads
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(general_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      "conv1d::general", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        // s_a(q).v[r] holds a(first + 4q + r), zero past n; s_b(q).v[r] holds b(4q + r), zero past taps.
+        Scratch s_a(team.team_scratch(0), a_quads);
+        Scratch s_b(team.team_scratch(0), tap_quads);
+        const int first = team.league_rank() * tile;
+        // KPZ-TODO(roughly 14 lines): fill every Quad of s_a (a(first + 4q + r), 0 past n) and of s_b (b(4q + r), 0 past taps) with TeamThreadRange loops over Quads: load the 4 floats into a local Quad, then store it once. Then wait for every member.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_quads), [&](int q) {
+          Quad x;
+          for (int r = 0; r < 4; ++r) {
+            const int g = first + 4 * q + r;
+            x.v[r] = g < n ? a(g) : 0.0f;
+          }
+          s_a(q) = x;
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tap_quads), [&](int q) {
+          Quad x;
+          for (int r = 0; r < 4; ++r) x.v[r] = 4 * q + r < taps ? b(4 * q + r) : 0.0f;
+          s_b(q) = x;
+        });
+        team.team_barrier();
+        // KPZ-END
+        // KPZ-TODO(roughly 16 lines): member q of a TeamThreadRange over ceil(count / 4) computes outputs 4q..4q+3: for each Quad t of b, the 8 inputs s_a(q + t) and s_a(q + t + 1) form a window; acc[r] += window[r + u] * s_b(t).v[u] for r, u < 4. Write only outputs below count.
+        const int count = Kokkos::min(tile, n - first);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (count + 3) / 4), [&](int q) {
+          float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+          Quad lo = s_a(q);
+          for (int t = 0; t < tap_quads; ++t) {
+            const Quad hi = s_a(q + t + 1);
+            const Quad w = s_b(t);
+            const float window[8] = {lo.v[0], lo.v[1], lo.v[2], lo.v[3],
+                                     hi.v[0], hi.v[1], hi.v[2], hi.v[3]};
+            for (int r = 0; r < 4; ++r)
+              for (int u = 0; u < 4; ++u) acc[r] += window[r + u] * w.v[u];
+            lo = hi;
+          }
+          for (int r = 0; r < 4; ++r)
+            if (4 * q + r < count) out(first + 4 * q + r) = acc[r];
+        });
+        // KPZ-END
+      });
+}
+
 KPZ_FOR_EACH_SPACE(KPZ_CONV1D_INSTANTIATE)
 
 }  // namespace kpz::conv1d::reference

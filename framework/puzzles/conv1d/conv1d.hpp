@@ -36,13 +36,29 @@ std::size_t tiled_scratch_bytes(int tile, int taps) {
   return S::shmem_size(tile + taps - 1) + S::shmem_size(taps);
 }
 
+// Four consecutive floats in one 16-byte scratch word: one shared-memory load brings four
+// values (CUDA: LDS.128), and staging four inputs per member keeps four global loads in flight.
+struct alignas(16) Quad {
+  float v[4];
+};
+
+// Level-0 scratch one team of `general` asks for, in Quads: the tile rounded up to whole
+// Quads plus ceil(taps/4) Quads of halo, and b zero-padded to whole Quads.
+template <class Space>
+std::size_t general_scratch_bytes(int tile, int taps) {
+  using S = ScratchView<Quad*, Space>;
+  const int tap_quads = (taps + 3) / 4;
+  return S::shmem_size((tile + 3) / 4 + tap_quads) + S::shmem_size(tap_quads);
+}
+
 // Outputs per team of the general kernel: large enough to amortise the halo, small enough
-// for level-0 scratch; halved while a long filter needs the room.
+// for level-0 scratch; halved while a long filter needs the room. Measured on an H100:
+// 2048 is the best compromise for K = 3 and K = 16 (benchmarks/results/conv1d-notes.md).
 template <class Space>
 int default_tile(int team_size, int taps) {
   int tile = space_name<Space>() == "cuda" ? 2048 : 4096;
   const std::size_t limit = scratch_size_max<Space>(0);
-  while (tile > team_size && tiled_scratch_bytes<Space>(tile, taps) > limit) tile /= 2;
+  while (tile > team_size && general_scratch_bytes<Space>(tile, taps) > limit) tile /= 2;
   return tile;
 }
 
@@ -66,4 +82,7 @@ namespace kpz::conv1d::reference {
                           ::kpz::View<const float*, S>, ::kpz::View<float*, S>);         \
   template void tiled<S>(const S&, const ::kpz::conv1d::Launch&,                          \
                          ::kpz::View<const float*, S>, ::kpz::View<const float*, S>,      \
-                         ::kpz::View<float*, S>);
+                         ::kpz::View<float*, S>);                                        \
+  template void general<S>(const S&, const ::kpz::conv1d::Launch&,                        \
+                           ::kpz::View<const float*, S>, ::kpz::View<const float*, S>,    \
+                           ::kpz::View<float*, S>);
