@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "kpz/errors.hpp"
 #include "kpz/spaces.hpp"
 
 namespace kpz {
@@ -24,6 +25,13 @@ OwnerFn tile_owner(std::string_view space, std::size_t tile, int team_size) {
     const std::size_t member = cyclic ? local % ts : local / chunk;
     return "team " + std::to_string(team) + ", member " + std::to_string(member);
   };
+}
+
+void require_finite(const std::vector<float>& values, const std::string& what) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values[i]))
+      throw UsageError(what + " has " + format_number(values[i]) + " at index " + std::to_string(i) +
+                       ": only finite values are allowed");
 }
 
 void compare_within(RunReport& report, const std::vector<float>& actual,

@@ -93,11 +93,26 @@ TEST(Cli, BadUsageExitsTwoWithOneLine) {
   expect_usage_error("frobnicate", "unknown command 'frobnicate'");
   expect_usage_error("run", "needs a puzzle name");
   expect_usage_error("bench conv1d --runs 0", "--runs must be in");
+  expect_usage_error("run butterfly --group-size 3", "--group-size 3 is not allowed");
+  expect_usage_error("run butterfly --size 33", "must be a multiple of --group-size 32");
+  expect_usage_error("run butterfly --group-size 64", "--group-size must be in [2, 32]");
+  expect_usage_error("run butterfly --tile 12 --group-size 8 --size 64", "--tile 12 must be a multiple");
 }
 
 TEST(Cli, TeamSizeOverBackendLimitIsRejected) {
   // Serial teams have exactly one member.
   expect_usage_error("run conv1d --space serial --team-size 2", "use 1..1");
+}
+
+TEST(Cli, ButterflyTraceAndJson) {
+  const Result t = kpuzzles("run butterfly --parallel-max --reference --group-size 8 --trace");
+  EXPECT_EQ(t.code, 0) << t.out << t.err;
+  EXPECT_NE(t.out.find("after mask 4:"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("after mask 1:  1000 1000 1000 1000 1000 1000 1000 1000"), std::string::npos) << t.out;
+  const Result j = kpuzzles("run butterfly --pair-swap --reference --json");
+  EXPECT_EQ(j.code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"group_size\":32"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"inputs\":{\"in\":[0,1,2,3"), std::string::npos) << j.out;
 }
 
 TEST(Cli, ListAndDoctor) {

@@ -69,6 +69,10 @@ void compare_within(RunReport& report, const std::vector<float>& actual,
                     const std::vector<double>& expected, const std::vector<double>& bound,
                     const OwnerFn& owner);
 
+// Host-boundary check: data with NaN or infinities has no defined answer in any puzzle.
+// Throws UsageError naming the first bad index.
+void require_finite(const std::vector<float>& values, const std::string& what);
+
 // Relative float tolerance a sum of `terms` float products should meet.
 inline double sum_error_bound(double abs_sum, std::size_t terms) {
   const double eps = std::numeric_limits<float>::epsilon();

@@ -1,0 +1,75 @@
+// butterfly exercise: fill in every TODO, then run `kpuzzles run butterfly` (or the tests).
+// The solution is in reference/butterfly/, but try first: docs/puzzles/butterfly.md has hints.
+// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write butterfly`
+// restores it (and discards your work).
+#include "butterfly/butterfly.hpp"
+
+namespace kpz::butterfly::exercise {
+
+template <class Space>
+void pair_swap(const Space& space, const Launch& launch, View<const float*, Space> in,
+               View<float*, Space> out) {
+  using Buffer = ScratchView<float*, Space>;
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
+  Kokkos::parallel_for(
+      "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
+        const int first = team.league_rank() * tile;
+        // TODO(roughly 5 lines): every lane i of this tile (TeamThreadRange over tile) puts in(first + i), or 0 past n, into lane(i); then wait until all lanes have written.
+        // TODO(roughly 3 lines): every lane i below n - first reads its partner's slot lane(i ^ 1) and writes it to out(first + i).
+      });
+}
+
+template <class Space>
+void all_reduce(const Space& space, const Launch& launch, Op op, View<const float*, Space> in,
+                View<float*, Space> out) {
+  using Buffer = ScratchView<float*, Space>;
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile, group = launch.group;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
+  Kokkos::parallel_for(
+      "butterfly::all_reduce", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        // Two buffers: a step reads `cur` and writes `next`, so one barrier per step suffices.
+        Buffer cur(team.team_scratch(0), tile), next(team.team_scratch(0), tile);
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          cur(i) = first + i < n ? in(first + i) : 0.0f;
+        });
+        team.team_barrier();
+        // TODO(roughly 8 lines): for mask = group / 2, group / 4, ..., 1: every lane i writes next(i) = apply(op, cur(i), cur(i ^ mask)); wait for the whole team; then swap cur and next (Kokkos::kokkos_swap).
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          if (first + i < n) out(first + i) = cur(i);
+        });
+      });
+}
+
+template <class Space>
+void conditional(const Space& space, const Launch& launch, View<const float*, Space> in,
+                 View<float*, Space> out) {
+  using Buffer = ScratchView<float*, Space>;
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile, group = launch.group;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
+  Kokkos::parallel_for(
+      "butterfly::conditional", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        // hi(i) climbs to the group max, lo(i) falls to the group min, in place: the lower lane
+        // of each XOR pair updates both lanes, so one barrier per step suffices.
+        Buffer hi(team.team_scratch(0), tile), lo(team.team_scratch(0), tile);
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f;
+        });
+        team.team_barrier();
+        // TODO(roughly 12 lines): for mask = group / 2 down to 1: the lower lane i of each pair (i & mask == 0) takes partner j = i ^ mask and writes the pair's max to hi(i) and hi(j), its min to lo(i) and lo(j) (XOR pairs never overlap, so no other lane touches them); then team_barrier() before the next mask.
+        // TODO(roughly 3 lines): even lanes write their group max hi(i), odd lanes the min lo(i), for first + i < n.
+      });
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_BUTTERFLY_INSTANTIATE)
+
+}  // namespace kpz::butterfly::exercise

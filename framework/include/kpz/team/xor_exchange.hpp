@@ -1,0 +1,124 @@
+#pragma once
+// XOR exchange (the butterfly) over logical lanes, modelled on CUB's block primitives: one
+// collective, its scratch request stated next to it, the team member passed first.
+//
+// Lanes are logical. A team owns a tile of `lanes` values; value i is lane i % group of group
+// i / group (group a power of two). Members visit the lanes with TeamThreadRange, so any team
+// size works: OpenMP teams of 1, 2 or 8 threads, Serial's single member, a CUDA block of 256.
+//
+// Two implementations behind one call, picked per launch:
+// - scratch (portable): lane values in team scratch, updated in place: the lower lane of each
+//   XOR pair reads both values and writes both results (pairs never overlap), so one
+//   team_barrier per step and one buffer suffice;
+// - shuffle (CUDA only): when each warp holds whole groups -- team size a multiple of 32, lanes a
+//   multiple of the team size, group <= 32, vector length 1 -- lane i and lane i ^ mask are
+//   threads of one warp in the same TeamThreadRange iteration, and __shfl_xor_sync swaps the
+//   registers with no barrier at all between steps.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+#include "kpz/types.hpp"
+
+namespace kpz::team {
+
+enum class XorPath { best, scratch };
+
+namespace detail {
+// Exchanges any trivially copyable T across the warp, 32 bits at a time.
+template <class T>
+KOKKOS_INLINE_FUNCTION T shfl_xor_words(const T& value, int mask) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
+  T out = value;
+  KOKKOS_IF_ON_DEVICE((
+      unsigned words[sizeof(T) / 4];
+      memcpy(words, &value, sizeof(T));
+      for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
+        words[w] = __shfl_xor_sync(0xffffffffu, words[w], mask, 32);
+      memcpy(&out, words, sizeof(T));))
+  (void)mask;
+  return out;
+}
+}  // namespace detail
+
+template <class Space, class T>
+class XorExchange {
+ public:
+  using Buffer = ScratchView<T*, Space>;
+
+  // Level-0 scratch one team requests for a tile of `lanes` lanes (both paths use it: the lane
+  // values live there between the caller's loads and stores).
+  static std::size_t scratch_bytes(int lanes) { return Buffer::shmem_size(lanes); }
+
+  // True when the shuffle path runs for this launch (the test suite checks both paths agree).
+  static bool uses_shuffle(int team_size, int lanes, int group, XorPath path = XorPath::best) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+      return path == XorPath::best && team_size % 32 == 0 && lanes % team_size == 0 && group <= 32;
+#endif
+    (void)team_size, (void)lanes, (void)group, (void)path;
+    return false;
+  }
+
+  // Carves its buffer out of level-0 scratch: construct it before any other scratch view.
+  KOKKOS_INLINE_FUNCTION XorExchange(const TeamMember<Space>& team, int lanes, int group,
+                                     XorPath path = XorPath::best)
+      : values_(team.team_scratch(0), lanes),
+        lanes_(lanes),
+        group_(group),
+        shuffle_(uses_shuffle(team.team_size(), lanes, group, path)) {}
+
+  // The lane values: write them before a collective, read them after.
+  KOKKOS_INLINE_FUNCTION const Buffer& values() const { return values_; }
+
+  // Collective (every member calls it). For mask = from, from/2, ..., to:
+  //   value(i) <- combine(i, value(i), value(i ^ mask)) for every lane i.
+  // Starts and ends with the barriers that make the caller's writes and reads safe.
+  template <class Combine>
+  KOKKOS_INLINE_FUNCTION void butterfly(const TeamMember<Space>& team, int from, int to,
+                                        const Combine& combine) {
+    team.team_barrier();
+    const Buffer v = values_;
+    if (shuffle_) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes_), [&](int i) {
+        T x = v(i);
+        for (int mask = from; mask >= to; mask /= 2)
+          x = combine(i, x, detail::shfl_xor_words(x, mask));
+        v(i) = x;
+      });
+      team.team_barrier();
+      return;
+    }
+    for (int mask = from; mask >= to; mask /= 2) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes_), [&](int i) {
+        const int j = i ^ mask;
+        if (j < i) return;  // the lower lane of the pair does the work for both
+        const T a = v(i), b = v(j);
+        v(i) = combine(i, a, b);
+        v(j) = combine(j, b, a);
+      });
+      team.team_barrier();  // the next step reads what other members wrote in this one
+    }
+  }
+
+  // One exchange: value(i) <- combine(i, value(i), value(i ^ mask)).
+  template <class Combine>
+  KOKKOS_INLINE_FUNCTION void exchange(const TeamMember<Space>& team, int mask, const Combine& combine) {
+    butterfly(team, mask, mask, combine);
+  }
+
+  // Every lane ends with op over its group (masks group/2 ... 1).
+  template <class Op>
+  KOKKOS_INLINE_FUNCTION void all_reduce(const TeamMember<Space>& team, const Op& op) {
+    butterfly(team, group_ / 2, 1, [&](int, const T& a, const T& b) { return op(a, b); });
+  }
+
+ private:
+  Buffer values_;
+  int lanes_, group_;
+  bool shuffle_;
+};
+
+}  // namespace kpz::team

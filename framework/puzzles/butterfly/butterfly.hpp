@@ -1,0 +1,98 @@
+#pragma once
+// butterfly: XOR exchanges inside groups of W logical lanes (W a power of two, 2..32).
+// Element i of the input is lane i % W of group i / W. A team owns a tile of `tile` lanes
+// (a whole number of groups); its members visit lanes with TeamThreadRange, so results do not
+// depend on the team size. Kernel signatures are in signatures.inc, implemented by
+// exercises/butterfly/ (namespace kpz::butterfly::exercise) and reference/butterfly/.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+#include "kpz/spaces.hpp"
+#include "kpz/team/xor_exchange.hpp"
+#include "kpz/types.hpp"
+
+namespace kpz::butterfly {
+
+struct Launch {
+  int team_size;
+  int tile;   // lanes per team: a multiple of group
+  int group;  // W
+};
+
+enum class Op { max, min, sum };
+
+KOKKOS_INLINE_FUNCTION float apply(Op op, float a, float b) {
+  switch (op) {
+    case Op::max: return a > b ? a : b;
+    case Op::min: return a < b ? a : b;
+    default: return a + b;
+  }
+}
+
+// Level-0 scratch of the exercise kernels: two buffers of `tile` floats (double buffering).
+template <class Space>
+std::size_t scratch_bytes(int tile) {
+  return 2 * ScratchView<float*, Space>::shmem_size(tile);
+}
+
+// Lanes per team: a multiple of the group and, on CUDA, of the team size (so every warp holds
+// whole groups and the shuffle path applies).
+template <class Space>
+int default_tile(int team_size, int group) {
+  int tile = 1024;
+  while (tile < team_size) tile *= 2;
+  while (tile % group) tile *= 2;
+  return tile;
+}
+
+// The group max on even lanes and the group min on odd lanes, written through the framework's
+// XorExchange (scratch path everywhere, shuffle path on CUDA where it applies). This is the
+// kernel `kpuzzles bench butterfly` measures; the exercises teach the scratch path by hand.
+struct MinMax {
+  float lo, hi;
+};
+
+template <class Space>
+void conditional_exchange(const Space& space, const Launch& launch, View<const float*, Space> in,
+                          View<float*, Space> out, team::XorPath path) {
+  using Exchange = team::XorExchange<Space, MinMax>;
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile, group = launch.group;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(Exchange::scratch_bytes(tile)));
+  Kokkos::parallel_for(
+      "butterfly::conditional_exchange", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Exchange xor_exchange(team, tile, group, path);
+        const auto v = xor_exchange.values();
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          const float x = first + i < n ? in(first + i) : 0.0f;
+          v(i) = MinMax{x, x};
+        });
+        xor_exchange.all_reduce(team, [](const MinMax& a, const MinMax& b) {
+          return MinMax{a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          if (first + i < n) out(first + i) = (i % 2 == 0) ? v(i).hi : v(i).lo;
+        });
+      });
+}
+
+}  // namespace kpz::butterfly
+
+namespace kpz::butterfly::exercise {
+#include "butterfly/signatures.inc"
+}
+namespace kpz::butterfly::reference {
+#include "butterfly/signatures.inc"
+}
+
+#define KPZ_BUTTERFLY_INSTANTIATE(S)                                                        \
+  template void pair_swap<S>(const S&, const ::kpz::butterfly::Launch&,                    \
+                             ::kpz::View<const float*, S>, ::kpz::View<float*, S>);       \
+  template void all_reduce<S>(const S&, const ::kpz::butterfly::Launch&,                   \
+                              ::kpz::butterfly::Op, ::kpz::View<const float*, S>,          \
+                              ::kpz::View<float*, S>);                                     \
+  template void conditional<S>(const S&, const ::kpz::butterfly::Launch&,                  \
+                               ::kpz::View<const float*, S>, ::kpz::View<float*, S>);

@@ -1,0 +1,192 @@
+// butterfly's registration: variants, options, inputs, oracle, checking and the --trace table.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "butterfly/butterfly.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::butterfly {
+namespace {
+
+constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
+
+enum class Kind { pair_swap, all_reduce, conditional };
+
+struct VariantInfo {
+  Kind kind;
+  Op op;
+};
+
+VariantInfo info(const std::string& variant) {
+  if (variant == "pair-swap") return {Kind::pair_swap, Op::max};
+  if (variant == "parallel-max") return {Kind::all_reduce, Op::max};
+  if (variant == "parallel-min") return {Kind::all_reduce, Op::min};
+  if (variant == "parallel-sum") return {Kind::all_reduce, Op::sum};
+  return {Kind::conditional, Op::max};  // conditional-max, general
+}
+
+// Worked examples from the docs when no size is given; otherwise seeded random values in
+// [-50, 50) rounded to quarters, so negatives and ties are common and max/min are exact.
+std::vector<float> make_input(const RunRequest& req, int n, int group) {
+  std::vector<float> in(static_cast<std::size_t>(n));
+  const bool worked = !req.params.given("size");
+  if (worked && req.variant == "pair-swap") {
+    for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i);
+  } else if (worked && req.variant.rfind("parallel-", 0) == 0) {
+    for (int i = 0; i < n; ++i) in[i] = (i % group == group - 1) ? 1000.0f : 2.0f * static_cast<float>(i % group);
+  } else if (worked && req.variant == "conditional-max") {
+    for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i < 32 ? i % 10 : i);
+  } else {
+    Rng rng(req.seed);
+    for (auto& x : in) x = static_cast<float>(std::floor(rng.uniform(-200.0, 200.0)) / 4.0);
+  }
+  return in;
+}
+
+float host_apply(Op op, float a, float b) { return apply(op, a, b); }
+
+// The oracle: computed per group directly, not by replaying the butterfly.
+void oracle(const std::vector<float>& in, int group, VariantInfo v, std::vector<double>& expected,
+            std::vector<double>& bound) {
+  const std::size_t n = in.size();
+  expected.assign(n, 0.0);
+  bound.assign(n, 0.0);
+  for (std::size_t g = 0; g < n; g += group) {
+    double mx = in[g], mn = in[g], sum = 0, abs_sum = 0;
+    for (std::size_t i = g; i < g + group; ++i) {
+      mx = std::max<double>(mx, in[i]);
+      mn = std::min<double>(mn, in[i]);
+      sum += in[i];
+      abs_sum += std::fabs(in[i]);
+    }
+    for (std::size_t i = g; i < g + group; ++i) {
+      switch (v.kind) {
+        case Kind::pair_swap: expected[i] = in[i ^ 1]; break;
+        case Kind::all_reduce:
+          expected[i] = v.op == Op::max ? mx : v.op == Op::min ? mn : sum;
+          if (v.op == Op::sum) bound[i] = sum_error_bound(abs_sum, group);
+          break;
+        case Kind::conditional: expected[i] = (i % 2 == 0) ? mx : mn; break;
+      }
+    }
+  }
+}
+
+// --trace: the lane values of group 0 after every mask, replayed on the host.
+std::vector<std::string> trace_lines(const std::vector<float>& in, int group, VariantInfo v) {
+  std::vector<std::string> lines;
+  auto row = [](const std::string& label, const std::vector<float>& x) {
+    std::string s = label;
+    for (float f : x) s += " " + format_number(f);
+    return s;
+  };
+  std::vector<float> hi(in.begin(), in.begin() + group), lo = hi;
+  lines.push_back(row("group 0 lanes:  ", hi));
+  if (v.kind == Kind::pair_swap) {
+    for (int i = 0; i < group; ++i) lo[i] = hi[i ^ 1];
+    lines.push_back(row("after mask 1:   ", lo));
+    return lines;
+  }
+  for (int mask = group / 2; mask >= 1; mask /= 2) {
+    std::vector<float> h = hi, l = lo;
+    for (int i = 0; i < group; ++i) {
+      h[i] = host_apply(v.kind == Kind::conditional ? Op::max : v.op, hi[i], hi[i ^ mask]);
+      l[i] = host_apply(Op::min, lo[i], lo[i ^ mask]);
+    }
+    hi = h;
+    lo = l;
+    const std::string m = "after mask " + std::to_string(mask) + ": ";
+    lines.push_back(row(m + (v.kind == Kind::conditional ? "max" : ""), hi));
+    if (v.kind == Kind::conditional) lines.push_back(row(m + "min", lo));
+  }
+  return lines;
+}
+
+template <class Space>
+RunReport run_on(const Space& space, const RunRequest& req) {
+  const VariantInfo v = info(req.variant);
+  const int group = static_cast<int>(req.params.get("group-size"));
+  if (group < 2 || group > 32 || (group & (group - 1)))
+    throw UsageError("--group-size " + std::to_string(group) + " is not allowed: use 2, 4, 8, 16 or 32");
+  const bool parallel = req.variant.rfind("parallel-", 0) == 0;
+  const int n = static_cast<int>(parallel && !req.params.given("size") ? group : req.params.get("size"));
+  if (n % group)
+    throw UsageError("--size " + std::to_string(n) + " must be a multiple of --group-size " + std::to_string(group));
+  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
+  const int tile = req.params.get("tile") ? static_cast<int>(req.params.get("tile"))
+                                          : default_tile<Space>(team_size, group);
+  if (tile % group)
+    throw UsageError("--tile " + std::to_string(tile) + " must be a multiple of --group-size " + std::to_string(group));
+  check_scratch<Space>(scratch_bytes<Space>(tile), 0, "butterfly with a tile of " + std::to_string(tile) + " lanes");
+
+  const std::vector<float> host_in = make_input(req, n, group);
+  require_finite(host_in, "butterfly input");
+  auto in = to_device(space, "in", host_in);
+  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+  poison(out);
+  space.fence();
+  const Launch launch{team_size, tile, group};
+  View<const float*, Space> cin = in;
+  const bool ref = req.impl == Impl::reference;
+  switch (v.kind) {
+    case Kind::pair_swap: (ref ? reference::pair_swap<Space> : exercise::pair_swap<Space>)(space, launch, cin, out); break;
+    case Kind::all_reduce: (ref ? reference::all_reduce<Space> : exercise::all_reduce<Space>)(space, launch, v.op, cin, out); break;
+    case Kind::conditional: (ref ? reference::conditional<Space> : exercise::conditional<Space>)(space, launch, cin, out); break;
+  }
+  space.fence();
+  const std::vector<float> got = to_host(out);
+
+  std::vector<double> expected, bound;
+  oracle(host_in, group, v, expected, bound);
+  RunReport report;
+  report.config.set("size", n).set("group_size", group).set("tile", tile).set("team_size", team_size);
+  report.config.set("teams", (n + tile - 1) / tile);
+  if (req.trace) {
+    if (group > 8) report.notes.push_back("(--trace prints groups of at most 8 lanes: add --group-size 8)");
+    else report.notes = trace_lines(host_in, group, v);
+  }
+  compare_within(report, got, expected, bound, tile_owner(space_name<Space>(), tile, team_size));
+  if (req.keep_arrays) {
+    report.inputs.set("in", Json::array_of(host_in));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+PuzzleSpec make_spec() {
+  const OptionSpec group{"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 32, 2, 32};
+  const OptionSpec tile{"tile", "lanes per team, a multiple of W (0: the backend's default)", 0, 0, 1 << 13};
+  auto size = [](std::int64_t fallback, const char* help) { return OptionSpec{"size", help, fallback, 1, kMaxSize}; };
+  PuzzleSpec spec;
+  spec.name = "butterfly";
+  spec.summary = "XOR exchanges in lane groups: pair swap, butterfly all-reduce, conditional max/min";
+  spec.doc = "puzzles/butterfly.md";
+  spec.variants = {
+      {"general", "N elements in groups of W over many teams: even lanes group max, odd lanes min",
+       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile}},
+      {"pair-swap", "out[i] = in[i ^ 1]; in = 0..31 gives [1, 0, 3, 2, ...]",
+       {size(32, "N (random inputs when given)"), group, tile}},
+      {"parallel-max", "butterfly with masks W/2 ... 1: every lane gets its group's max",
+       {size(32, "N (random inputs when given; default W)"), group, tile}},
+      {"parallel-min", "the same code with min", {size(32, "N (random inputs when given; default W)"), group, tile}},
+      {"parallel-sum", "the same code with +", {size(32, "N (random inputs when given; default W)"), group, tile}},
+      {"conditional-max", "64 values, groups of 32 in two teams: even lanes max, odd lanes min",
+       {size(64, "N (random inputs when given)"), group, {"tile", "lanes per team", 32, 0, 1 << 13}}},
+  };
+  spec.run = [](const RunRequest& req) {
+    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
+  };
+  spec.bytes_moved = [](const Params& p) { return 2.0 * sizeof(float) * static_cast<double>(p.get("size")); };
+  return spec;
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::butterfly

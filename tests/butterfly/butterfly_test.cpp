@@ -1,0 +1,187 @@
+// butterfly: worked examples, every W, ties and negatives, several teams and team sizes, and
+// the two XorExchange paths against each other for every mask.
+#include <algorithm>
+#include <functional>
+
+#include "butterfly/butterfly.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+#include "kpz_test.hpp"
+
+namespace {
+
+using kpz::test::Case;
+using kpz::test::run_case;
+namespace bf = kpz::butterfly;
+
+class Butterfly : public ::testing::TestWithParam<std::string> {
+ protected:
+  kpz::RunReport run(const Case& c) { return run_case("butterfly", GetParam(), c); }
+};
+
+TEST_P(Butterfly, PairSwapWorkedExample) {
+  const auto r = run({"pair-swap", {}});
+  KPZ_EXPECT_PASS(r);
+  EXPECT_EQ(r.output.dump().substr(0, 17), "[1,0,3,2,5,4,7,6,");  // docs/puzzles/butterfly.md
+}
+
+TEST_P(Butterfly, ParallelMaxWorkedExample) {
+  const auto r = run({"parallel-max", {}});
+  KPZ_EXPECT_PASS(r);
+  std::string all_1000 = "[";
+  for (int i = 0; i < 32; ++i) all_1000 += std::string(i ? "," : "") + "1000";
+  EXPECT_EQ(r.output.dump(), all_1000 + "]");
+}
+
+TEST_P(Butterfly, ConditionalMaxWorkedExampleUsesTwoTeams) {
+  const auto r = run({"conditional-max", {}});
+  KPZ_EXPECT_PASS(r);
+  EXPECT_EQ(r.config.find("teams")->dump(), "2");
+  std::string want = "[";
+  for (int i = 0; i < 64; ++i)
+    want += std::string(i ? "," : "") + (i < 32 ? (i % 2 ? "0" : "9") : (i % 2 ? "32" : "63"));
+  EXPECT_EQ(r.output.dump(), want + "]");
+}
+
+TEST_P(Butterfly, EveryGroupSizeEveryVariantRandom) {
+  for (const char* variant : {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "conditional-max", "general"})
+    for (int w : {2, 4, 8, 16, 32}) {
+      // >= 3 groups spread over >= 3 teams (one group per team), and the default tile.
+      for (int tile : {w, 0}) {
+        const auto r = run({variant, {{"size", 5 * w}, {"group-size", w}, {"tile", tile}}, 0, 17u + w});
+        KPZ_EXPECT_PASS(r) << variant << " W=" << w << " tile=" << tile;
+      }
+    }
+}
+
+TEST_P(Butterfly, TeamSizesDoNotChangeResults) {
+  for (const int team : kpz::test::team_sizes(GetParam())) {
+    const auto g = run({"general", {{"size", 32 * 1000}, {"group-size", 32}}, team, 5});
+    KPZ_EXPECT_PASS(g) << "team size " << team;
+    const auto s = run({"parallel-sum", {{"size", 8 * 77}, {"group-size", 8}, {"tile", 64}}, team, 6});
+    KPZ_EXPECT_PASS(s) << "team size " << team;
+  }
+}
+
+TEST_P(Butterfly, LargeRandom) {
+  KPZ_EXPECT_PASS(run({"general", {{"size", (1 << 22) + 32 * 3}, {"group-size", 32}}, 0, 99}));
+}
+
+// Runs an exercise/reference kernel on a hand-made input and checks it against a host oracle.
+template <class Space>
+std::vector<float> run_kernel(const Space& space, const std::vector<float>& host, const bf::Launch& launch,
+                              const std::function<void(const bf::Launch&, kpz::View<const float*, Space>,
+                                                       kpz::View<float*, Space>)>& kernel) {
+  auto in = kpz::to_device(space, "in", host);
+  kpz::View<float*, Space> out("out", host.size());
+  kpz::poison(out);
+  kernel(launch, in, out);
+  space.fence();
+  return kpz::to_host(out);
+}
+
+TEST_P(Butterfly, MaxAtFirstAndLastLane) {
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    for (int w : {2, 8, 32}) {
+      std::vector<float> in(static_cast<std::size_t>(3 * w));
+      for (int i = 0; i < 3 * w; ++i) in[i] = -static_cast<float>(i % w) - 1.0f;  // max at lane 0
+      for (int i = 2 * w; i < 3 * w; ++i) in[i] = static_cast<float>(i % w);      // max at lane W-1
+      const bf::Launch launch{kpz::resolve_team_size(space, 0, 64), w, w};
+      const bool ref = kpz::test::impl_under_test() == kpz::Impl::reference;
+      const auto got = run_kernel<Space>(space, in, launch, [&](const auto& l, auto i, auto o) {
+        (ref ? bf::reference::all_reduce<Space> : bf::exercise::all_reduce<Space>)(space, l, bf::Op::max, i, o);
+      });
+      for (int g = 0; g < 3; ++g) {
+        const float want = *std::max_element(in.begin() + g * w, in.begin() + (g + 1) * w);
+        for (int l = 0; l < w; ++l) EXPECT_EQ(got[g * w + l], want) << "W=" << w << " group " << g << " lane " << l;
+      }
+    }
+  });
+}
+
+// The framework primitive: scratch and shuffle paths give in[i ^ mask] for every mask.
+template <class Space>
+std::vector<float> exchange_once(const Space& space, kpz::View<const float*, Space> in, int tile, int group,
+                                 int team_size, int mask, kpz::team::XorPath path) {
+  using Exchange = kpz::team::XorExchange<Space, float>;
+  const int n = static_cast<int>(in.extent(0));
+  kpz::View<float*, Space> out("out", n);
+  kpz::poison(out);
+  const auto policy = kpz::TeamPolicy<Space>(space, (n + tile - 1) / tile, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(Exchange::scratch_bytes(tile)));
+  Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
+    Exchange x(team, tile, group, path);
+    const auto v = x.values();
+    const int first = team.league_rank() * tile;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) { v(i) = first + i < n ? in(first + i) : 0.f; });
+    x.exchange(team, mask, [](int, float, float partner) { return partner; });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+      if (first + i < n) out(first + i) = v(i);
+    });
+  });
+  space.fence();
+  return kpz::to_host(out);
+}
+
+TEST_P(Butterfly, XorExchangePathsAgreeForEveryMask) {
+  if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework primitive, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    kpz::Rng rng(8);
+    std::vector<float> host(32 * 96);
+    for (auto& x : host) x = static_cast<float>(rng.integer(-1000, 1000));
+    auto in = kpz::to_device(space, "in", host);
+    int shuffle_runs = 0;
+    for (int team : kpz::test::team_sizes(GetParam()))
+      for (int w : {2, 4, 8, 16, 32}) {
+        int tile = 1024;
+        while (tile < team) tile *= 2;
+        shuffle_runs += kpz::team::XorExchange<Space, float>::uses_shuffle(team, tile, w);
+        for (int mask = 1; mask < w; ++mask) {
+          const auto best = exchange_once<Space>(space, in, tile, w, team, mask, kpz::team::XorPath::best);
+          const auto scratch = exchange_once<Space>(space, in, tile, w, team, mask, kpz::team::XorPath::scratch);
+          for (std::size_t i = 0; i < host.size(); ++i) {
+            ASSERT_EQ(scratch[i], host[i ^ mask]) << "scratch path, team " << team << " W " << w << " mask " << mask;
+            ASSERT_EQ(best[i], scratch[i]) << "paths differ, team " << team << " W " << w << " mask " << mask;
+          }
+        }
+      }
+    if (GetParam() == "cuda") EXPECT_GT(shuffle_runs, 0) << "the shuffle path never ran";
+  });
+}
+
+TEST_P(Butterfly, ExchangeKernelMatchesOracleOnBothPaths) {
+  if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework primitive, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    kpz::Rng rng(12);
+    std::vector<float> host(32 * 700);
+    for (auto& x : host) x = static_cast<float>(rng.integer(-50, 50));
+    const int team = kpz::resolve_team_size(space, 0, 256);
+    const bf::Launch launch{team, bf::default_tile<Space>(team, 32), 32};
+    for (auto path : {kpz::team::XorPath::best, kpz::team::XorPath::scratch}) {
+      const auto got = run_kernel<Space>(space, host, launch, [&](const auto& l, auto i, auto o) {
+        bf::conditional_exchange(space, l, i, o, path);
+      });
+      for (std::size_t g = 0; g < host.size(); g += 32) {
+        const float mx = *std::max_element(host.begin() + g, host.begin() + g + 32);
+        const float mn = *std::min_element(host.begin() + g, host.begin() + g + 32);
+        for (int l = 0; l < 32; ++l) ASSERT_EQ(got[g + l], l % 2 ? mn : mx) << "index " << g + l;
+      }
+    }
+  });
+}
+
+TEST_P(Butterfly, BadConfigurationsAreUsageErrors) {
+  EXPECT_THROW(run({"general", {{"size", 64}, {"group-size", 3}}}), kpz::UsageError);
+  EXPECT_THROW(run({"general", {{"size", 33}, {"group-size", 32}}}), kpz::UsageError);
+  EXPECT_THROW(run({"general", {{"size", 64}, {"group-size", 8}, {"tile", 12}}}), kpz::UsageError);
+  EXPECT_THROW(run({"general", {{"size", 64}, {"group-size", 8}, {"tile", 8192}}}), kpz::UsageError);
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, Butterfly, ::testing::ValuesIn(kpz::enabled_space_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
