@@ -53,7 +53,8 @@ class XorExchange {
   static std::size_t scratch_bytes(int lanes) { return Buffer::shmem_size(lanes); }
 
   // True when the shuffle path runs for this launch (the test suite checks both paths agree).
-  static bool uses_shuffle(int team_size, int lanes, int group, XorPath path = XorPath::best) {
+  KOKKOS_INLINE_FUNCTION static bool uses_shuffle(int team_size, int lanes, int group,
+                                                  XorPath path = XorPath::best) {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
       return path == XorPath::best && team_size % 32 == 0 && lanes % team_size == 0 && group <= 32;
