@@ -136,8 +136,7 @@ TEST_P(Butterfly, XorExchangePathsAgreeForEveryMask) {
     int shuffle_runs = 0;
     for (int team : kpz::test::team_sizes(GetParam()))
       for (int w : {2, 4, 8, 16, 32}) {
-        int tile = 1024;
-        while (tile < team) tile *= 2;
+        const int tile = bf::default_tile<Space>(team, w);
         shuffle_runs += kpz::team::XorExchange<Space, float>::uses_shuffle(team, tile, w);
         for (int mask = 1; mask < w; ++mask) {
           const auto best = exchange_once<Space>(space, in, tile, w, team, mask, kpz::team::XorPath::best);

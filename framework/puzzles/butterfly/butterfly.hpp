@@ -36,12 +36,12 @@ std::size_t scratch_bytes(int tile) {
   return 2 * ScratchView<float*, Space>::shmem_size(tile);
 }
 
-// Lanes per team: a multiple of the group and, on CUDA, of the team size (so every warp holds
-// whole groups and the shuffle path applies).
+// Lanes per team: a multiple of the group and of 4 x the team size (so that, on CUDA, every
+// warp holds whole groups and the shuffle path applies with four lanes per member).
 template <class Space>
 int default_tile(int team_size, int group) {
   int tile = 1024;
-  while (tile < team_size) tile *= 2;
+  while (tile < 4 * team_size) tile *= 2;
   while (tile % group) tile *= 2;
   return tile;
 }
@@ -53,31 +53,11 @@ struct MinMax {
   float lo, hi;
 };
 
+// Defined in exchange_kernel.cpp (compiled once per space: a kernel lambda in a header that
+// several translation units instantiate is an ODR trap under nvcc).
 template <class Space>
 void conditional_exchange(const Space& space, const Launch& launch, View<const float*, Space> in,
-                          View<float*, Space> out, team::XorPath path) {
-  using Exchange = team::XorExchange<Space, MinMax>;
-  const int n = static_cast<int>(in.extent(0));
-  const int tile = launch.tile, group = launch.group;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(Exchange::scratch_bytes(tile)));
-  Kokkos::parallel_for(
-      "butterfly::conditional_exchange", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Exchange xor_exchange(team, tile, group, path);
-        const auto v = xor_exchange.values();
-        const int first = team.league_rank() * tile;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          const float x = first + i < n ? in(first + i) : 0.0f;
-          v(i) = MinMax{x, x};
-        });
-        xor_exchange.all_reduce(team, [](const MinMax& a, const MinMax& b) {
-          return MinMax{a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
-        });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          if (first + i < n) out(first + i) = (i % 2 == 0) ? v(i).hi : v(i).lo;
-        });
-      });
-}
+                          View<float*, Space> out, team::XorPath path);
 
 }  // namespace kpz::butterfly
 

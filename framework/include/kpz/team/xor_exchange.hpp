@@ -11,7 +11,7 @@
 //   XOR pair reads both values and writes both results (pairs never overlap), so one
 //   team_barrier per step and one buffer suffice;
 // - shuffle (CUDA only): when each warp holds whole groups -- team size a multiple of 32, lanes a
-//   multiple of the team size, group <= 32, vector length 1 -- lane i and lane i ^ mask are
+//   multiple of 4 x the team size, group <= 32, vector length 1 -- lane i and lane i ^ mask are
 //   threads of one warp in the same TeamThreadRange iteration, and __shfl_xor_sync swaps the
 //   registers with no barrier at all between steps.
 #include <Kokkos_Core.hpp>
@@ -57,7 +57,7 @@ class XorExchange {
                                                   XorPath path = XorPath::best) {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
-      return path == XorPath::best && team_size % 32 == 0 && lanes % team_size == 0 && group <= 32;
+      return path == XorPath::best && team_size % 32 == 0 && lanes % (4 * team_size) == 0 && group <= 32;
 #endif
     (void)team_size, (void)lanes, (void)group, (void)path;
     return false;
@@ -83,11 +83,15 @@ class XorExchange {
     team.team_barrier();
     const Buffer v = values_;
     if (shuffle_) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes_), [&](int i) {
-        T x = v(i);
+      // Four independent lanes per member and iteration (q, q + Q, q + 2Q, q + 3Q with
+      // Q = lanes / 4, a multiple of the team size): four shuffle chains in flight at once.
+      const int quarter = lanes_ / 4;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, quarter), [&](int q) {
+        T x[4];
+        for (int k = 0; k < 4; ++k) x[k] = v(q + k * quarter);
         for (int mask = from; mask >= to; mask /= 2)
-          x = combine(i, x, detail::shfl_xor_words(x, mask));
-        v(i) = x;
+          for (int k = 0; k < 4; ++k) x[k] = combine(q + k * quarter, x[k], detail::shfl_xor_words(x[k], mask));
+        for (int k = 0; k < 4; ++k) v(q + k * quarter) = x[k];
       });
       team.team_barrier();
       return;
