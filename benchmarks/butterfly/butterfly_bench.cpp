@@ -87,7 +87,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       {"XorExchange, scratch path", [&] { conditional_exchange(space, launch, in, out, team::XorPath::scratch); }},
   };
   if (team::XorExchange<Space, MinMax>::uses_shuffle(team_size, launch.tile, group))
-    kernels.push_back({"XorExchange, shuffle path", [&] { conditional_exchange(space, launch, in, out, team::XorPath::best); }});
+    kernels.push_back({"XorExchange::shuffle path (registers, no scratch)", [&] { conditional_exchange(space, launch, in, out, team::XorPath::best); }});
   for (auto& [name, launch_fn] : kernels) {
     poison(out);
     launch_fn();

@@ -63,6 +63,14 @@ class XorExchange {
     return false;
   }
 
+  // Register-level exchange for kernels that keep lane values in registers (the fastest CUDA
+  // kernels: no scratch, no barrier). Returns the value of the thread whose team rank is
+  // rank ^ mask. Valid only where uses_shuffle() holds, inside a TeamThreadRange iteration that
+  // every thread of the warp executes; elsewhere it returns `value` unchanged.
+  KOKKOS_INLINE_FUNCTION static T shuffle(const T& value, int mask) {
+    return detail::shfl_xor_words(value, mask);
+  }
+
   // Carves its buffer out of level-0 scratch: construct it before any other scratch view.
   KOKKOS_INLINE_FUNCTION XorExchange(const TeamMember<Space>& team, int lanes, int group,
                                      XorPath path = XorPath::best)
