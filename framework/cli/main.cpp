@@ -26,7 +26,7 @@ constexpr Command kCommands[] = {
      kpz::cli::cmd_run},
     {"check", "kpuzzles check [puzzle] [--reference] [--space S]   run every variant, exit 1 if any fails",
      kpz::cli::cmd_check},
-    {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--space S] [--json]",
+    {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
      kpz::cli::cmd_bench},
     {"doctor", "kpuzzles doctor [--json]                     this build's backends and limits",
      kpz::cli::cmd_doctor},

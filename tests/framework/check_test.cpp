@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kpz/check.hpp"
+#include "kpz/errors.hpp"
 
 namespace {
 
@@ -51,6 +52,21 @@ TEST(Check, ReportsAreCapped) {
 TEST(Check, SumBoundGrowsWithTerms) {
   EXPECT_LT(kpz::sum_error_bound(1.0, 1), kpz::sum_error_bound(1.0, 100));
   EXPECT_GT(kpz::sum_error_bound(0.0, 3), 0.0);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Check, NonFiniteInputIsAUsageError) {
+  EXPECT_NO_THROW(kpz::require_finite({1.0f, -2.5f, 0.0f}, "input"));
+  try {
+    kpz::require_finite({1.0f, std::nanf(""), 3.0f}, "butterfly input");
+    FAIL() << "NaN accepted";
+  } catch (const kpz::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("butterfly input has nan at index 1"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(kpz::require_finite({INFINITY}, "x"), kpz::UsageError);
 }
 
 }  // namespace
