@@ -95,22 +95,23 @@ struct FastLaunch {
   int tiles;  // teams in the launch: ceil(N / tile)
 };
 
-// Elements per member: 16 on a GPU (4 loads of 16 bytes in flight per thread), 512 on a host
-// (a host thread streams through them; a tile then holds a few thousand elements).
+// Elements per member: 16 on a GPU (4 loads of 16 bytes in flight per thread), 1024 on a host
+// (a host thread streams through them).
 template <class Space>
 constexpr int fast_items() {
-  return space_name<Space>() == "cuda" ? 16 : 512;
+  return space_name<Space>() == "cuda" ? 16 : 1024;
 }
 
-// The team size and tile of the fast kernels: the request (or 256 on a GPU, 8 on a host), capped
-// so that a tile fits the staging buffer in level-0 scratch (8192 elements on a GPU, 4096 on a
-// host) and so that per-tile counts fit the 16-bit fields of the packed scans.
+// The team size and tile of the fast kernels: the request (or 256 on a GPU; 1 on a host, where a
+// team barrier costs microseconds and one thread per tile needs none), capped so that a tile
+// fits the staging buffer in level-0 scratch (8192 elements on a GPU, 4096 on a host) and so
+// that per-tile counts fit the 16-bit fields of the packed scans.
 template <class Space>
 FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_size) {
   const bool gpu = space_name<Space>() == "cuda";
   const int items = fast_items<Space>();
   const int max_tile = gpu ? 8192 : 4096;
-  int team = resolve_team_size(space, requested_team_size, gpu ? 256 : 8);
+  int team = resolve_team_size(space, requested_team_size, gpu ? 256 : 1);
   if (team * items > max_tile) team = max_tile / items;
   const int tile = team * items;
   return {team, items, tile, teams_for(n, tile)};

@@ -186,7 +186,9 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
         ScratchView<float*, Space> s_stage(team.team_scratch(0), tile);
         ScratchView<int*, Space> s_local(team.team_scratch(0), num_bins + 1);  // bin starts in the tile
         ScratchView<int*, Space> s_global(team.team_scratch(0), num_bins);     // bin starts in out
-        const long t = team.league_rank();
+        // Last tile first: pass 1 read the input front to back, so the end of it is what the
+        // L2 cache still holds (tens of MB on a GPU).
+        const long t = tiles - 1 - team.league_rank();
         const int rank = team.team_rank();
         const bool leader = rank == team.team_size() - 1;
         const long first = t * tile + static_cast<long>(rank) * Items;

@@ -1,5 +1,6 @@
 // bin-extract's registration: variants, options, inputs, the host oracle (a stable counting sort)
 // and checking.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -124,31 +125,54 @@ void compare_packed(RunReport& r, const std::vector<float>& got, const std::vect
   }
 }
 
-// --trace: predicate, exclusive and inclusive prefix of one bin over the first elements, replayed
-// on the host (what the scan should produce, not values read back between steps).
-std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins, int k) {
-  const std::size_t shown = std::min<std::size_t>(in.size(), 16);
-  std::vector<std::string> lines{"bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ", first " +
-                                 std::to_string(shown) + " elements:"};
-  std::string idx = "  i          ", x = "  x          ", pred = "  predicate  ", excl = "  exclusive  ", incl = "  inclusive  ";
+// --trace: predicate, exclusive and inclusive prefix of bin k over 16 elements around its first
+// element, replayed on the host (what the scan should produce, not values read back from the
+// kernel); with tiles, also each tile's count and its exclusive offset (the second level).
+std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins, int k, int tile) {
+  std::size_t start = 0;
+  while (start < in.size() && bin_of(in[start], num_bins) != k) ++start;
+  start = start == in.size() ? 0 : (start > 3 ? start - 3 : 0);
+  const std::size_t end = std::min(in.size(), start + 16);
   int sum = 0;
+  for (std::size_t i = 0; i < start; ++i) sum += bin_of(in[i], num_bins) == k;
+  std::vector<std::string> lines{"bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ", elements " +
+                                 std::to_string(start) + ".." + std::to_string(end - 1) + ":"};
+  std::string idx = "  i         ", x = "  x         ", pred = "  predicate ", excl = "  exclusive ", incl = "  inclusive ";
   char cell[32];
-  for (std::size_t i = 0; i < shown; ++i) {
+  for (std::size_t i = start; i < end; ++i) {
     const int p = bin_of(in[i], num_bins) == k;
-    std::snprintf(cell, sizeof cell, "%6zu", i);
+    std::snprintf(cell, sizeof cell, "%7zu", i);
     idx += cell;
-    std::snprintf(cell, sizeof cell, "%6.3g", static_cast<double>(in[i]));
+    std::snprintf(cell, sizeof cell, "%7.3g", static_cast<double>(in[i]));
     x += cell;
-    std::snprintf(cell, sizeof cell, "%6d", p);
+    std::snprintf(cell, sizeof cell, "%7d", p);
     pred += cell;
-    std::snprintf(cell, sizeof cell, "%6d", sum);
+    std::snprintf(cell, sizeof cell, "%7d", sum);
     excl += cell;
     sum += p;
-    std::snprintf(cell, sizeof cell, "%6d", sum);
+    std::snprintf(cell, sizeof cell, "%7d", sum);
     incl += cell;
   }
   lines.insert(lines.end(), {idx, x, pred, excl, incl});
   lines.push_back("  a selected element goes to out[exclusive]; count = exclusive + predicate of the last element");
+  if (tile > 0 && static_cast<std::size_t>(tile) < in.size()) {
+    std::string counts = "  tile count ", offsets = "  tile offset";
+    int offset = 0;
+    const std::size_t teams = (in.size() + tile - 1) / tile;
+    for (std::size_t t = 0; t < teams && t < 12; ++t) {
+      int c = 0;
+      for (std::size_t i = t * tile; i < std::min(in.size(), (t + 1) * tile); ++i) c += bin_of(in[i], num_bins) == k;
+      std::snprintf(cell, sizeof cell, "%7d", c);
+      counts += cell;
+      std::snprintf(cell, sizeof cell, "%7d", offset);
+      offsets += cell;
+      offset += c;
+    }
+    lines.push_back("tiles of " + std::to_string(tile) + " (one per team): count per tile, then its exclusive scan" +
+                    (teams > 12 ? " (first 12 tiles)" : "") + ":");
+    lines.push_back(counts);
+    lines.push_back(offsets);
+  }
   return lines;
 }
 
@@ -237,7 +261,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     compare_packed(report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
     report.extra.set("count", total).set("counts", std::move(counts_json));
     if (req.trace) {
-      const auto lines = trace_lines(in, num_bins, std::min(3, num_bins - 1));
+      const auto lines = trace_lines(in, num_bins, std::min(3, num_bins - 1), 0);
       report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
     }
   } else if (extract_variant) {
@@ -261,7 +285,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
                            std::to_string(got_count) + " of " + std::to_string(n) + " elements selected (expected " +
                            std::to_string(want) + ")");
     if (req.trace) {
-      const auto lines = trace_lines(in, num_bins, target);
+      const auto lines = trace_lines(in, num_bins, target, tile);
       report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
     }
   } else {  // partition
