@@ -213,8 +213,8 @@ namespace kpz::reduce::reference {
 
 namespace kpz::reduce {
 
-// Runs variant `v` of implementation `impl`: the team kernel into `partial` and finish() into
-// result(0); --builtin straight into result(0); --recursive with `work` (recursive_work_size
+// Runs variant `v` of implementation `impl`: the team kernel into the first launch.league values
+// of `partial` and finish() on them into result(0); --builtin straight into result(0); --recursive with `work` (recursive_work_size
 // values). Only enqueues work on `space` (the benchmark times this call).
 template <class Space, class T>
 void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch, View<const T*, Space> in,
@@ -251,8 +251,10 @@ void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch,
       (r ? ref::recursive<Space, T> : ex::recursive<Space, T>)(space, launch, in, work, result);
       return;
   }
-  kernel(space, launch, in, partial);
-  finish<Space, T>(space, partial, result);
+  // partial may be longer than the league (the benchmark reuses one array): use the first values.
+  const View<T*, Space> sums = Kokkos::subview(partial, Kokkos::make_pair(0, launch.league));
+  kernel(space, launch, in, sums);
+  finish<Space, T>(space, sums, result);
 }
 
 }  // namespace kpz::reduce
