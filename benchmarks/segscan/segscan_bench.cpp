@@ -130,14 +130,15 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
     check_sums(term, offsets, to_host(sums), name);
     report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
   }
-  if (const auto* cub = LibraryBaselines::instance().find(kCubSegmentedSum)) {
+  if (auto* cub_run = LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum)) {
+    const std::string label = "CUB DeviceSegmentedReduce::Sum";
     poison(sums);
     space.fence();
     LibraryArgs args{{values.data(), co.data()}, {sums.data()}, {n, segs}, BenchConfig{0, 1}};
-    cub->run(args);
-    check_sums(term, offsets, to_host(sums), cub->label);
+    cub_run(args);
+    check_sums(term, offsets, to_host(sums), label);
     args.cfg = req.cfg;
-    report.rows.push_back({cub->label + ", " + group, "library", group, bytes, cub->run(args)});
+    report.rows.push_back({label + ", " + group, "library", group, bytes, cub_run(args)});
   }
   report.notes.push_back(group + ": " + std::to_string(segs) + " segments, longest " +
                          std::to_string(segments::longest(offsets)) + ", merge path " + std::to_string(ws.tiles) +
@@ -225,7 +226,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.config.set("merge_path_items_per_team", plan.tile_items).set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("kokkos_kernels", have_kokkos_kernels());
-  report.config.set("cub", LibraryBaselines::instance().find(kCubSegmentedSum) != nullptr);
+  report.config.set("cub", LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) != nullptr);
   add_copy_baselines(report, space, static_cast<std::size_t>(n), req.cfg);
 
   Rng rng(req.seed);

@@ -29,16 +29,6 @@ const BenchSpec* BenchRegistry::find(std::string_view puzzle) const {
   return nullptr;
 }
 
-LibraryBaselines& LibraryBaselines::instance() {
-  static LibraryBaselines baselines;
-  return baselines;
-}
-
-const LibraryBaselines::Entry* LibraryBaselines::find(std::string_view name) const {
-  for (const auto& e : entries_)
-    if (e.name == name) return &e;
-  return nullptr;
-}
 
 namespace {
 

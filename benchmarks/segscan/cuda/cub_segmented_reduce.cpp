@@ -69,13 +69,9 @@ Timing cub_segmented_sum(const LibraryArgs& args) {
   return summarize(std::move(seconds));
 }
 
-LibraryBaselines::Entry make_cub_segmented_sum() {
-  return {"cub::DeviceSegmentedReduce::Sum<float>", "CUB DeviceSegmentedReduce::Sum", &cub_segmented_sum};
-}
-
 }  // namespace
 
-KPZ_REGISTER_LIBRARY_BASELINE(make_cub_segmented_sum);
+KPZ_REGISTER_LIBRARY_BASELINE(cub_segmented_sum, "cub::DeviceSegmentedReduce::Sum<float>", cub_segmented_sum);
 
 }  // namespace kpz::segscan
 #endif  // KOKKOS_ENABLE_CUDA

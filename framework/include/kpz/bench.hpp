@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/library_baselines.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz {
@@ -100,11 +101,9 @@ struct BenchRegistrar {
   explicit BenchRegistrar(BenchSpec (*make)()) { BenchRegistry::instance().add(make()); }
 };
 
-// Library baselines that exist only in some builds (CUB in CUDA builds). A benchmark, compiled
-// in every build, asks for one by name and gets nullptr when this build has none; the file
-// that implements it (benchmarks/<puzzle>/cuda/*.cpp, compiled only with CUDA) registers it
-// with KPZ_REGISTER_LIBRARY_BASELINE. The arguments are device pointers and sizes whose meaning
-// each baseline documents next to its name; it times itself (e.g. CUDA events) and throws
+// Arguments of a library baseline registered in kpz::LibraryBaselines (library_baselines.hpp)
+// with the signature Timing(const LibraryArgs&): device pointers and sizes whose meaning each
+// baseline documents next to its name; it times itself (e.g. CUDA events) and throws
 // std::runtime_error when the library reports an error.
 struct LibraryArgs {
   std::vector<const void*> in;     // device pointers to inputs
@@ -112,28 +111,7 @@ struct LibraryArgs {
   std::vector<std::int64_t> sizes;  // element counts
   BenchConfig cfg;                  // warm-up and timed runs
 };
-
-class LibraryBaselines {
- public:
-  using Fn = std::function<Timing(const LibraryArgs&)>;
-  struct Entry {
-    std::string name;   // e.g. "cub::DeviceSegmentedReduce::Sum<float>"
-    std::string label;  // the bench row's name
-    Fn run;
-  };
-  static LibraryBaselines& instance();
-  void add(Entry entry) { entries_.push_back(std::move(entry)); }
-  const Entry* find(std::string_view name) const;
-
- private:
-  std::vector<Entry> entries_;
-};
-
-struct LibraryBaselineRegistrar {
-  explicit LibraryBaselineRegistrar(LibraryBaselines::Entry (*make)()) {
-    LibraryBaselines::instance().add(make());
-  }
-};
+using LibraryTimedFn = Timing(const LibraryArgs&);
 
 // Device-to-device copy of `n` floats on `space` (Kokkos::deep_copy: cudaMemcpy on CUDA),
 // and the same copy as a parallel_for: the two copy baselines. Appends two rows. The "% copy"
@@ -166,6 +144,3 @@ Json bench_json(const BenchReport& report);
 #define KPZ_REGISTER_BENCH(make_fn) \
   static const ::kpz::BenchRegistrar kpz_bench_registrar_##make_fn{&make_fn}
 
-// Registers the LibraryBaselines::Entry returned by `make_fn` when the program starts.
-#define KPZ_REGISTER_LIBRARY_BASELINE(make_fn) \
-  static const ::kpz::LibraryBaselineRegistrar kpz_library_baseline_registrar_##make_fn{&make_fn}
