@@ -51,4 +51,23 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
   return nullptr;
 }
 
+std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec) {
+  std::vector<const VariantSpec*> out;
+  for (const auto& name : spec.learning_order)
+    if (const VariantSpec* v = find_variant(spec, name); v && std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(v);
+  for (const auto& v : spec.variants)
+    if (std::find(out.begin(), out.end(), &v) == out.end()) out.push_back(&v);
+  return out;
+}
+
+std::vector<const PuzzleSpec*> puzzles_in_course_order() {
+  std::vector<const PuzzleSpec*> out;
+  for (const auto& p : Registry::instance().all()) out.push_back(&p);
+  std::stable_sort(out.begin(), out.end(), [](const PuzzleSpec* a, const PuzzleSpec* b) {
+    return a->course_position != b->course_position ? a->course_position < b->course_position : a->name < b->name;
+  });
+  return out;
+}
+
 }  // namespace kpz
