@@ -5,7 +5,7 @@
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/report.hpp"
-#include "kpz/spaces.hpp"
+#include "kpz/space_names.hpp"
 #include "learner.hpp"
 #include "puzzle_flags.hpp"
 

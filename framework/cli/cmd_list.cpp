@@ -4,7 +4,7 @@
 #include "cli.hpp"
 #include "exercises.hpp"
 #include "kpz/errors.hpp"
-#include "kpz/spaces.hpp"
+#include "kpz/space_names.hpp"
 #include "learner.hpp"
 #include "terminal.hpp"
 

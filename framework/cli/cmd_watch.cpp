@@ -22,7 +22,7 @@
 #include "file_watcher.hpp"
 #include "hints.hpp"
 #include "kpz/errors.hpp"
-#include "kpz/spaces.hpp"
+#include "kpz/space_names.hpp"
 #include "learner.hpp"
 #include "process.hpp"
 #include "puzzle_flags.hpp"
