@@ -43,7 +43,7 @@ int cmd_list(const std::vector<std::string>& args) {
       const Exercise& e = exercises[i];
       Json j = Json::object();
       j.set("puzzle", e.puzzle->name).set("variant", e.variant->name).set("summary", e.variant->summary);
-      j.set("function", e.variant->function).set("file", "exercises/" + e.puzzle->name + "/");
+      j.set("function", e.variant->function).set("file", exercise_file_for(paths, e.puzzle->name, e.variant->function));
       j.set("status", to_string(status[i]));
       if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) j.set("reason", f->usage_error);
       j.set("solved_before", state.solved(e.puzzle->name, e.variant->name));

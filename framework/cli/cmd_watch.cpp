@@ -122,7 +122,13 @@ class Watch {
       if (stdin_open && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) stdin_open = read_keys();
       if (watch_at < static_cast<int>(fds.size()) || watcher_.backend() == FileWatcher::Backend::polling) {
         const auto changed = watcher_.collect();
-        if (!changed.empty()) request_build(changed, true);
+        if (!changed.empty()) {
+          if (job_ == Job::test_build || job_ == Job::test_run) {  // their result would be stale
+            child_.kill_now();
+            job_ = Job::none;
+          }
+          request_build(changed, true);
+        }
       }
       if (child_.running()) {
         ProcessResult r;
@@ -135,7 +141,8 @@ class Watch {
           job_done(t);
         }
       }
-      if (!stdin_open && !child_.running() && !build_wanted_ && checks_.empty() && !list_wanted_) quit_ = true;
+      if (!stdin_open && !child_.running() && !build_wanted_ && checks_.empty() && !list_wanted_ && !tests_wanted_)
+        quit_ = true;
     }
     child_.kill_now();
     draw();  // the last result, when stdin ended and the loop finished its work
@@ -146,7 +153,7 @@ class Watch {
   }
 
  private:
-  enum class Job { none, build, list, check };
+  enum class Job { none, build, list, check, test_build, test_run };
   static constexpr double kCheckTimeout = 120;
 
   std::vector<std::string> puzzle_names() const {
@@ -168,7 +175,10 @@ class Watch {
   void request_build(const std::set<std::string>& puzzles, bool from_save) {
     for (const auto& p : puzzles) changed_.insert(p);
     if (!build_wanted_) saved_at_ = Clock::now();
-    if (from_save) message_.clear();
+    if (from_save) {
+      message_.clear();
+      tests_text_.clear();
+    }
     build_wanted_ = true;
     build_from_save_ = from_save;
     debounce_until_ = Clock::now() + std::chrono::milliseconds(from_save ? 250 : 0);
@@ -177,6 +187,14 @@ class Watch {
 
   void start_next_job() {
     if (child_.running()) return;
+    if (tests_wanted_ && !build_wanted_) {
+      tests_wanted_ = false;
+      tests_puzzle_ = cur().puzzle->name;
+      tests_text_ = "building the tests of " + tests_puzzle_ + " ...\n";
+      start_job(Job::test_build, -1,
+                {paths_.cmake, "--build", paths_.build_dir, "--target", "kpz_test_" + tests_puzzle_ + "_exercise"});
+      return;
+    }
     if (build_wanted_ && Clock::now() >= debounce_until_) {
       building_ = changed_;
       changed_.clear();
@@ -221,6 +239,52 @@ class Watch {
     if (job == Job::build) build_done(r);
     else if (job == Job::list) list_done(r);
     else if (job == Job::check) check_done(job_exercise_, r);
+    else if (job == Job::test_build) test_build_done(r);
+    else if (job == Job::test_run) test_run_done(r);
+  }
+
+  // t: the puzzle's whole GoogleTest suite against the learner's code (ctest --preset learner
+  // for one puzzle): more sizes, team sizes and thread counts than the exercise's cases.
+  std::string ctest_command() const {
+    const auto slash = paths_.cmake.rfind('/');
+    return slash == std::string::npos ? "ctest" : paths_.cmake.substr(0, slash) + "/ctest";
+  }
+
+  void test_build_done(const ProcessResult& r) {
+    if (!r.ok()) {
+      if (r.output.find("unknown target") != std::string::npos)
+        tests_text_ = "this build tree has no tests (configured with KPZ_BUILD_TESTS=OFF)\n";
+      else
+        tests_text_ = style_.red("the tests do not build") + ":\n" +
+                      trim_compile_errors(r.output, exercise_files(paths_, tests_puzzle_), paths_.source_dir).text;
+      return;
+    }
+    tests_text_ = "running the tests of " + tests_puzzle_ + " (ctest -R '^" + tests_puzzle_ + "/learner$') ...\n";
+    start_job(Job::test_run, -1,
+              {ctest_command(), "--test-dir", paths_.build_dir, "-R", "^" + tests_puzzle_ + "/learner$",
+               "--output-on-failure", "--timeout", "600"});
+  }
+
+  void test_run_done(const ProcessResult& r) {
+    std::istringstream in(r.output);
+    std::string summary, failed, first_failure;
+    int failure_lines = 0;
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("[  PASSED  ]") != std::string::npos || line.find("tests passed") != std::string::npos)
+        summary += "  " + line + "\n";
+      if (line.find("[  FAILED  ]") != std::string::npos && line.find(" tests, listed below") == std::string::npos &&
+          failed.size() < 800)
+        failed += "  " + line + "\n";
+      if (failure_lines == 0 && line.find("Failure") != std::string::npos) failure_lines = 8;
+      if (failure_lines > 0) {
+        first_failure += "  " + line + "\n";
+        --failure_lines;
+      }
+    }
+    const bool pass = r.ok();
+    tests_text_ = (pass ? style_.green("TESTS PASS") : style_.red("TESTS FAIL")) + "  the full test suite of " +
+                  tests_puzzle_ + " against your code\n" + summary + (pass ? "" : failed + first_failure);
+    emit_event("tests", [&](Json& j) { j.set("puzzle", tests_puzzle_).set("pass", pass); });
   }
 
   void build_done(const ProcessResult& r) {
@@ -409,6 +473,12 @@ class Watch {
       case 'H': show_hint(); break;
       case 'l':
       case 'L': list_view_ = !list_view_; break;
+      case 't':
+      case 'T':
+        list_view_ = false;
+        tests_wanted_ = true;
+        tests_text_ = "the tests of " + cur().puzzle->name + " run next\n";
+        break;
       case 'r':
       case 'R':
         message_.clear();
@@ -472,7 +542,7 @@ class Watch {
 
   // ---- output ----
 
-  static std::string key_help() { return "n next · h hint · l list · r re-run · q quit"; }
+  static std::string key_help() { return "n next · h hint · l list · r re-run · t tests · q quit"; }
 
   template <class F>
   void emit_event(const char* name, F&& fill) {
@@ -521,6 +591,7 @@ class Watch {
         case Phase::result: s += result_text_; break;
         case Phase::starting: s += "starting ...\n"; break;
       }
+      if (!tests_text_.empty()) s += "\n" + tests_text_;
       if (!hint_text_.empty()) s += "\n" + hint_text_ + "\n";
     }
     if (!message_.empty()) s += "\n" + message_ + "\n";
@@ -540,7 +611,8 @@ class Watch {
 
   void draw() {
     if (json_) return;
-    const bool ticking = tty_ && (phase_ == Phase::building || phase_ == Phase::checking);
+    const bool ticking = tty_ && (phase_ == Phase::building || phase_ == Phase::checking || job_ == Job::test_run ||
+                                  job_ == Job::test_build);
     if (!dirty_ && !(ticking && seconds_since(last_draw_) >= 1.0)) return;
     dirty_ = false;
     const std::string s = screen();
@@ -567,6 +639,8 @@ class Watch {
   int job_exercise_ = -1;
   Clock::time_point job_start_{}, debounce_until_{}, saved_at_{}, last_draw_{};
   bool build_wanted_ = false, build_from_save_ = false, list_wanted_ = false, check_pending_feedback_ = false;
+  bool tests_wanted_ = false;
+  std::string tests_puzzle_, tests_text_;
   std::set<std::string> changed_, building_;
   std::deque<int> checks_;
 

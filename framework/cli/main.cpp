@@ -20,7 +20,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"watch",
      "kpuzzles watch [puzzle] [--variant V] [--manual] [--no-tty] [--json]\n"
-     "             rebuild and re-check on every save; keys n next, h hint, l list, r re-run, q quit",
+     "             rebuild and re-check on every save; keys n next, h hint, l list, r re-run, t tests, q quit",
      kpz::cli::cmd_watch},
     {"list", "kpuzzles list [--json]                       every exercise: solved, pending, not attempted",
      kpz::cli::cmd_list},

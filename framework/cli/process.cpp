@@ -11,12 +11,31 @@
 #include <cstdlib>
 #include <cstring>
 
+extern char** environ;
+
 namespace kpz::cli {
 
 Child::~Child() { kill_now(); }
 
 bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
   if (argv.empty()) return false;
+  // Everything the child needs is prepared here: between fork and exec a process with other
+  // threads (OpenMP's) may only make async-signal-safe calls, so no allocation, no setenv.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& kv : env) replaced = replaced || kv.first == key;
+    if (!replaced) env_strings.push_back(entry);
+  }
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp, args;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const std::string failure = "cannot run " + argv[0] + ": ";
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     output_ = std::string("cannot create a pipe: ") + std::strerror(errno);
@@ -33,18 +52,17 @@ bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
     setpgid(0, 0);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     const int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
-    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    const std::string msg = "cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
-    (void)!write(STDERR_FILENO, msg.data(), msg.size());
+    execvpe(args[0], args.data(), envp.data());
+    const char* why = strerror(errno);  // glibc: a static string for known errors
+    (void)!write(STDERR_FILENO, failure.data(), failure.size());
+    (void)!write(STDERR_FILENO, why, strlen(why));
+    (void)!write(STDERR_FILENO, "\n", 1);
     _exit(127);
   }
   setpgid(pid, pid);  // also here, so that kill_now works even before the child ran

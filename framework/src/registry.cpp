@@ -28,6 +28,9 @@ Registry& Registry::instance() {
 void Registry::add(PuzzleSpec spec) {
   if (find(spec.name)) throw std::logic_error("puzzle '" + spec.name + "' registered twice");
   if (spec.variants.empty()) throw std::logic_error("puzzle '" + spec.name + "' has no variants");
+  for (const auto& v : spec.learning_order)
+    if (!find_variant(spec, v))
+      throw std::logic_error("puzzle '" + spec.name + "': learning_order names no variant '" + v + "'");
   puzzles_.push_back(std::move(spec));
   std::sort(puzzles_.begin(), puzzles_.end(),
             [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.name < b.name; });

@@ -210,7 +210,7 @@ TEST_F(WatchE2E, SaveRebuildsAndShowsTheFailTheCompileErrorThePassAndTheProgress
   Pty w({kExe, "watch", kPuzzle}, env(state));
   ASSERT_TRUE(w.wait_for("FAIL  kpuzzles run " + kPuzzle + " --", 300)) << w.all();
   EXPECT_TRUE(w.wait_for("progress \\[-+\\] 0/" + total() + " solved", 5)) << w.screen();
-  EXPECT_NE(w.screen().find("n next · h hint · l list · r re-run · q quit"), std::string::npos);
+  EXPECT_NE(w.screen().find("n next · h hint · l list · r re-run · t tests · q quit"), std::string::npos);
   EXPECT_NE(w.screen().find("watching exercises/ for saves (inotify)"), std::string::npos) << w.screen();
   EXPECT_EQ(w.screen().find("\033[3"), std::string::npos) << "NO_COLOR must turn colours off";
 
@@ -238,9 +238,11 @@ TEST_F(WatchE2E, SaveRebuildsAndShowsTheFailTheCompileErrorThePassAndTheProgress
   RecordProperty("save_to_pass_ms", static_cast<int>(seconds * 1000));
   EXPECT_NE(w.screen().find("last save to result:"), std::string::npos);
 
-  // Keys: a hint, the next exercise, the list, quit.
+  // Keys: a hint, the full tests, the next exercise, the list, quit.
   w.send('h');
   EXPECT_TRUE(w.wait_for("hint 1 of 3: a nudge\nTODO \\d+: ", 30)) << w.screen();
+  w.send('t');  // the build tree's learner suite of this puzzle (it tests exercises/, not the sandbox)
+  EXPECT_TRUE(w.wait_for("TESTS (PASS|FAIL)  the full test suite of " + kPuzzle, 600)) << w.screen();
   w.send('n');
   // n: the next exercise not yet solved, after this one (the course wraps around).
   std::string next;
