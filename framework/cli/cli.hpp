@@ -38,5 +38,9 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 int cmd_doctor(const std::vector<std::string>& args);
+int cmd_watch(const std::vector<std::string>& args);
+int cmd_hint(const std::vector<std::string>& args);
+int cmd_reset(const std::vector<std::string>& args);
+int cmd_solution(const std::vector<std::string>& args);
 
 }  // namespace kpz::cli

@@ -70,10 +70,26 @@ struct RunReport {
   std::size_t checked = 0;
 };
 
+// Each variant is one exercise of the learner loop (kpuzzles list, watch, hint, solution).
 struct VariantSpec {
   std::string name;  // used as --<name>
   std::string summary;
   std::vector<OptionSpec> options;
+  // The function of exercises/<puzzle>/ that this variant runs. The hints of the puzzle's docs
+  // page whose heading names it (`### TODO 2: ... (`simple`)`) are this variant's hints;
+  // empty: all of the puzzle's hints.
+  std::string function = {};
+  // Cases the learner's code must pass as well as the defaults before the exercise counts as
+  // solved, written as `kpuzzles run` flags: "--size 1 --kernel-size 1", "--team-size 1".
+  std::vector<std::string> checks = {};
+};
+
+// What one execution space of this build allows a team kernel (for PuzzleSpec::advice).
+struct SpaceLimits {
+  std::string space;  // "openmp", "serial", "cuda"
+  int concurrency = 1;
+  int team_size_max = 1;
+  std::size_t scratch0_max = 0;  // bytes of level-0 scratch per team
 };
 
 struct PuzzleSpec {
@@ -84,6 +100,14 @@ struct PuzzleSpec {
   std::function<RunReport(const RunRequest&)> run;
   // Fewest bytes a kernel must move through device memory for these options (benchmarks).
   std::function<double(const Params&)> bytes_moved;
+  // Place in the course: `kpuzzles list` and `watch` take puzzles in this order (then by name).
+  int course_position = 100;
+  // Variant names in the order a learner works through them (easiest first); variants not
+  // named follow in declaration order. Empty: declaration order.
+  std::vector<std::string> learning_order = {};
+  // `kpuzzles doctor`: lines on how well this puzzle runs on a space with these limits and
+  // what to change (e.g. "teams of 2 members hide races: OMP_NUM_THREADS=8"). Optional.
+  std::function<std::vector<std::string>(const SpaceLimits&)> advice = {};
 };
 
 class Registry {
@@ -99,6 +123,12 @@ class Registry {
 };
 
 const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
+
+// The variants of a puzzle in learning order (see PuzzleSpec::learning_order).
+std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec);
+
+// Every registered puzzle in course order (course_position, then name).
+std::vector<const PuzzleSpec*> puzzles_in_course_order();
 
 struct PuzzleRegistrar {
   explicit PuzzleRegistrar(PuzzleSpec (*make)()) { Registry::instance().add(make()); }
