@@ -214,7 +214,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
   const std::int64_t rows = req.params.get("rows") ? req.params.get("rows") : gpu ? std::int64_t{1} << 24 : std::int64_t{1} << 18;
   const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
-  const MergePathPlan plan = default_merge_path_plan<Space>(team_size);
+  MergePathPlan plan = default_merge_path_plan<Space>(team_size);
+  if (req.params.get("tile-items")) plan.tile_items = static_cast<int>(req.params.get("tile-items"));
   check_scratch<Space>(merge_path_scratch_bytes<Space, float>(plan), 0, "segscan merge path");
   check_scratch<Space>(merge_path_carry_scratch_bytes<Space, float>(plan), 0, "segscan merge path carry scan");
   check_scratch<Space>(hillis_steele_scratch_bytes<Space, float>(default_tile<Space>()), 0, "segscan --reduce");
@@ -249,7 +250,8 @@ BenchSpec make_bench() {
           {{"size", "N values (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 29},
            {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
            {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
-           {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1}},
+           {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
+           {"tile-items", "merge items per team of the merge-path kernel (0: 2048)", 0, 0, 1 << 14}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};

@@ -183,8 +183,16 @@ TEST_P(Segscan, MergePathEveryShape) {
     for (int shape = 0; shape <= 4; ++shape)
       for (int tile : {0, 3, 64})
         for (int ints : {0, tile == 0 ? 1 : 0})
-          KPZ_EXPECT_PASS(run({v, {{"size", 1001}, {"shape", shape}, {"mean-length", 6}, {"tile", tile}, {"int", ints}, {"merge-path", 1}}, 0, 50u + shape}))
+          KPZ_EXPECT_PASS(run({v, {{"size", tile == 3 ? 301 : 1001}, {"shape", shape}, {"mean-length", 6}, {"tile", tile}, {"int", ints}, {"merge-path", 1}}, 0, 50u + shape}))
               << v << " shape " << shape << " tile " << tile << " int " << ints;
+}
+
+TEST_P(Segscan, MergePathManyChunksOfCarries) {
+  // Two items per team and chunks of two carries: over 256 chunks, so the fix-up reads the
+  // recursive scan of the chunk aggregates instead of combining them serially.
+  for (int shape : {0, 1, 3})
+    KPZ_EXPECT_PASS(run({"reduce", {{"size", 4001}, {"shape", shape}, {"mean-length", 9}, {"tile", 2}, {"merge-path", 1}}, 0, 70u + shape}))
+        << "shape " << shape;
 }
 
 TEST_P(Segscan, DifferentSeedsGiveDifferentInputs) {
@@ -317,12 +325,12 @@ TEST_P(Segscan, WithoutKokkosKernelsSpmvStillRuns) {
 // ---- large random cases (skipped by the sanitizer runs) ----
 
 TEST_P(Segscan, LargeRandom) {
-  KPZ_EXPECT_PASS(run({"multi-team", {{"size", (1 << 22) + 5}, {"mean-length", 100}}, 0, 99}));
-  KPZ_EXPECT_PASS(run({"multi-team", {{"size", (1 << 21) + 5}, {"int", 1}, {"shape", 1}}, 0, 98}));
-  KPZ_EXPECT_PASS(run({"reduce", {{"size", (1 << 22) + 7}, {"mean-length", 4}}, 0, 97}));
-  KPZ_EXPECT_PASS(run({"reduce", {{"size", (1 << 22) + 7}, {"mean-length", 4}, {"merge-path", 1}}, 0, 96}));
-  KPZ_EXPECT_PASS(run({"reduce", {{"size", (1 << 22) + 7}, {"mean-length", 1 << 16}, {"merge-path", 1}}, 0, 95}));
-  KPZ_EXPECT_PASS(run({"spmv", {{"size", 1 << 18}, {"shape", 1}, {"merge-path", 1}}, 0, 94}));
+  KPZ_EXPECT_PASS(run({"multi-team", {{"size", (1 << 21) + 5}, {"mean-length", 100}}, 0, 99}));
+  KPZ_EXPECT_PASS(run({"multi-team", {{"size", (1 << 20) + 5}, {"int", 1}, {"shape", 1}}, 0, 98}));
+  KPZ_EXPECT_PASS(run({"reduce", {{"size", (1 << 21) + 7}, {"mean-length", 4}}, 0, 97}));
+  KPZ_EXPECT_PASS(run({"reduce", {{"size", (1 << 21) + 7}, {"mean-length", 4}, {"merge-path", 1}}, 0, 96}));
+  KPZ_EXPECT_PASS(run({"reduce", {{"size", (1 << 21) + 7}, {"mean-length", 1 << 16}, {"merge-path", 1}}, 0, 95}));
+  KPZ_EXPECT_PASS(run({"spmv", {{"size", 1 << 17}, {"shape", 1}, {"merge-path", 1}}, 0, 94}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Spaces, Segscan, ::testing::ValuesIn(kpz::enabled_space_names()));

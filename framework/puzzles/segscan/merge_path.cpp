@@ -15,8 +15,8 @@
 // Three steps:
 //  1. search: tile t starts at the point on diagonal t * D (one binary search per tile, in
 //     global memory; neighbouring tiles share most of the path through the cache);
-//  2. tiles: team t stages its values and segment ends in scratch (four independent loads per
-//     member and iteration), and each member searches its own starting point there and walks
+//  2. tiles: team t stages its values and segment ends in scratch (eight and four independent
+//     loads per member and iteration), and each member searches its own starting point there and walks
 //     D / team_size items serially. A segment that ends inside the member's items is complete,
 //     except the member's first one, which may have begun in an earlier member: every member
 //     contributes (sum since its last end, "it had an end") to a segmented scan across the
@@ -24,9 +24,11 @@
 //     to scratch, then to global memory in one coalesced pass. The team's scan total is the
 //     tile's carry: the sum of the segment still open at the tile's end, and "the tile has an
 //     end";
-//  3. carries: an exclusive segmented scan of the tiles' carries (chunks of pairs scanned in
-//     scratch, chunk aggregates scanned recursively) gives each tile the part of its first
-//     segment that lies in earlier tiles; a last small kernel adds it to that segment's total.
+//  3. carries: an exclusive segmented scan of the tiles' carries gives each tile the part of its
+//     first segment that lies in earlier tiles: chunks of carries are scanned in scratch, and
+//     the fix-up kernel combines the few chunk aggregates before its chunk serially (or, past
+//     256 chunks, reads their recursive scan) and adds the carry to that segment's total.
+// Four launches in all (search, tiles, carry scan, fix-up) for up to 2^19 tiles.
 // No atomics, so the result is the same on every run.
 #include "segscan/segscan.hpp"
 
@@ -80,16 +82,18 @@ struct ProductLoader {
   KOKKOS_INLINE_FUNCTION T operator()(int j) const { return matrix_values(j) * x(columns(j)); }
 };
 
-// Exclusive segmented scan of ws.carry_in[level] into ws.carry_out[level].
+// One level of the carries' exclusive segmented scan: chunk c of ws.carry_in[level] is scanned
+// in scratch; carry_out[level] gets the chunk-local exclusive result and, when there are several
+// chunks, carry_in[level + 1](c) the chunk's aggregate. Returns the number of chunks.
 template <class Space, class T>
-void scan_carries(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, std::size_t level) {
+int scan_chunks(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, std::size_t level) {
   using Buffer = ScratchView<SegPair<T>*, Space>;
   const auto in = ws.carry_in[level];
   const auto out = ws.carry_out[level];
   const int n = static_cast<int>(in.extent(0));
   const int chunk = plan.chunk;
   const int chunks = (n + chunk - 1) / chunk;
-  if (chunks == 0) return;
+  if (chunks == 0) return 0;
   const bool top = chunks == 1;
   const View<SegPair<T>*, Space> agg = top ? View<SegPair<T>*, Space>() : ws.carry_in[level + 1];
   const auto policy = TeamPolicy<Space>(space, chunks, plan.team_size)
@@ -108,13 +112,26 @@ void scan_carries(const Space& space, const MergePathPlan& plan, MergePathWorksp
           if (!top && i == count - 1) agg(c) = cur(i);
         });
       });
-  if (top) return;
+  return chunks;
+}
+
+// The whole exclusive segmented scan of ws.carry_in[level] into ws.carry_out[level]
+// (chunk scans, the chunk aggregates scanned recursively, then added back).
+template <class Space, class T>
+void scan_carries(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, std::size_t level) {
+  if (scan_chunks(space, plan, ws, level) <= 1) return;
   scan_carries(space, plan, ws, level + 1);
+  const auto out = ws.carry_out[level];
   const auto up = ws.carry_out[level + 1];
+  const int chunk = plan.chunk;
   Kokkos::parallel_for(
-      "segscan::merge_path::carry_apply", Kokkos::RangePolicy<Space>(space, 0, n),
+      "segscan::merge_path::carry_apply", Kokkos::RangePolicy<Space>(space, 0, out.extent(0)),
       KOKKOS_LAMBDA(int i) { out(i) = join(up(i / chunk), out(i)); });
 }
+
+// Up to this many chunk aggregates, the fix-up combines them serially (every thread reads the
+// same few values) instead of scanning them in more kernels: fewer launches.
+constexpr int kSerialChunks = 256;
 
 template <class Space, class T, class Loader>
 void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, const Loader& load,
@@ -156,12 +173,13 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
         const int nx = c1.x - c0.x;  // segment ends in this tile
         const int ny = c1.y - c0.y;  // values in this tile
 
-        // Stage values and ends: four independent global loads per member and iteration.
-        const int vq = (ny + 3) / 4;
+        // Stage values and ends: eight (values) and four (ends) independent global loads per
+        // member and iteration; for each k the members of a warp read consecutive addresses.
+        const int vq = (ny + 7) / 8;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, vq), [&](int q) {
-          T v[4];
-          for (int k = 0; k < 4; ++k) v[k] = q + k * vq < ny ? load(c0.y + q + k * vq) : T(0);
-          for (int k = 0; k < 4; ++k)
+          T v[8];
+          for (int k = 0; k < 8; ++k) v[k] = q + k * vq < ny ? load(c0.y + q + k * vq) : T(0);
+          for (int k = 0; k < 8; ++k)
             if (q + k * vq < ny) s_val(q + k * vq) = v[k];
         });
         const int xq = (nx + 3) / 4;
@@ -215,11 +233,29 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
       });
 
   // 3. Segments that cross tiles: the part before the tile, added to the tile's first total.
-  scan_carries(space, plan, ws, 0);
-  const auto carry = ws.carry_out[0];
+  // Level 0 of the carry scan gives chunk-local exclusive results; the chunks' own carry-in
+  // comes from a serial combination of the chunk aggregates before it (few of them), or from
+  // their recursive scan when there are many.
+  const int chunks = scan_chunks(space, plan, ws, 0);
+  const bool serial = chunks <= kSerialChunks;
+  if (!serial) scan_carries(space, plan, ws, 1);
+  const auto local = ws.carry_out[0];
+  const View<SegPair<T>*, Space> agg = chunks > 1 ? ws.carry_in[1] : View<SegPair<T>*, Space>();
+  const View<SegPair<T>*, Space> agg_scan = serial ? View<SegPair<T>*, Space>() : ws.carry_out[1];
+  const int chunk = plan.chunk;
   Kokkos::parallel_for(
-      "segscan::merge_path::fixup", Kokkos::RangePolicy<Space>(space, 0, tiles), KOKKOS_LAMBDA(int t) {
-        if (tile_carry(t).flag) sums(coords(t).x) += carry(t).value;
+      "segscan::merge_path::fixup", TeamPolicy<Space>(space, chunks, team_size),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int c = team.league_rank();
+        SegPair<T> before{T(0), 0};  // everything in the chunks before chunk c
+        if (!serial) before = agg_scan(c);
+        else
+          for (int k = 0; k < c; ++k) before = join(before, agg(k));
+        const int first = c * chunk;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Kokkos::min(chunk, tiles - first)), [&](int i) {
+          const int t = first + i;
+          if (tile_carry(t).flag) sums(coords(t).x) += join(before, local(t)).value;
+        });
       });
 }
 
