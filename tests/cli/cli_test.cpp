@@ -135,6 +135,33 @@ TEST(Cli, ButterflyTraceAndJson) {
   EXPECT_NE(j.out.find("\"inputs\":{\"in\":[0,1,2,3"), std::string::npos) << j.out;
 }
 
+TEST(Cli, ReduceWorkedExampleJsonAndUsageErrors) {
+  const Result r = kpuzzles("run reduce --interleaved --reference");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("out: [131328,369172,500500]"), std::string::npos) << r.out;
+  const Result j = kpuzzles("run reduce --builtin --reference --size 8 --json");
+  EXPECT_EQ(j.code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"inputs\":{\"in\":["), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"results\":{\"sum\":"), std::string::npos) << j.out;
+  const Result skeleton = kpuzzles("run reduce --interleaved");
+  EXPECT_EQ(skeleton.code, 1) << skeleton.out << skeleton.err;
+  expect_usage_error("run reduce --interleaved --lanes 100", "needs a power of two");
+  expect_usage_error("run reduce --template --lanes 2048", "64, 128, 256, 512 and 1024 only");
+  expect_usage_error("run reduce --unroll-warps8 --lanes 32", "the warp finish takes the last 64 values");
+  expect_usage_error("run reduce --lanes 8", "--lanes does not apply to reduce --persistent");
+}
+
+TEST(Cli, ReduceBenchHasTheLadderColumns) {
+  if (KPZ_HAS_CUDA) GTEST_SKIP() << "timed on the GPU machine, not in unit tests";
+  const Result r = kpuzzles("bench reduce --size 40000 --runs 2 --warmup 1 --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const char* key : {"\"step\":", "\"cumulative\":", "\"--template, 40000 ints\"", "\"kind\":\"builtin\""})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  const Result t = kpuzzles("bench reduce --size 40000 --runs 2 --warmup 1");
+  EXPECT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("step x"), std::string::npos) << t.out;
+}
+
 TEST(Cli, ListAndDoctor) {
   const Result l = kpuzzles("list --json");
   EXPECT_EQ(l.code, 0) << l.err;
