@@ -18,6 +18,7 @@
 
 #include "cli.hpp"
 #include "compile_errors.hpp"
+#include "docs_text.hpp"
 #include "exercises.hpp"
 #include "file_watcher.hpp"
 #include "hints.hpp"
@@ -219,11 +220,11 @@ class Watch {
     }
   }
 
-  void start_job(Job job, int exercise, const std::vector<std::string>& argv) {
+  void start_job(Job job, int exercise, const std::vector<std::string>& argv, const EnvList& env = {}) {
     job_ = job;
     job_exercise_ = exercise;
     job_start_ = Clock::now();
-    if (!child_.start(argv)) {
+    if (!child_.start(argv, env)) {
       ProcessResult r;
       r.started = false;
       r.output = child_.output();
@@ -243,13 +244,9 @@ class Watch {
     else if (job == Job::test_run) test_run_done(r);
   }
 
-  // t: the puzzle's whole GoogleTest suite against the learner's code (ctest --preset learner
-  // for one puzzle): more sizes, team sizes and thread counts than the exercise's cases.
-  std::string ctest_command() const {
-    const auto slash = paths_.cmake.rfind('/');
-    return slash == std::string::npos ? "ctest" : paths_.cmake.substr(0, slash) + "/ctest";
-  }
-
+  // t: the puzzle's whole GoogleTest suite against the learner's code (the CTest test
+  // <puzzle>/learner, as `ctest --preset learner` runs it): more sizes, team sizes and thread
+  // counts than the exercise's cases.
   void test_build_done(const ProcessResult& r) {
     if (!r.ok()) {
       if (r.output.find("unknown target") != std::string::npos)
@@ -259,29 +256,73 @@ class Watch {
                       trim_compile_errors(r.output, exercise_files(paths_, tests_puzzle_), paths_.source_dir).text;
       return;
     }
-    tests_text_ = "running the tests of " + tests_puzzle_ + " (ctest -R '^" + tests_puzzle_ + "/learner$') ...\n";
-    start_job(Job::test_run, -1,
-              {ctest_command(), "--test-dir", paths_.build_dir, "-R", "^" + tests_puzzle_ + "/learner$",
-               "--output-on-failure", "--timeout", "600"});
+    // The test's command and environment as CMake registered them for CTest. Running it
+    // directly leaves CTest's logs (Testing/Temporary) to the learner's own ctest runs.
+    const std::string name = tests_puzzle_ + "/learner";
+    std::vector<std::string> argv;
+    EnvList env;
+    registered_test(name, argv, env);
+    if (argv.empty()) {
+      tests_text_ = "no test " + name + " in " + paths_.build_dir + "/tests/CTestTestfile.cmake\n";
+      return;
+    }
+    tests_text_ = "running the tests of " + tests_puzzle_ + " (" + name + ") ...\n";
+    start_job(Job::test_run, -1, argv, env);
+  }
+
+  // Reads add_test([=[name]=] "exe" "arg" ...) and its ENVIRONMENT property from the
+  // CTestTestfile.cmake that CMake generates for tests/.
+  void registered_test(const std::string& name, std::vector<std::string>& argv, EnvList& env) const {
+    std::istringstream in(read_text_file(paths_.build_dir + "/tests/CTestTestfile.cmake"));
+    const std::string tag = "[=[" + name + "]=]";
+    auto quoted = [](const std::string& line, std::size_t from) {
+      std::vector<std::string> out;
+      for (std::size_t i = from; i < line.size(); ++i) {
+        if (line[i] != '"') continue;
+        std::string tok;
+        for (++i; i < line.size() && line[i] != '"'; ++i) tok += line[i] == '\\' && i + 1 < line.size() ? line[++i] : line[i];
+        out.push_back(tok);
+      }
+      return out;
+    };
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("add_test(" + tag + " ", 0) == 0) {
+        argv = quoted(line, tag.size() + 9);
+      } else if (line.rfind("set_tests_properties(" + tag + " ", 0) == 0) {
+        const auto at = line.find(" ENVIRONMENT \"");
+        if (at == std::string::npos) continue;
+        const std::vector<std::string> values = quoted(line, at + 12);
+        if (values.empty()) continue;
+        std::istringstream vars(values.front());
+        for (std::string kv; std::getline(vars, kv, ';');)
+          if (const auto eq = kv.find('='); eq != std::string::npos) env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+      }
+    }
   }
 
   void test_run_done(const ProcessResult& r) {
     std::istringstream in(r.output);
     std::string summary, failed, first_failure;
-    int failure_lines = 0;
+    int failure_lines = 0, failed_count = 0;
+    bool captured = false;
     for (std::string line; std::getline(in, line);) {
-      if (line.find("[  PASSED  ]") != std::string::npos || line.find("tests passed") != std::string::npos)
+      if (line.find("[  PASSED  ]") != std::string::npos || line.find("[==========]") != std::string::npos)
         summary += "  " + line + "\n";
-      if (line.find("[  FAILED  ]") != std::string::npos && line.find(" tests, listed below") == std::string::npos &&
-          failed.size() < 800)
-        failed += "  " + line + "\n";
-      if (failure_lines == 0 && line.find("Failure") != std::string::npos) failure_lines = 8;
+      if (line.find("[  FAILED  ]") != std::string::npos && line.find(" listed below") == std::string::npos &&
+          line.find(" FAILED TEST") == std::string::npos) {
+        if (++failed_count <= 6) failed += "  " + line + "\n";
+      }
+      if (!captured && line.find("Failure") != std::string::npos) {
+        captured = true;
+        failure_lines = 8;
+      }
       if (failure_lines > 0) {
         first_failure += "  " + line + "\n";
         --failure_lines;
       }
     }
     const bool pass = r.ok();
+    if (failed_count > 6) failed += "  ... and " + std::to_string(failed_count - 6) + " more\n";
     tests_text_ = (pass ? style_.green("TESTS PASS") : style_.red("TESTS FAIL")) + "  the full test suite of " +
                   tests_puzzle_ + " against your code\n" + summary + (pass ? "" : failed + first_failure);
     emit_event("tests", [&](Json& j) { j.set("puzzle", tests_puzzle_).set("pass", pass); });
