@@ -1,5 +1,6 @@
 #include "docs_text.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -90,11 +91,18 @@ std::vector<HintTodo> parse_hints(const std::string& markdown) {
   return todos;
 }
 
-std::vector<HintTodo> hints_for_function(const std::vector<HintTodo>& todos, const std::string& function) {
+std::vector<HintTodo> hints_for_function(const std::vector<HintTodo>& todos, const std::string& function,
+                                         const std::vector<std::string>& variant_functions) {
+  const bool tagged = !function.empty() && std::any_of(todos.begin(), todos.end(),
+                                                       [&](const HintTodo& t) { return t.function == function; });
+  if (!tagged) return todos;
   std::vector<HintTodo> out;
-  for (const auto& t : todos)
-    if (!function.empty() && t.function == function) out.push_back(t);
-  return out.empty() ? todos : out;
+  for (const auto& t : todos) {
+    const bool shared = !t.function.empty() && !variant_functions.empty() &&
+                        std::find(variant_functions.begin(), variant_functions.end(), t.function) == variant_functions.end();
+    if (t.function == function || shared) out.push_back(t);
+  }
+  return out;
 }
 
 int tier_count(const std::vector<HintTodo>& todos) {

@@ -54,6 +54,16 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
   return nullptr;
 }
 
+void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function, std::vector<std::string> checks) {
+  for (auto& v : spec.variants) {
+    if (v.name != variant) continue;
+    v.function = std::move(function);
+    v.checks = std::move(checks);
+    return;
+  }
+  throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + variant + "'");
+}
+
 std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec) {
   std::vector<const VariantSpec*> out;
   for (const auto& name : spec.learning_order)

@@ -2,6 +2,8 @@
 // page (every variant has hints in three tiers, one per TODO of its function).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <regex>
 
 #include "docs_text.hpp"
@@ -100,6 +102,12 @@ TEST(DocsHints, FiltersByFunctionWithFallback) {
   const auto load = hints_for_function(todos, "load");
   ASSERT_EQ(load.size(), 1u);
   EXPECT_EQ(load[0].number, 1);
+  // A TODO tagged with a function no variant runs (a shared helper) goes with every variant.
+  const auto shared = hints_for_function(todos, "compute", {"compute"});
+  ASSERT_EQ(shared.size(), 2u);
+  EXPECT_EQ(shared[0].number, 1);
+  EXPECT_EQ(shared[1].number, 2);
+  EXPECT_EQ(hints_for_function(todos, "compute", {"compute", "load"}).size(), 1u);
   EXPECT_EQ(hints_for_function(todos, "nosuch").size(), 3u);
   EXPECT_EQ(hints_for_function(todos, "").size(), 3u);
   EXPECT_TRUE(parse_hints("# no hints here\n\n## Concept\n").empty());
@@ -131,6 +139,12 @@ TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
     if (p.name.rfind("zz-", 0) == 0) continue;  // registry tests add throwaway puzzles
     SCOPED_TRACE(p.name);
     const std::string page = read_text_file(learner_paths().docs_file(p.doc));
+    // A puzzle whose page is neither written nor in the site's nav is still being written.
+    const bool published = read_text_file(learner_paths().source_dir + "/mkdocs.yml").find(p.doc) != std::string::npos;
+    if (page.empty() && !published) {
+      std::printf("[ warning  ] %s: no docs page %s yet, so no hints and no explanation\n", p.name.c_str(), p.doc.c_str());
+      continue;
+    }
     ASSERT_FALSE(page.empty()) << "no docs page " << p.doc;
     const auto todos = parse_hints(page);
     ASSERT_FALSE(todos.empty()) << p.doc << " has no '## Hints' with '### TODO n: ... (`function`)'";
@@ -143,7 +157,9 @@ TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
       const ExerciseHints h = load_hints(p, v);
       EXPECT_EQ(h.tiers, 3);
       if (!v.function.empty()) {
-        for (const auto& t : h.todos) EXPECT_EQ(t.function, v.function);
+        // Its function is tagged on the page (a typo would silently give every hint instead).
+        EXPECT_TRUE(std::any_of(todos.begin(), todos.end(), [&](const HintTodo& t) { return t.function == v.function; }))
+            << "no '### TODO n: ... (`" << v.function << "`)' heading";
         EXPECT_FALSE(render_tier(h, 1).empty());
       }
     }

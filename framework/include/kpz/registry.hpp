@@ -75,9 +75,10 @@ struct VariantSpec {
   std::string name;  // used as --<name>
   std::string summary;
   std::vector<OptionSpec> options;
-  // The function of exercises/<puzzle>/ that this variant runs. The hints of the puzzle's docs
-  // page whose heading names it (`### TODO 2: ... (`simple`)`) are this variant's hints;
-  // empty: all of the puzzle's hints.
+  // The function of exercises/<puzzle>/ whose TODOs this variant exercises (usually the kernel it
+  // runs; a helper such as reduce's `load_tile` where that is where the new TODO is). The hints
+  // of the docs page whose heading names it (`### TODO 2: ... (`simple`)`) are this variant's
+  // hints, with those of helpers no variant names; empty: all of the puzzle's hints.
   std::string function = {};
   // Cases the learner's code must pass as well as the defaults before the exercise counts as
   // solved, written as `kpuzzles run` flags: "--size 1 --kernel-size 1", "--team-size 1".
@@ -123,6 +124,11 @@ class Registry {
 };
 
 const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
+
+// Sets the learner-loop fields of one declared variant (VariantSpec::function and ::checks);
+// throws std::logic_error when the puzzle has no such variant.
+void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function,
+                  std::vector<std::string> checks = {});
 
 // The variants of a puzzle in learning order (see PuzzleSpec::learning_order).
 std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec);

@@ -351,6 +351,16 @@ PuzzleSpec make_spec() {
       {"partition", "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
        {size, bins, tile, pattern}},
   };
+  // The learner loop: the function each variant exercises, the cases it must pass besides its
+  // defaults, and the order of the course.
+  set_exercise(spec, "histogram", "histogram",
+               {"--size 1", "--size 1000 --pattern 3", "--num-bins 1 --size 77 --team-size 1"});
+  set_exercise(spec, "extract", "extract",
+               {"--size 1", "--size 5000 --target-bin 0 --pattern 2", "--size 10007 --tile 64 --pattern 4"});
+  set_exercise(spec, "partition", "partition",
+               {"--size 1", "--size 10007 --num-bins 3 --tile 100 --pattern 5", "--size 999 --team-size 1"});
+  spec.course_position = 3;
+  spec.learning_order = {"histogram", "extract", "partition"};
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -267,6 +267,24 @@ PuzzleSpec make_spec() {
       {"recursive", "host-driven recursion: interleaved on the partial sums until one value is left",
        {size, type, lanes}},
   };
+  // The learner loop: the function whose TODOs each rung exercises, the cases it must pass besides
+  // the worked example, and the order of the ladder.
+  const std::vector<std::string> rung = {"--size 1", "--size 1001 --float 1", "--size 5000 --lanes 64 --team-size 1"};
+  set_exercise(spec, "neighbored", "neighbored", rung);
+  set_exercise(spec, "neighbored-less", "neighbored_less", rung);
+  set_exercise(spec, "interleaved", "interleaved_tree", rung);
+  set_exercise(spec, "unroll2", "load_tile", rung);
+  set_exercise(spec, "unroll4", "load_tile", rung);
+  set_exercise(spec, "unroll8", "load_tile", rung);
+  set_exercise(spec, "unroll-warps8", "warp_finish", rung);
+  set_exercise(spec, "complete-unroll", "complete_unroll", rung);
+  set_exercise(spec, "template", "templated", rung);
+  set_exercise(spec, "recursive", "recursive", rung);
+  set_exercise(spec, "builtin", "builtin", {"--size 1", "--size 4097 --float 1"});
+  set_exercise(spec, "persistent", "persistent", {"--size 1", "--size 1001 --float 1", "--size 5000 --teams 3 --team-size 1"});
+  spec.course_position = 4;
+  spec.learning_order = {"neighbored", "neighbored-less", "interleaved", "unroll2", "unroll4", "unroll8", "unroll-warps8",
+                         "complete-unroll", "template", "builtin", "recursive", "persistent"};
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

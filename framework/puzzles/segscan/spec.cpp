@@ -559,6 +559,18 @@ PuzzleSpec make_spec() {
       {"spmv", "y = A x for a random CSR matrix: the segmented reduction of the products A(j) * x(col(j))",
        {size(100003, kMaxSize, "rows = columns of A"), mean_of(8), ints, shape, bad, tile, merge}},
   };
+  // The learner loop: the function each variant exercises (`combine`, which every variant uses,
+  // comes with all of them), the cases it must pass besides its defaults, and the course order.
+  const std::vector<std::string> one_team = {"--size 1", "--size 100 --shape 4", "--size 37 --shape 3 --int 1 --team-size 1"};
+  set_exercise(spec, "simple", "hillis_steele", one_team);
+  set_exercise(spec, "exclusive", "exclusive", one_team);
+  set_exercise(spec, "work-efficient", "work_efficient", one_team);
+  set_exercise(spec, "multi-team", "multi_team",
+               {"--size 1", "--size 5000 --tile 64 --shape 1", "--size 3000 --shape 3 --int 1 --tile 128"});
+  set_exercise(spec, "reduce", "reduce", {"--size 1", "--size 5000 --shape 4 --tile 64", "--size 3001 --shape 2 --int 1"});
+  set_exercise(spec, "spmv", "spmv", {"--size 1", "--size 300 --tile 64", "--size 1000 --shape 4 --team-size 1"});
+  spec.course_position = 5;
+  spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "spmv"};
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };
