@@ -10,15 +10,11 @@
 #include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
 
-#define KPZ_STRINGIFY2(x) #x
-#define KPZ_STRINGIFY(x) KPZ_STRINGIFY2(x)
-
 namespace kpz::test {
 
-// Which implementation this executable checks (set by CMake: reference or exercise).
-inline Impl impl_under_test() {
-  return std::string(KPZ_STRINGIFY(KPZ_TEST_IMPL)) == "reference" ? Impl::reference : Impl::exercise;
-}
+// Which implementation this executable checks: reference or exercise (support/impl_under_test.cpp,
+// compiled per executable; the test sources themselves are shared by both).
+Impl impl_under_test();
 
 struct Case {
   std::string variant;
