@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Draws the reduction ladder of a `kpuzzles bench reduce --json` file as an SVG bar chart.
 
-    python3 benchmarks/reduce/ladder_chart.py benchmarks/results/reduce-h100.json docs/puzzles/reduce-ladder-h100.svg
+    python3 benchmarks/reduce/ladder_chart.py benchmarks/results/reduce-h100.json docs/puzzles/reduce-ladder-h100.svg [NOTE]
 
 One panel per input size: a bar per kernel (GB/s, the value and the kernel time printed next to
 it), in the order of the table, and a dashed line at the device-to-device copy of the same size.
+NOTE (optional) is added to every panel's title, e.g. "H100" or "OMP_NUM_THREADS=1".
 Plain SVG, no dependencies.
 """
 import json
@@ -35,10 +36,15 @@ def label(row):
     return row["name"].split(",")[0]
 
 
-def panel(out, y, group, rows, space, scale_max):
+def gbps(v):
+    return f"{v:.0f}" if v >= 100 else f"{v:.1f}" if v >= 1 else f"{v:.2f}"
+
+
+def panel(out, y, group, rows, space, scale_max, note):
     copy = next((r for r in rows if r["kind"] == "copy"), None)
     bars = [r for r in rows if r["kind"] != "copy"]
-    title = f"{group} ({bars[0]['name'].split(', ')[-1] if bars else ''}) on {space}"
+    what = bars[0]["name"].split(", ")[-1] if bars else group
+    title = f"sum of {what} on {space}" + (f" ({note})" if note else "")
     out.append(f'<text x="10" y="{y + 14}" font-size="14" font-weight="bold">{escape(title)}</text>')
     y += 26
     top = y
@@ -46,7 +52,7 @@ def panel(out, y, group, rows, space, scale_max):
         w = PLOT_W * r["gbps"] / scale_max
         out.append(f'<text x="{LABEL_W - 8}" y="{y + BAR_H - 5}" font-size="12" text-anchor="end">{escape(label(r))}</text>')
         out.append(f'<rect x="{LABEL_W}" y="{y}" width="{w:.1f}" height="{BAR_H}" fill="{color(r)}"/>')
-        text = f"{r['gbps']:.0f} GB/s, {r['median_ms']:.3f} ms"
+        text = f"{gbps(r['gbps'])} GB/s, {r['median_ms']:.3f} ms"
         extra = r.get("extra", {})
         if "cumulative" in extra:
             text += f", {extra['cumulative']:.2f}x"
@@ -56,13 +62,14 @@ def panel(out, y, group, rows, space, scale_max):
         x = LABEL_W + PLOT_W * copy["gbps"] / scale_max
         out.append(f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{y}" stroke="#D62728" stroke-dasharray="4,3"/>')
         out.append(f'<text x="{x:.1f}" y="{y + 12}" font-size="11" fill="#D62728" text-anchor="middle">'
-                   f'copy {copy["gbps"]:.0f} GB/s</text>')
+                   f'copy {gbps(copy["gbps"])} GB/s</text>')
     return y + 26
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: ladder_chart.py BENCH.json OUT.svg")
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: ladder_chart.py BENCH.json OUT.svg [NOTE]")
+    note = sys.argv[3] if len(sys.argv) == 4 else ""
     with open(sys.argv[1]) as f:
         report = json.load(f)
     groups = rows_by_group(report)
@@ -70,7 +77,7 @@ def main():
     body = []
     y = 10
     for group, rows in groups.items():
-        y = panel(body, y, group, rows, report["space"], scale_max)
+        y = panel(body, y, group, rows, report["space"], scale_max, note)
     legend = [("ladder (the book)", COLORS["puzzle"]), ("persistent (beyond the book)", HIGHLIGHT["--persistent"]),
               ("recursive", HIGHLIGHT["--recursive"]), ("Kokkos parallel_reduce", COLORS["builtin"]),
               ("library (CUB)", COLORS["library"])]

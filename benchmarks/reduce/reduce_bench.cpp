@@ -57,7 +57,41 @@ struct Config {
   int team_size;  // --team-size, or 0
   BenchConfig cfg;
   Impl impl;
+  bool sweep = false;  // --sweep 1: --persistent over team sizes and leagues as well
 };
+
+// --sweep 1: --persistent with every team size the backend takes from 64 (host: 1) up, and
+// leagues of 1/4, 1/2, 1 and 2 times the teams the device holds at once (its concurrency divided
+// by the team size). The default (team size 256 on CUDA, half the concurrency) was chosen from
+// these rows; they are in a group of their own so that the ladder's columns stay the book's.
+template <class Space, class T, class Timed, class Check>
+void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, const Config& c, View<const T*, Space> in,
+                      View<T*, Space> partial, View<T*, Space> result, double bytes, const std::string& suffix,
+                      const Timed& timed, const Check& check_sum) {
+  const std::string group = "persistent sweep" + suffix;
+  const int concurrency = space.concurrency();
+  for (int team_size = space_name<Space>() == "cuda" ? 64 : 1; team_size <= team_size_max(space); team_size *= 2) {
+    int previous = 0;
+    for (const int quarters : {1, 2, 4, 8}) {
+      const int league = std::max(1, static_cast<int>(static_cast<long long>(concurrency) * quarters / (4 * team_size)));
+      if (league == previous || static_cast<std::size_t>(league) > partial.extent(0)) continue;
+      previous = league;
+      const Launch launch{team_size, c.lanes, league};
+      try {
+        check_scratch<Space>(persistent_scratch_bytes<Space, T>(team_size), 0, "reduce --persistent");
+      } catch (const std::exception&) {
+        continue;
+      }
+      const auto launch_fn = [&] { run_variant<Space, T>(c.impl, Variant::persistent, space, launch, in, partial, partial, result); };
+      poison(result);
+      launch_fn();
+      space.fence();
+      const std::string name = "--persistent --team-size " + std::to_string(team_size) + " --teams " + std::to_string(league);
+      check_sum(static_cast<double>(to_host(result)[0]), "reduce " + name);
+      report.rows.push_back({name + suffix, "puzzle", group, bytes, timed(launch_fn)});
+    }
+  }
+}
 
 template <class Space, class T>
 void bench_size(BenchReport& report, const Space& space, std::size_t n, const Config& c, std::uint64_t seed) {
@@ -96,7 +130,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   const int ladder_team = resolve_team_size(space, c.team_size, gpu ? std::min(c.lanes, 1024) : 64);
   const int persistent_team = resolve_team_size(space, c.team_size, gpu ? 256 : 64);
   View<T*, Space> partial(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "partial"),
-                          ladder_league(n, c.lanes, 1));
+                          std::max<std::size_t>(ladder_league(n, c.lanes, 1), static_cast<std::size_t>(space.concurrency())));
   View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
                        recursive_work_size(n, c.lanes));
   View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
@@ -139,6 +173,8 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     report.rows.push_back({name, v == Variant::builtin ? "builtin" : "puzzle", group, bytes, timed(launch_fn)});
   }
 
+  if (c.sweep) sweep_persistent<Space, T>(report, space, n, c, in, partial, result, bytes, suffix, timed, check_sum);
+
   if (gpu)
     for (const LibrarySum sum : cuda_baselines().sums) {
       LibraryResult lib = sum(in.data(), n, is_float, c.cfg);
@@ -176,7 +212,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   else if (gpu) sizes = {std::size_t{1} << 24, std::size_t{1} << 28};
   else sizes = {std::size_t{1} << 24};
   const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : 512, req.team_size, req.cfg,
-                 req.impl};
+                 req.impl, req.params.get("sweep") != 0};
   const bool is_float = req.params.get("float") != 0;
 
   BenchReport report;
@@ -199,7 +235,8 @@ BenchSpec make_bench() {
           "the reduction ladder (the book's table), persistent, recursive, parallel_reduce and CUB, vs a device copy",
           {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
            {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size)", 0, 0, 4096},
-           {"float", "0: int values (the book); 1: float values", 0, 0, 1}},
+           {"float", "0: int values (the book); 1: float values", 0, 0, 1},
+           {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};

@@ -1,3 +1,4 @@
+#include <fstream>
 #include <iostream>
 
 #include "cli.hpp"
@@ -18,6 +19,7 @@ int cmd_bench(const std::vector<std::string>& args) {
                                  {"warmup", true, "untimed runs first"},
                                  {"exercise", false, "time your code instead of the reference"},
                                  {"json", false, "print JSON"},
+                                 {"json-file", true, "also write the JSON to this file (the table still prints)"},
                                  {"seed", true, "input seed"},
                                  {"team-size", true, "team members per team"},
                                  {"space", true, "execution space"}});
@@ -38,7 +40,14 @@ int cmd_bench(const std::vector<std::string>& args) {
     req.cfg.runs = static_cast<int>(parse_int("runs", it->second, 1, 10000));
   if (const auto it = flags.values.find("warmup"); it != flags.values.end())
     req.cfg.warmup = static_cast<int>(parse_int("warmup", it->second, 0, 1000));
+  // Opened before the run, so that a wrong path costs nothing.
+  std::ofstream json_file;
+  if (const auto it = flags.values.find("json-file"); it != flags.values.end()) {
+    json_file.open(it->second, std::ios::trunc);
+    if (!json_file) throw UsageError("--json-file: cannot write '" + it->second + "'; give a file in an existing folder");
+  }
   const BenchReport report = spec->run(req);
+  if (json_file.is_open()) json_file << bench_json(report).dump() << '\n';
   if (flags.has("json")) std::cout << bench_json(report).dump() << '\n';
   else print_bench(std::cout, report);
   return 0;

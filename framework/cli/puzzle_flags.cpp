@@ -58,7 +58,7 @@ Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const 
     const bool declared = std::any_of(variant.options.begin(), variant.options.end(),
                                       [&](const OptionSpec& o) { return o.name == name; });
     const bool common = name == "space" || name == "seed" || name == "team-size" || name == "runs" ||
-                        name == "warmup";
+                        name == "warmup" || name == "json-file";
     if (!declared && !common) {
       std::vector<std::string> names;
       for (const auto& o : variant.options) names.push_back("--" + o.name);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -178,6 +179,21 @@ TEST(Cli, BenchRunsAndReportsCopyRatio) {
   const Result r = kpuzzles("bench conv1d --size 4096 --kernel-size 3 --runs 3 --warmup 1 --json");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"fraction_of_copy\""), std::string::npos) << r.out;
+}
+
+TEST(Cli, BenchJsonFileKeepsTheTableAndRejectsAnUnwritablePath) {
+  if (KPZ_HAS_CUDA) GTEST_SKIP() << "timed on the GPU machine, not in unit tests";
+  const std::string path = testing::TempDir() + "kpz_bench_reduce.json";
+  std::filesystem::remove(path);
+  const Result r = kpuzzles("bench reduce --size 5000 --runs 2 --warmup 1 --sweep 1 --json-file " + path);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("--persistent --team-size 1 --teams"), std::string::npos) << r.out;  // the table
+  std::ifstream in(path);
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(json.find("\"persistent sweep, 5000 ints\""), std::string::npos) << json;
+  const Result bad = kpuzzles("bench reduce --size 5000 --json-file /nonexistent-dir/x.json");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--json-file: cannot write"), std::string::npos) << bad.err;
 }
 
 // ---- the learner loop's commands (each test has its own progress file) ----
