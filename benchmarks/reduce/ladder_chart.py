@@ -21,7 +21,8 @@ BAR_H, GAP, LABEL_W, PLOT_W, RIGHT_W = 18, 6, 250, 520, 150
 def rows_by_group(report):
     groups = {}
     for row in report["rows"]:
-        groups.setdefault(row["group"], []).append(row)
+        if not row["group"].startswith("persistent sweep"):  # `--sweep 1` tuning rows: a table, not the ladder
+            groups.setdefault(row["group"], []).append(row)
     return groups
 
 

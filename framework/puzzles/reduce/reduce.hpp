@@ -95,13 +95,17 @@ inline int ladder_league(std::size_t n, int lanes, int unroll) {
   return static_cast<int>(teams < 1 ? 1 : teams);
 }
 
-// Teams of --persistent: enough to fill the device once (CUDA: half the threads the GPU can
-// hold, so that every team is resident from the start even at 50% occupancy; host: one team
-// per group of team_size threads), and no more than one per 16 values a member could load.
+// Teams of --persistent (CUDA: twice the threads the GPU holds at once, i.e. two waves of
+// full occupancy; host: one team per group of team_size threads), and no more than one per 16
+// values a member could load. The CUDA choice and kPersistentCudaTeam come from `kpuzzles bench
+// reduce --sweep 1` on an H100 (benchmarks/results/reduce-h100.json): 2^28 ints, team sizes 64 to
+// 1024 and leagues of 1/4 to 2 times the concurrency; the best rows were all two waves of
+// teams of 512 or 1024, 1% faster than one half-occupancy wave of 256.
+inline constexpr int kPersistentCudaTeam = 512;
 template <class Space>
 int persistent_league(const Space& space, std::size_t n, int team_size) {
   const int concurrency = space.concurrency();
-  int league = space_name<Space>() == "cuda" ? concurrency / (2 * team_size) : concurrency / team_size;
+  int league = space_name<Space>() == "cuda" ? 2 * (concurrency / team_size) : concurrency / team_size;
   const std::size_t useful = (n + 16 * static_cast<std::size_t>(team_size) - 1) / (16 * static_cast<std::size_t>(team_size));
   if (static_cast<std::size_t>(league) > useful) league = static_cast<int>(useful);
   return league < 1 ? 1 : league;

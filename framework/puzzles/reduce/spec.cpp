@@ -166,7 +166,7 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
                       v.variant == Variant::template_lanes;
     scratch = warp ? warp_scratch_bytes<Space, T>(launch.lanes) : tree_scratch_bytes<Space, T>(launch.lanes);
   } else if (v.variant == Variant::persistent) {
-    launch.team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
+    launch.team_size = resolve_team_size(space, req.team_size, gpu ? kPersistentCudaTeam : 64);
     const auto teams = req.params.get("teams");
     launch.league = teams > 0 ? static_cast<int>(teams) : persistent_league(space, n, launch.team_size);
     scratch = persistent_scratch_bytes<Space, T>(launch.team_size);
@@ -246,13 +246,13 @@ PuzzleSpec make_spec() {
                         kMaxSize};
   const OptionSpec type{"float", "0: int values, summed exactly; 1: float values, within a stated bound", 0, 0, 1};
   const OptionSpec lanes{"lanes", "scratch slots per team (the book's block size), a power of two", 512, 1, 4096};
-  const OptionSpec teams{"teams", "number of teams (0: enough to fill the device once)", 0, 0, 1 << 20};
+  const OptionSpec teams{"teams", "number of teams (0: from the device: two waves of full occupancy on CUDA, one team per group of threads on a host)", 0, 0, 1 << 20};
   PuzzleSpec spec;
   spec.name = "reduce";
   spec.summary = "the reduction ladder: nine team kernels from neighbored pairs to templates, and beyond";
   spec.doc = "puzzles/reduce.md";
   spec.variants = {
-      {"persistent", "beyond the book: one even share per resident team, four 16-byte loads in flight, warp shuffles",
+      {"persistent", "beyond the book: one even share per team, a league sized from the device, four 16-byte loads in flight, warp shuffles",
        {size, type, teams}},
       {"neighbored", "rung 1: stride doubling, slot i adds slot i + stride when i % (2 stride) == 0", {size, type, lanes}},
       {"neighbored-less", "rung 2: the same pairs on contiguous iterations (no idle ones)", {size, type, lanes}},
