@@ -6,6 +6,11 @@
 #include <string>
 #include <vector>
 
+namespace kpz {
+struct PuzzleSpec;
+struct VariantSpec;
+}  // namespace kpz
+
 namespace kpz::cli {
 
 struct Flag {
@@ -38,5 +43,10 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 int cmd_doctor(const std::vector<std::string>& args);
+int cmd_trace(const std::vector<std::string>& args);
+
+// `kpuzzles list` status of a bug-hunt variant: "bug-hunt" in normal builds (only the trace
+// build can tell), "solved" or "pending" from a trace in the trace build.
+std::string bug_hunt_status(const PuzzleSpec& spec, const VariantSpec& variant);
 
 }  // namespace kpz::cli

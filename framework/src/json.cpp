@@ -57,6 +57,12 @@ const Json* Json::find(const std::string& key) const {
   return nullptr;
 }
 
+double Json::number_or(double fallback) const {
+  if (const auto* i = std::get_if<std::int64_t>(&value_)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&value_)) return *d;
+  return fallback;
+}
+
 std::size_t Json::size() const {
   if (const auto* a = std::get_if<Array>(&value_)) return a->size();
   if (const auto* o = std::get_if<Object>(&value_)) return o->size();

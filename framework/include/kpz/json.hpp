@@ -41,6 +41,8 @@ class Json {
   const Json* find(const std::string& key) const;
 
   bool is_null() const { return std::holds_alternative<std::monostate>(value_); }
+  // The value of a number (integer or floating point); `fallback` for anything else.
+  double number_or(double fallback) const;
   // Elements of an array or members of an object; 0 for scalars.
   std::size_t size() const;
   std::string dump() const;

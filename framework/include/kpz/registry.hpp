@@ -70,11 +70,37 @@ struct RunReport {
   std::size_t checked = 0;
 };
 
+// A limit `kpuzzles trace` checks: the measured `metric` must not exceed `max`
+// (metrics: docs/tracing.md, e.g. "global-reads-per-cell-per-team", "barriers-per-team").
+struct BudgetLimit {
+  std::string metric;
+  double max;
+  std::string why;  // shown in the budget table, e.g. "each input once per team"
+};
+
+// How `kpuzzles trace` runs a variant (trace builds only; docs/tracing.md).
+struct TraceSpec {
+  bool traceable = false;            // false: `trace` says "not traceable yet" and why
+  std::string not_traceable_reason;  // optional: why not
+  std::map<std::string, std::int64_t> options;  // a small configuration (overrides the defaults)
+  int team_size = 4;
+  // The budget, from the resolved options and the run's configuration (RunReport::config).
+  std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget;
+};
+
 struct VariantSpec {
   std::string name;  // used as --<name>
   std::string summary;
   std::vector<OptionSpec> options;
+  TraceSpec trace = {};
+  // A bug hunt: the exercise holds a bug that passes on Serial by luck (a KPZ-BUG block in the
+  // reference) instead of a TODO; `kpuzzles trace` finds it.
+  bool bug_hunt = false;
 };
+
+// A TraceSpec that lets `kpuzzles trace` run the variant with `options` and `team_size`.
+TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
+                    std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget);
 
 struct PuzzleSpec {
   std::string name;
