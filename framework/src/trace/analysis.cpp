@@ -99,6 +99,20 @@ struct TeamBlocks {
 
 const char* kind_word(Access k) { return k == Access::read ? "read" : k == Access::write ? "write" : "atomic"; }
 
+std::size_t longest_name(const Recording& rec) {
+  std::size_t w = 0;
+  for (const ViewInfo& v : rec.views) w = std::max(w, v.name.size());
+  return w;
+}
+
+// "global  a    read ", "scratch s_a  write"
+std::string row_label(const Recording& rec, const Row& r, std::size_t) {
+  const ViewInfo& v = rec.views[r.view];
+  std::string name = v.name;
+  name.resize(std::max(name.size(), longest_name(rec)), ' ');
+  return std::string(v.scratch ? "scratch " : "global  ") + name + " " + kind_word(r.kind);
+}
+
 std::int64_t view_span(const Recording& rec, std::int32_t view) {
   const ViewInfo& v = rec.views[view];
   std::int64_t span = 1;
@@ -318,77 +332,97 @@ Analysis analyze(const Recording& rec) {
   return a;
 }
 
-std::string problems_text(const Recording& rec, const Analysis& a, std::size_t max_groups) {
+std::string problems_text(const Recording& rec, const Analysis& a, std::size_t max_groups,
+                          std::set<std::string>* seen) {
   std::string out;
-  // Races grouped by what they have in common except the element.
+  // Races grouped by what they have in common except the element and the team.
   struct Group {
     const Race* example;
+    bool cross;
+    std::set<int> teams;
     std::vector<std::int64_t> offsets;
+    std::size_t count = 0;
   };
-  std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t, std::int32_t, int, int, std::int32_t, std::int32_t, bool>,
-           Group>
-      groups;
-  std::vector<decltype(groups)::key_type> order;
+  std::map<std::string, Group> groups;
+  std::vector<std::string> order;
   for (const Race& r : a.races) {
     const bool cross = r.first.league != r.second.league;
-    auto k = std::make_tuple(r.view, r.launch, r.first.league, cross ? -1 : r.first.epoch, static_cast<int>(r.first.kind),
-                             static_cast<int>(r.second.kind), r.first.loc, r.second.loc, cross);
+    const ViewInfo& v = rec.views[r.view];
+    // The write first, then the other access.
+    const Actor& w = writes(r.first.kind) ? r.first : r.second;
+    const Actor& o = &w == &r.first ? r.second : r.first;
+    const std::string k = v.name + "|" + (v.scratch ? "s" : "g") + "|" + (cross ? "x" : std::to_string(r.first.epoch)) +
+                          "|" + std::to_string(static_cast<int>(w.kind)) + location_name(rec, w.loc) + "|" +
+                          std::to_string(static_cast<int>(o.kind)) + location_name(rec, o.loc);
     auto it = groups.find(k);
     if (it == groups.end()) {
-      groups.emplace(k, Group{&r, {r.offset}});
+      it = groups.emplace(k, Group{&r, cross, {}, {}}).first;
       order.push_back(k);
-    } else {
-      it->second.offsets.push_back(r.offset);
     }
+    it->second.teams.insert(r.first.league);
+    it->second.teams.insert(r.second.league);
+    it->second.offsets.push_back(r.offset);
+    ++it->second.count;
   }
-  std::size_t shown = 0;
+  std::size_t shown = 0, hidden = 0;
   for (const auto& k : order) {
-    if (shown++ == max_groups) {
-      out += "  ... " + std::to_string(order.size() - max_groups) + " more groups of races\n";
-      break;
+    if (seen && !seen->insert(k).second) continue;
+    if (shown == max_groups) {
+      ++hidden;
+      continue;
     }
+    ++shown;
     const Group& g = groups.at(k);
     const Race& r = *g.example;
     const ViewInfo& v = rec.views[r.view];
-    const bool cross = r.first.league != r.second.league;
-    out += "RACE on " + std::string(v.scratch ? "scratch " : "global ") + v.name + "[" + ranges(g.offsets) + "] (" +
-           std::to_string(g.offsets.size()) + (g.offsets.size() == 1 ? " element" : " elements") + ")";
-    if (cross) {
-      out += ": teams " + std::to_string(r.first.league) + " and " + std::to_string(r.second.league) + "\n";
-    } else {
-      out += ", team " + std::to_string(r.first.league) + ", epoch " + std::to_string(r.first.epoch) + "\n";
-    }
+    std::string teams;
+    for (int t : g.teams) teams += (teams.empty() ? "" : ", ") + std::to_string(t);
+    out += "RACE on " + std::string(v.scratch ? "scratch " : "global ") + v.name + "[" + ranges(g.offsets) + "]";
+    if (g.cross) out += " between teams " + teams + "\n";
+    else out += " in epoch " + std::to_string(r.first.epoch) + " of team" + (g.teams.size() > 1 ? "s " : " ") + teams +
+                " (" + std::to_string(g.count) + (g.count == 1 ? " element)\n" : " elements)\n");
+    const Actor& w = writes(r.first.kind) ? r.first : r.second;
+    const Actor& o = &w == &r.first ? r.second : r.first;
     const std::string cell = cell_name(rec, r.view, r.offset);
     auto line = [&](const Actor& act) {
-      std::string who = cross ? "team " + std::to_string(act.league) + " " : std::string();
+      std::string who = g.cross ? "team " + std::to_string(act.league) + " " : std::string();
       return "  " + who + member_name(act) + " " + verb(act.kind) + " " + cell + " at " + location_name(rec, act.loc) +
-             " (epoch " + std::to_string(act.epoch) + ")\n";
+             "\n";
     };
-    out += line(r.first);
-    out += line(r.second);
-    if (cross)
+    out += line(w);
+    out += line(o);
+    if (g.cross)
       out += "  Teams never synchronise inside a kernel: a global element one team writes must not be touched by "
              "another team.\n";
-    else if (r.first.rank != r.second.rank)
-      out += "  Nothing orders these accesses: they are in the same barrier epoch. A team.team_barrier() between "
-             "the write and the other access fixes it (or give each member its own elements).\n";
+    else if (w.rank != o.rank && writes(o.kind))
+      out += "  Two members write the same element in one barrier epoch: which value survives depends on timing. "
+             "Give every element one owner per epoch.\n";
+    else if (w.rank != o.rank)
+      out += "  Different members, same barrier epoch: nothing orders the write and the read, so the read may see "
+             "the old or the new value. Separate them with a team.team_barrier(), or let one member own the "
+             "element in this epoch.\n";
     else
       out += "  Two lanes of one member touch the element in the same vector loop.\n";
   }
+  if (hidden) out += "  ... and " + std::to_string(hidden) + " more groups of races\n";
   // Uninitialised reads, grouped by view, epoch and line.
-  std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t>, std::vector<std::int64_t>> un;
-  std::vector<decltype(un)::key_type> un_order;
+  std::map<std::string, std::pair<const UninitializedRead*, std::vector<std::int64_t>>> un;
+  std::vector<std::string> un_order;
   for (const UninitializedRead& u : a.uninitialized) {
-    auto k = std::make_tuple(u.view, u.launch, u.reader.league, u.reader.epoch, u.reader.loc);
-    if (!un.count(k)) un_order.push_back(k);
-    un[k].push_back(u.offset);
+    const std::string k = "u|" + rec.views[u.view].name + "|" + std::to_string(u.reader.epoch) + "|" +
+                          location_name(rec, u.reader.loc);
+    if (!un.count(k)) {
+      un_order.push_back(k);
+      un[k].first = &u;
+    }
+    un[k].second.push_back(u.offset);
   }
   for (const auto& k : un_order) {
-    const auto& offs = un[k];
-    const ViewInfo& v = rec.views[std::get<0>(k)];
-    out += "UNINITIALIZED scratch read of " + v.name + "[" + ranges(offs) + "], team " + std::to_string(std::get<2>(k)) +
-           ", epoch " + std::to_string(std::get<3>(k)) + ", at " + location_name(rec, std::get<4>(k)) +
-           ": no member wrote these elements before (scratch starts with garbage).\n";
+    if (seen && !seen->insert(k).second) continue;
+    const auto& [u, offs] = un[k];
+    out += "UNINITIALIZED scratch read of " + rec.views[u->view].name + "[" + ranges(offs) + "] in epoch " +
+           std::to_string(u->reader.epoch) + " at " + location_name(rec, u->reader.loc) +
+           ": no member wrote these elements before (scratch holds garbage until written).\n";
   }
   return out;
 }
@@ -414,9 +448,10 @@ std::string text_diagram(const Recording& rec, const Analysis& a, const DiagramO
       std::size_t name_w = 0;
       std::int64_t length = 0;
       for (const Row& r : b.rows) {
-        name_w = std::max(name_w, rec.views[r.view].name.size() + std::string(kind_word(r.kind)).size() + 1);
+        name_w = std::max(name_w, row_label(rec, r, 0).size());
         length = std::max(length, std::max(view_span(rec, r.view), r.cells.rbegin()->first + 1));
       }
+      name_w += 2;
       for (std::int64_t from = 0; from < length; from += o.width) {
         const std::int64_t to = std::min(length, from + o.width);
         std::string tens(name_w + 4, ' '), units(name_w + 4, ' ');
@@ -427,8 +462,7 @@ std::string text_diagram(const Recording& rec, const Analysis& a, const DiagramO
         if (length > 10) out += tens + "\n";
         out += units + "\n";
         for (const Row& r : b.rows) {
-          const ViewInfo& v = rec.views[r.view];
-          std::string label = v.name + " " + kind_word(r.kind);
+          const std::string label = row_label(rec, r, 0);
           std::string line = "    " + label + std::string(name_w - label.size(), ' ');
           const std::int64_t span = std::max(view_span(rec, r.view), r.cells.rbegin()->first + 1);
           std::string marks;
@@ -514,7 +548,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
       std::size_t name_w = 0;
       for (const Row& r : b.rows) {
         length = std::max(length, std::max(view_span(rec, r.view), r.cells.rbegin()->first + 1));
-        name_w = std::max(name_w, rec.views[r.view].name.size() + std::string(kind_word(r.kind)).size() + 1);
+        name_w = std::max(name_w, row_label(rec, r, 0).size());
       }
       const int x0 = pad + 16 + static_cast<int>(name_w) * 8 + 8;
       for (std::int64_t from = 0; from < length; from += o.width) {
@@ -526,8 +560,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
         y += 14;
         for (const Row& r : b.rows) {
           const ViewInfo& v = rec.views[r.view];
-          text(pad + 16, y + 12, v.name + " " + kind_word(r.kind) + (v.scratch ? "" : ""),
-               v.scratch ? " class=\"label scratch\"" : " class=\"label\"");
+          text(pad + 16, y + 12, row_label(rec, r, 0), v.scratch ? " class=\"label scratch\"" : " class=\"label\"");
           const std::int64_t span = std::max(view_span(rec, r.view), r.cells.rbegin()->first + 1);
           for (std::int64_t i = from; i < std::min(to, span); ++i) {
             const int x = x0 + static_cast<int>(i - from) * (cell + gap);
@@ -557,7 +590,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
     }
     y += 6;
   }
-  const std::string problems = problems_text(rec, a, 4);
+  const std::string problems = problems_text(rec, a, 4, nullptr);
   if (!problems.empty()) {
     std::size_t start = 0;
     while (start < problems.size()) {

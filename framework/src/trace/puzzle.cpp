@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
@@ -155,13 +156,15 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
          "^ marks a race\n\n";
   if (!t.runs.empty()) out += text_diagram(t.runs.front().recording, t.runs.front().analysis, o);
   out += "\n";
-  for (const auto& r : t.runs) {
-    const std::string tag = std::string("[TeamThreadRange ") + to_string(r.distribution) + "] ";
-    if (!r.kernel_error.empty()) out += tag + "KERNEL ERROR: " + r.kernel_error + "\n";
-    const std::string problems = problems_text(r.recording, r.analysis);
-    if (!problems.empty()) out += tag + "\n" + problems;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    const auto& r = t.runs[i];
+    const std::string tag = std::string("TeamThreadRange ") + to_string(r.distribution);
+    if (!r.kernel_error.empty()) out += "KERNEL ERROR (" + tag + "): " + r.kernel_error + "\n";
+    const std::string problems = problems_text(r.recording, r.analysis, 6, &seen);
+    if (!problems.empty()) out += (i == 0 ? "" : "also with " + tag + ":\n") + problems;
     if (r.recording.untraced)
-      out += tag + "note: " + std::to_string(r.recording.untraced) +
+      out += tag + ": note: " + std::to_string(r.recording.untraced) +
              " accesses outside team kernels were not traced (host code or RangePolicy kernels)\n";
   }
   out += render_budget(t);
@@ -182,6 +185,12 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
       out += "\n";
     }
   }
+  bool nan = false;
+  for (const auto& r : t.runs)
+    for (const auto& m : r.report.mismatches) nan |= m.actual.find("nan") != std::string::npos;
+  if (nan && (t.races() || t.uninitialized()))
+    out += "note: the trace fills team scratch with NaN before every team, so a value computed from scratch that "
+           "was not written yet comes out NaN\n";
   std::string verdict;
   if (t.clean()) verdict = "race-free and within budget";
   else {

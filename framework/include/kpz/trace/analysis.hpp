@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,10 @@ struct DiagramOptions {
 
 // Per team, per barrier epoch: which member read / wrote which cell of every view.
 std::string text_diagram(const Recording& rec, const Analysis& a, const DiagramOptions& o);
-// The races and uninitialised reads, grouped by view, epoch and source lines.
-std::string problems_text(const Recording& rec, const Analysis& a, std::size_t max_groups = 8);
+// The races and uninitialised reads, grouped by view, epoch and source lines. Groups whose key is
+// in `seen` are skipped (and new keys added), so several runs can share one report.
+std::string problems_text(const Recording& rec, const Analysis& a, std::size_t max_groups = 6,
+                          std::set<std::string>* seen = nullptr);
 // The same diagram as an SVG document.
 std::string svg_diagram(const Recording& rec, const Analysis& a, const std::string& title, const DiagramOptions& o);
 

@@ -216,11 +216,11 @@ class Member {
 };
 
 // Nested loop bounds.
-template <class I, class Space>
-struct ThreadRange {  // TeamThreadRange, and TeamVectorRange when `vector` is set
+template <class I, class Space, bool Vector = false>
+struct ThreadRange {  // TeamThreadRange, and TeamVectorRange when Vector is set
+  static constexpr bool vector = Vector;
   const Member<Space>& member;
   I begin, end;
-  bool vector;
 };
 template <class I, class Space>
 struct VectorRange {  // ThreadVectorRange
@@ -237,8 +237,8 @@ struct SingleThread {
 };
 
 // Calls f(i, lane) for every index of the range this member owns, in order.
-template <class I, class Space, class F>
-void for_each_owned(const ThreadRange<I, Space>& r, const F& f) {
+template <class I, class Space, bool V, class F>
+void for_each_owned(const ThreadRange<I, Space, V>& r, const F& f) {
   MemberCore& c = r.member.core();
   if (c.range_depth > 0 || c.vector_depth > 0)
     throw KernelError("a TeamThreadRange / TeamVectorRange loop inside another nested loop's body");
@@ -398,21 +398,21 @@ void parallel_reduce(const kpz::trace::TeamPolicy<Space>& policy, const F& f, Re
 
 template <class I, class Space>
 kpz::trace::ThreadRange<I, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I count) {
-  return {m, I(0), count, false};
+  return {m, I(0), count};
 }
 template <class I1, class I2, class Space>
 kpz::trace::ThreadRange<std::common_type_t<I1, I2>, Space> TeamThreadRange(const kpz::trace::Member<Space>& m,
                                                                            I1 begin, I2 end) {
-  return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end), false};
+  return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end)};
 }
 template <class I, class Space>
-kpz::trace::ThreadRange<I, Space> TeamVectorRange(const kpz::trace::Member<Space>& m, I count) {
-  return {m, I(0), count, true};
+kpz::trace::ThreadRange<I, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m, I count) {
+  return {m, I(0), count};
 }
 template <class I1, class I2, class Space>
-kpz::trace::ThreadRange<std::common_type_t<I1, I2>, Space> TeamVectorRange(const kpz::trace::Member<Space>& m,
-                                                                           I1 begin, I2 end) {
-  return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end), true};
+kpz::trace::ThreadRange<std::common_type_t<I1, I2>, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m,
+                                                                                 I1 begin, I2 end) {
+  return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end)};
 }
 template <class I, class Space>
 kpz::trace::VectorRange<I, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m, I count) {
@@ -424,8 +424,8 @@ kpz::trace::VectorRange<std::common_type_t<I1, I2>, Space> ThreadVectorRange(con
   return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end)};
 }
 
-template <class I, class Space, class F>
-void parallel_for(const kpz::trace::ThreadRange<I, Space>& r, const F& f) {
+template <class I, class Space, bool V, class F>
+void parallel_for(const kpz::trace::ThreadRange<I, Space, V>& r, const F& f) {
   kpz::trace::MemberCore& c = r.member.core();
   kpz::trace::for_each_owned(r, [&](I i, int lane) {
     if (lane >= 0) c.lane = lane;
@@ -439,8 +439,8 @@ void parallel_for(const kpz::trace::VectorRange<I, Space>& r, const F& f) {
 
 // Nested reductions: a collective over the team (TeamThreadRange / TeamVectorRange) or over a
 // member's lanes (ThreadVectorRange).
-template <class I, class Space, class F, class Result>
-void parallel_reduce(const kpz::trace::ThreadRange<I, Space>& r, const F& f, Result&& result,
+template <class I, class Space, bool Vec, class F, class Result>
+void parallel_reduce(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, Result&& result,
                      kpz::trace::Loc loc = KPZ_TRACE_HERE) {
   using R = std::remove_cvref_t<Result>;
   static_assert(!Kokkos::is_view_v<R>, "trace build: a nested parallel_reduce into a View is not traceable yet");
@@ -489,16 +489,14 @@ void parallel_reduce(const kpz::trace::VectorRange<I, Space>& r, const F& f, Res
 // blockwise (host): each member scans its block (final = false), team_scan of the block sums,
 // the final pass, then a broadcast of the total. cyclic (CUDA): per chunk of team_size indices,
 // one index per member: a first pass, team_scan, the final pass, a broadcast.
-template <class I, class Space, class F, class V>
-void parallel_scan(const kpz::trace::ThreadRange<I, Space>& r, const F& f, V& total,
+template <class I, class Space, bool Vec, class F, class V>
+void parallel_scan(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, V& total,
                    kpz::trace::Loc loc = KPZ_TRACE_HERE) {
   static_assert(std::is_same_v<kpz::trace::scan_value_t<F>, V>,
                 "Non-matching value types of closure and return type");
+  static_assert(!Vec, "trace build: parallel_scan over TeamVectorRange is not traceable yet");
   const kpz::trace::Member<Space>& m = r.member;
   kpz::trace::MemberCore& c = m.core();
-  if (r.vector) {
-    static_assert(kpz::trace::dependent_false<F>, "trace build: parallel_scan over TeamVectorRange is not traceable yet");
-  }
   if (c.distribution == kpz::trace::Distribution::blockwise) {
     V accum = V();
     kpz::trace::for_each_owned(r, [&](I i, int) { f(i, accum, false); });
@@ -532,8 +530,8 @@ void parallel_scan(const kpz::trace::ThreadRange<I, Space>& r, const F& f, V& to
   }
   total = accum;
 }
-template <class I, class Space, class F>
-void parallel_scan(const kpz::trace::ThreadRange<I, Space>& r, const F& f, kpz::trace::Loc loc = KPZ_TRACE_HERE) {
+template <class I, class Space, bool Vec, class F>
+void parallel_scan(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, kpz::trace::Loc loc = KPZ_TRACE_HERE) {
   kpz::trace::scan_value_t<F> total;
   Kokkos::parallel_scan(r, f, total, loc);
 }

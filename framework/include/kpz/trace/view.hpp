@@ -61,26 +61,28 @@ class Ref {
 
   operator value_type() const { return load(); }
 
-  Ref& operator=(const Ref& other)
+  // Assignments return the value stored (not the element), so that `a(i) = b(j) = x` records
+  // two writes and no read, as the code means.
+  value_type operator=(const Ref& other)
     requires(!std::is_const_v<T>)
   {
     return store(other.load());
   }
-  Ref& operator=(const value_type& v)
+  value_type operator=(const value_type& v)
     requires(!std::is_const_v<T>)
   {
     return store(v);
   }
   template <class U>
     requires(!std::is_const_v<T> && std::is_convertible_v<U &&, value_type>)
-  Ref& operator=(U&& v) {
+  value_type operator=(U&& v) {
     return store(static_cast<value_type>(std::forward<U>(v)));
   }
 
 #define KPZ_TRACE_COMPOUND(op)                              \
   template <class U>                                        \
     requires(!std::is_const_v<T>)                           \
-  Ref& operator op(U&& v) {                                 \
+  value_type operator op(U&& v) {                           \
     value_type cur = load();                                \
     cur op std::forward<U>(v);                              \
     return store(cur);                                      \
@@ -97,13 +99,13 @@ class Ref {
   KPZ_TRACE_COMPOUND(>>=)
 #undef KPZ_TRACE_COMPOUND
 
-  Ref& operator++()
+  value_type operator++()
     requires(!std::is_const_v<T>)
   {
     value_type cur = load();
     return store(++cur);
   }
-  Ref& operator--()
+  value_type operator--()
     requires(!std::is_const_v<T>)
   {
     value_type cur = load();
@@ -146,10 +148,10 @@ class Ref {
     site_.record(Access::read);
     return *ptr_;
   }
-  Ref& store(const value_type& v) {
+  value_type store(const value_type& v) {
     site_.record(Access::write);
     *ptr_ = v;
-    return *this;
+    return v;
   }
 
   T* ptr_ = nullptr;
