@@ -501,6 +501,9 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   auto text = [&](int x, int yy, const std::string& s, const char* extra = "") {
     body += "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(yy) + "\"" + extra + ">" + xml_escape(s) +
             "</text>\n";
+    // Monospace: about 0.6 em per character (14 px titles, 12 px text).
+    const bool title_class = std::string(extra).find("title") != std::string::npos;
+    max_w = std::max(max_w, x + static_cast<int>(s.size()) * (title_class ? 9 : 8) + pad);
   };
   text(pad, y, title, " class=\"title\"");
   y += line_h + 4;
@@ -517,7 +520,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   }
   body += "<rect x=\"" + std::to_string(lx + 8) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(cell) +
           "\" height=\"" + std::to_string(cell) + "\" fill=\"#d0d0d0\"/>\n";
-  text(lx + 8 + cell / 2, y + 12, "*", " class=\"cell\"");
+  text(lx + 8 + cell / 2, y + 12, "*", " class=\"cell many\"");
   text(lx + 8 + cell + 6, y + 12, "several members", " class=\"small\"");
   lx += 8 + cell + 6 + 110;
   body += "<rect x=\"" + std::to_string(lx) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(cell) +
@@ -566,8 +569,9 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
             const int x = x0 + static_cast<int>(i - from) * (cell + gap);
             auto it = r.cells.find(i);
             const bool raced = r.raced.count(i) != 0;
-            std::string fill = "#f4f4f4", label;
+            std::string fill = "#f4f4f4", label, who;
             if (it != r.cells.end()) {
+              for (int m : it->second) who += (who.empty() ? "" : ", ") + std::to_string(m);
               if (it->second.size() == 1) {
                 fill = palette[*it->second.begin() % 10];
                 label = std::string(1, member_char(*it->second.begin()));
@@ -578,8 +582,13 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
             }
             body += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
                     std::to_string(cell) + "\" height=\"" + std::to_string(cell) + "\" fill=\"" + fill + "\"" +
-                    (raced ? " stroke=\"#d62728\" stroke-width=\"2.5\"" : "") + "/>\n";
-            if (!label.empty()) text(x + cell / 2, y + 12, label, " class=\"cell\"");
+                    (raced ? " stroke=\"#d62728\" stroke-width=\"2.5\"" : "") + ">";
+            body += "<title>" + xml_escape(cell_name(rec, r.view, i) + " " + kind_word(r.kind) +
+                                           (who.empty() ? std::string(": untouched") : " by member" +
+                                            std::string(it->second.size() > 1 ? "s " : " ") + who) +
+                                           (raced ? " (race)" : "")) +
+                    "</title></rect>\n";
+            if (!label.empty()) text(x + cell / 2, y + 12, label, label == "*" ? " class=\"cell many\"" : " class=\"cell\"");
             max_w = std::max(max_w, x + cell + pad);
           }
           y += cell + gap;
@@ -607,6 +616,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   svg += "<style>text{font-size:12px;fill:#222}.title{font-size:14px;font-weight:bold}"
          ".team{font-weight:bold}.epoch{fill:#555}.small{font-size:11px;fill:#555}"
          ".index{font-size:9px;fill:#888;text-anchor:middle}.cell{font-size:11px;fill:#fff;text-anchor:middle}"
+         ".many{fill:#333}"
          ".label{fill:#222}.scratch{fill:#6a3d9a}.problem{fill:#d62728;font-size:11px}</style>\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   svg += body;
