@@ -71,9 +71,10 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
       });
 }
 
-// Bug hunt: in the exercise, this copy of `tiled` has a bug that passes on Serial (and usually on
-// OpenMP) by luck. Build the trace preset and run `kpuzzles trace conv1d --bug-missing-barrier`:
-// the diagram and the race report show what goes wrong; fix it.
+// Bug hunt: in the exercise, this copy of `tiled` has a bug that passes on Serial by luck (on
+// OpenMP it passes or fails from run to run). Build the trace preset and run
+// `kpuzzles trace conv1d --bug-missing-barrier`: the diagram and the race report show what goes
+// wrong; fix it.
 template <class Space>
 void bug_missing_barrier(const Space& space, const Launch& launch, View<const float*, Space> a,
                          View<const float*, Space> b, View<float*, Space> out) {

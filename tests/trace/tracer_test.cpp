@@ -331,4 +331,93 @@ TEST(Tracer, CompoundAssignmentReadsAndWrites) {
   EXPECT_EQ(a.metrics[static_cast<int>(kpz::trace::Metric::global_writes_per_cell)], 3);
 }
 
+template <class T>
+struct P {
+  T value;
+  int flag;
+};
+using Pair = P<float>;
+union EndOrTotal {
+  int end;
+  float total;
+};
+template <class T>
+P<T> add(const P<T>& a, const P<T>& b) {  // deduces T from a class-type element, as `combine` does
+  return P<T>{a.value + b.value, a.flag | b.flag};
+}
+
+TEST(Tracer, ElementsOfClassTypeReadWriteAndDeduce) {
+  for (Distribution d : kBoth) {
+    for (bool barrier : {true, false}) {
+      kpz::View<float*, S> out("out", 8);
+      const auto rec = record(d, [&] {
+        team_kernel(1, 4, kpz::ScratchView<Pair*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
+          kpz::ScratchView<Pair*, S> p(team.team_scratch(0), 8);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) {
+            p(i) = Pair{static_cast<float>(i), 0};  // a whole element: a write
+            p(i).flag = 1 + i % 2;                   // through a member: a write (the value changes)
+          });
+          if (barrier) team.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) {
+            const Pair q = add(p(i), p(7 - i));  // reads, through a template
+            out(i) = q.value + static_cast<float>(p(i).flag);
+          });
+        });
+      });
+      const auto a = kpz::trace::analyze(rec);
+      if (barrier) {
+        EXPECT_TRUE(a.races.empty()) << kpz::trace::problems_text(rec, a);
+        EXPECT_TRUE(a.uninitialized.empty()) << kpz::trace::problems_text(rec, a);
+        for (int i = 0; i < 8; ++i) EXPECT_EQ(host(out)[i], 8.0f + static_cast<float>(i % 2)) << i;
+        EXPECT_EQ(a.metrics[static_cast<int>(kpz::trace::Metric::scratch_writes_per_team)], 16);
+        EXPECT_EQ(a.metrics[static_cast<int>(kpz::trace::Metric::scratch_reads_per_team)], 24);
+      } else {
+        EXPECT_FALSE(a.races.empty());
+      }
+    }
+  }
+}
+
+TEST(Tracer, UnionElements) {
+  for (bool barrier : {true, false}) {
+    kpz::View<int*, S> out("out", 8);
+    const auto rec = record(Distribution::cyclic, [&] {
+      team_kernel(1, 4, kpz::ScratchView<EndOrTotal*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
+        kpz::ScratchView<EndOrTotal*, S> u(team.team_scratch(0), 8);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { u(i).end = 10 * i; });
+        if (barrier) team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { out(i) = u(7 - i).end; });
+      });
+    });
+    const auto a = kpz::trace::analyze(rec);
+    EXPECT_EQ(a.races.empty(), barrier) << kpz::trace::problems_text(rec, a);
+    if (barrier) {
+      const Kokkos::View<int*, Kokkos::HostSpace>& o = out;
+      for (int i = 0; i < 8; ++i) EXPECT_EQ(o(i), 10 * (7 - i));
+    }
+  }
+}
+
+TEST(Tracer, ElementsAsCountsIndicesAndMathArguments) {
+  kpz::View<float*, S> out("out", 4);
+  const auto rec = record(Distribution::cyclic, [&] {
+    team_kernel(1, 2, kpz::ScratchView<int*, S>::shmem_size(2) + Scratch::shmem_size(4), KOKKOS_LAMBDA(const Member& team) {
+      kpz::ScratchView<int*, S> count(team.team_scratch(0), 2);
+      Scratch s(team.team_scratch(0), 4);
+      Kokkos::single(Kokkos::PerTeam(team), [&] {
+        count(0) = 4;
+        count(1) = 3;
+      });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int i) { s(i) = static_cast<float>(i) - 1.5f; });
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count(0)), [&](int i) {
+        out(i) = Kokkos::max(0.0f, s(i)) + Kokkos::fabs(s(count(1) - i));
+      });
+    });
+  });
+  const auto a = kpz::trace::analyze(rec);
+  EXPECT_TRUE(a.races.empty()) << kpz::trace::problems_text(rec, a);
+  EXPECT_EQ(host(out), (std::vector<float>{1.5f, 0.5f, 1.0f, 3.0f}));
+}
+
 }  // namespace

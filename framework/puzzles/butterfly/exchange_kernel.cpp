@@ -75,9 +75,7 @@ void conditional_exchange(const Space& space, const Launch& launch, View<const f
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, quarter), [&](int q) {
           for (int k = 0; k < 4; ++k) {
             const int i = q + k * quarter;
-            if (i >= tile || first + i >= n) continue;
-            const MinMax m = v(i);  // a copy: the trace build's elements have no members
-            out(first + i) = (i % 2 == 0) ? m.hi : m.lo;
+            if (i < tile && first + i < n) out(first + i) = (i % 2 == 0) ? v(i).hi : v(i).lo;
           }
         });
       });

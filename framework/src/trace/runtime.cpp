@@ -33,6 +33,7 @@ namespace {
 Session* g_session = nullptr;
 Distribution g_fallback = Distribution::cyclic;
 thread_local MemberCore* tl_member = nullptr;
+thread_local std::vector<std::pair<void (*)(void*), void*>> tl_deferred;
 
 // Unwinds a member thread after another member failed.
 struct Aborted {};
@@ -68,6 +69,7 @@ Session::~Session() {
 Session* Session::active() { return g_session; }
 
 Recording Session::take() {
+  flush_deferred();
   if (g_session == this) g_session = nullptr;
   return std::move(rec_);
 }
@@ -104,8 +106,18 @@ void set_fallback_distribution(Distribution d) { g_fallback = d; }
 
 MemberCore* current_member() { return tl_member; }
 
+void defer_flush(void (*fn)(void*), void* obj) { tl_deferred.emplace_back(fn, obj); }
+
+void flush_deferred() {
+  if (tl_deferred.empty()) return;
+  std::vector<std::pair<void (*)(void*), void*>> now;
+  now.swap(tl_deferred);
+  for (auto& [fn, obj] : now) fn(obj);
+}
+
 void record_access(const void* view_data, bool scratch, const void* elem, std::int64_t offset, Access kind, Loc loc,
                    DescribeFn describe, const void* view_object) {
+  flush_deferred();  // earlier accesses first
   Session* s = g_session;
   if (!s) return;
   MemberCore* m = tl_member;
@@ -297,6 +309,7 @@ class TeamCore {
 
 void MemberCore::collective(SyncKind kind, Loc loc,
                             void* slot, const std::function<void(const std::vector<void*>&)>& combine) {
+  flush_deferred();
   const char* what = to_string(kind);
   if (range_depth > 0)
     throw KernelError(std::string(what) + " at " + where(loc) +
@@ -375,13 +388,16 @@ void run_team(const TeamSetup& setup, const std::function<void(MemberCore&, void
         team.wait_turn(lk, rank);
       }
       body(me, l0.p, l1.p);
+      flush_deferred();
       std::unique_lock<std::mutex> lk(team.m);
       team.state[rank] = TeamCore::kFinished;
       ++team.finished;
       if (team.arrived > 0 && team.arrived + team.finished == setup.team_size) team.divergence(lk);
       team.pass_after(rank);
     } catch (const Aborted&) {
+      tl_deferred.clear();
     } catch (...) {
+      tl_deferred.clear();
       std::lock_guard<std::mutex> lk(team.m);
       if (!team.error) team.error = std::current_exception();
       team.aborted = true;

@@ -148,6 +148,11 @@ void set_fallback_distribution(Distribution d);
 
 class TeamCore;
 
+// Accesses whose kind is decided later (elements of class type: read, or written through a
+// member): recorded at the next traced event on this thread, by flush_deferred().
+void defer_flush(void (*fn)(void*), void* obj);
+void flush_deferred();
+
 // One member's state; lives on the member's thread while a team runs.
 struct MemberCore {
   TeamCore* team = nullptr;
@@ -166,7 +171,10 @@ struct MemberCore {
   void collective(SyncKind kind, Loc loc, void* slot,
                   const std::function<void(const std::vector<void*>&)>& combine);
   // Ends a vector loop (its lanes synchronise).
-  void end_vector_loop() { ++vepoch; }
+  void end_vector_loop() {
+    flush_deferred();
+    ++vepoch;
+  }
 };
 
 // The member running on this thread, or nullptr outside a traced team kernel.

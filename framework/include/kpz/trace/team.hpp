@@ -251,16 +251,22 @@ void for_each_owned(const ThreadRange<I, Space, V>& r, const F& f) {
       c.lane = -1;
     }
   } guard{c};
+  // Each iteration's deferred accesses are recorded before the next (its lane may differ).
+  auto step = [&](std::int64_t i, int lane) {
+    flush_deferred();
+    f(static_cast<I>(i), lane);
+  };
   if (c.distribution == Distribution::blockwise) {
     const std::int64_t chunk = (e - b + t - 1) / t;
     const std::int64_t s = b + chunk * c.rank;
-    for (std::int64_t i = s; i < std::min(e, s + chunk); ++i) f(static_cast<I>(i), -1);
+    for (std::int64_t i = s; i < std::min(e, s + chunk); ++i) step(i, -1);
   } else if (!r.vector) {
-    for (std::int64_t i = b + c.rank; i < e; i += t) f(static_cast<I>(i), -1);
+    for (std::int64_t i = b + c.rank; i < e; i += t) step(i, -1);
   } else {
     for (std::int64_t k = b + c.rank * v; k < e; k += t * v)
-      for (std::int64_t l = 0; l < v && k + l < e; ++l) f(static_cast<I>(k + l), static_cast<int>(l));
+      for (std::int64_t l = 0; l < v && k + l < e; ++l) step(k + l, static_cast<int>(l));
   }
+  flush_deferred();
 }
 
 template <class I, class Space, class F>
@@ -280,6 +286,7 @@ void for_each_lane(const VectorRange<I, Space>& r, const F& f) {
   } guard{c, saved_lane};
   const bool lanes = c.distribution == Distribution::cyclic;
   for (std::int64_t i = r.begin; i < static_cast<std::int64_t>(r.end); ++i) {
+    flush_deferred();
     c.lane = lanes ? static_cast<int>((i - r.begin) % c.vector_length) : -1;
     f(static_cast<I>(i));
   }
@@ -326,6 +333,7 @@ struct NoOp {
 template <class Space, class Body, class AfterTeam = NoOp>
 void launch(const std::string& label, const TeamPolicy<Space>& p, const Body& body, const AfterTeam& after_team = {}) {
   if (current_member()) throw KernelError("a TeamPolicy kernel launched from inside a team kernel");
+  flush_deferred();
   Session* s = Session::active();
   const std::int32_t id = s ? s->begin_kernel(label, p.league_size(), p.team_size(), p.impl_vector_length()) : -1;
   for (int league = 0; league < p.league_size(); ++league) {
@@ -396,32 +404,36 @@ void parallel_reduce(const kpz::trace::TeamPolicy<Space>& policy, const F& f, Re
 
 // ---- Nested ranges -------------------------------------------------------------------------
 
+// Counts and bounds may be view elements (`TeamThreadRange(team, s_count(0))`): read once.
 template <class I, class Space>
-kpz::trace::ThreadRange<I, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I count) {
-  return {m, I(0), count};
+kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space> TeamThreadRange(const kpz::trace::Member<Space>& m,
+                                                                       I&& count) {
+  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
 }
-template <class I1, class I2, class Space>
-kpz::trace::ThreadRange<std::common_type_t<I1, I2>, Space> TeamThreadRange(const kpz::trace::Member<Space>& m,
-                                                                           I1 begin, I2 end) {
-  return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end)};
-}
-template <class I, class Space>
-kpz::trace::ThreadRange<I, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m, I count) {
-  return {m, I(0), count};
-}
-template <class I1, class I2, class Space>
-kpz::trace::ThreadRange<std::common_type_t<I1, I2>, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m,
-                                                                                 I1 begin, I2 end) {
-  return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end)};
+template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+kpz::trace::ThreadRange<C, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
+  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
+          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
 }
 template <class I, class Space>
-kpz::trace::VectorRange<I, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m, I count) {
-  return {m, I(0), count};
+kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m,
+                                                                             I&& count) {
+  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
 }
-template <class I1, class I2, class Space>
-kpz::trace::VectorRange<std::common_type_t<I1, I2>, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m,
-                                                                             I1 begin, I2 end) {
-  return {m, static_cast<std::common_type_t<I1, I2>>(begin), static_cast<std::common_type_t<I1, I2>>(end)};
+template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+kpz::trace::ThreadRange<C, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
+  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
+          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
+}
+template <class I, class Space>
+kpz::trace::VectorRange<kpz::trace::plain_t<I>, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m,
+                                                                         I&& count) {
+  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
+}
+template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+kpz::trace::VectorRange<C, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
+  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
+          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
 }
 
 template <class I, class Space, bool V, class F>

@@ -1,21 +1,32 @@
 #pragma once
 // Recording views of the trace build (KPZ_TRACE). kpz::View and kpz::ScratchView become these:
 // a Kokkos::View underneath (so host code, deep_copy and scratch sizing are unchanged), whose
-// element access returns a Ref that records a read when it is converted to a value and a write
-// when it is assigned (compound assignment and ++/-- record both). `&view(i)` gives a Ptr that
-// only Kokkos' atomic_* functions accept (recorded as atomic accesses).
+// element access returns a recording proxy:
+// - elements of arithmetic type (float, int, ...) give a Ref: converting it to a value records a
+//   read, assigning to it a write (compound assignment and ++/-- record both);
+// - elements of class or union type (Quad, MinMax, SegPair<float>, ...) give a StructRef, which *is* a
+//   copy of the element (it derives from the element type, so `view(i).value` and passing
+//   `view(i)` to `combine(const SegPair<T>&, ...)` work as usual). Assigning a whole element
+//   records a write; otherwise the access is recorded at the next traced event (any other
+//   access, a collective, the end of a loop iteration or of the member) as a write if a member
+//   was changed (and written back), as a read if not.
+// `&view(i)` gives a Ptr that only Kokkos' atomic_* functions accept (atomic accesses).
 //
 // Differences from the plain build, all compile errors rather than silent changes:
-// - `auto x = view(i);` does not compile (it would keep a reference to the element, not its
-//   value): name the type, `float x = view(i);`.
-// - member access through an element (`view(i).hi`) does not compile: copy the element first,
-//   `const MinMax m = view(i);`.
+// - `auto x = view(i);` does not compile (x would be the proxy, not a value): name the type,
+//   `float x = view(i);`.
+// - an element passed to a function template that deduces a scalar type from it (e.g.
+//   `std::max(acc, view(i))`) does not compile; Kokkos' min, max, abs, sqrt, ... are overloaded
+//   for it below. Otherwise convert: `std::max(acc, float(view(i)))`. A template that deduces
+//   a class type from a pattern (`SegPair<T> combine(const SegPair<T>&, ...)`) works; one that
+//   deduces the whole type (`template <class T> T f(const T&)`) sees the proxy: `f(Pair(view(i)))`.
 // - `&view(i)` is not a raw pointer; only Kokkos atomics take it.
 // Inside a team kernel, View::data() and Kokkos::subview throw NotTraceable (accesses through
 // them could not be recorded).
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -28,7 +39,7 @@ namespace kpz::trace {
 template <class T>
 class Ptr;
 
-// Where a Ref's element lives and how to describe its view on first sight.
+// Where an element lives and how to describe its view on first sight.
 struct Site {
   const void* view_data = nullptr;
   const void* elem = nullptr;
@@ -43,12 +54,7 @@ struct Site {
   }
 };
 
-namespace detail {
-template <class X>
-struct is_ref : std::false_type {};
-}  // namespace detail
-
-// One element of a traced view, as an expression sees it.
+// One element of arithmetic type, as an expression sees it.
 template <class T>
 class Ref {
  public:
@@ -158,6 +164,141 @@ class Ref {
   Site site_;
 };
 
+// One element of class type: a copy of it, taken when the access expression is evaluated.
+template <class T>
+class StructRef : public std::remove_const_t<T> {
+ public:
+  using value_type = std::remove_const_t<T>;
+  static_assert(std::is_trivially_copyable_v<value_type>,
+                "trace build: view elements of class type must be trivially copyable");
+
+  // Trace build: `auto x = view(i)` does not compile (x would be the recording proxy). Name the
+  // type: `const SegPair<float> x = view(i);`.
+  StructRef(const StructRef&) = delete;
+  StructRef(StructRef&&) = delete;
+
+  value_type operator=(const value_type& v)
+    requires(!std::is_const_v<T>)
+  {
+    pending_ = false;
+    site_.record(Access::write);
+    std::memcpy(static_cast<void*>(ptr_), &v, sizeof(value_type));
+    std::memcpy(static_cast<void*>(static_cast<value_type*>(this)), &v, sizeof(value_type));
+    return v;
+  }
+  value_type operator=(const StructRef& other)
+    requires(!std::is_const_v<T>)
+  {
+    return *this = static_cast<const value_type&>(other);
+  }
+
+  Ptr<T> operator&() const { return Ptr<T>(site_); }
+
+  static StructRef& slot(T* ptr, const Site& site) {
+    struct alignas(StructRef) Storage {
+      unsigned char bytes[sizeof(StructRef)];
+    };
+    static thread_local Storage ring[256];
+    static thread_local unsigned next = 0;
+    auto* r = reinterpret_cast<StructRef*>(&ring[next++ % 256]);
+    std::memcpy(static_cast<void*>(static_cast<value_type*>(r)), ptr, sizeof(value_type));
+    r->ptr_ = ptr;
+    r->site_ = site;
+    r->pending_ = true;
+    defer_flush(&StructRef::flush_one, r);
+    return *r;
+  }
+
+ private:
+  static void flush_one(void* p) {
+    auto* r = static_cast<StructRef*>(p);
+    if (!r->pending_) return;
+    r->pending_ = false;
+    const void* copy = static_cast<const value_type*>(r);
+    if constexpr (!std::is_const_v<T>) {
+      if (std::memcmp(copy, r->ptr_, sizeof(value_type)) != 0) {
+        r->site_.record(Access::write);
+        std::memcpy(static_cast<void*>(r->ptr_), copy, sizeof(value_type));
+        return;
+      }
+    }
+    r->site_.record(Access::read);
+  }
+
+  T* ptr_;
+  Site site_;
+  bool pending_;
+};
+
+// A union element (a union cannot be derived from): the access returns the element itself, and
+// the kind of access is decided like StructRef's, from a snapshot of its bytes: changed by the
+// next traced event, a write; unchanged, a read.
+template <class T>
+struct UnionAccess {
+  using value_type = std::remove_const_t<T>;
+  static_assert(std::is_trivially_copyable_v<value_type>, "trace build: union elements must be trivially copyable");
+
+  static T& access(T* ptr, const Site& site) {
+    static thread_local UnionAccess ring[256];
+    static thread_local unsigned next = 0;
+    UnionAccess& a = ring[next++ % 256];
+    a.ptr_ = ptr;
+    a.site_ = site;
+    std::memcpy(&a.before_, ptr, sizeof(value_type));
+    defer_flush(&UnionAccess::flush_one, &a);
+    return *ptr;
+  }
+
+ private:
+  static void flush_one(void* p) {
+    auto* a = static_cast<UnionAccess*>(p);
+    a->site_.record(std::memcmp(&a->before_, a->ptr_, sizeof(value_type)) != 0 ? Access::write : Access::read);
+  }
+  T* ptr_ = nullptr;
+  Site site_;
+  value_type before_;
+};
+
+namespace detail {
+template <class X>
+struct element {
+  using type = std::conditional_t<std::is_class_v<std::remove_const_t<X>>, StructRef<X>, Ref<X>>;
+};
+template <class X>
+  requires std::is_union_v<std::remove_const_t<X>>
+struct element<X> {
+  using type = X;  // accessed in place, see UnionAccess
+};
+template <class X>
+struct plain {
+  using type = X;
+};
+template <class T>
+struct plain<Ref<T>> {
+  using type = std::remove_const_t<T>;
+};
+template <class T>
+struct plain<StructRef<T>> {
+  using type = std::remove_const_t<T>;
+};
+}  // namespace detail
+
+template <class X>
+inline constexpr bool is_element_v = !std::is_same_v<typename detail::plain<std::remove_cvref_t<X>>::type,
+                                                     std::remove_cvref_t<X>>;
+// The value type behind an element proxy; X itself for anything else.
+template <class X>
+using plain_t = typename detail::plain<std::remove_cvref_t<X>>::type;
+// The value of an element proxy (one read); anything else unchanged.
+template <class X>
+decltype(auto) plain(X&& x) {
+  if constexpr (is_element_v<X>) return static_cast<plain_t<X>>(x);
+  else return std::forward<X>(x);
+}
+
+template <class X>
+concept IndexLike = std::is_integral_v<plain_t<X>>;
+
 // `&view(i)` in the trace build.
 template <class T>
 class Ptr {
@@ -200,41 +341,40 @@ class Traced : public Base {
  public:
   using Base::Base;
   using typename Base::value_type;
-  using Element = Ref<value_type>;
+  using Element = typename detail::element<value_type>::type;
+  // What an access returns: a proxy (a slot of a per-thread ring: an lvalue, so that
+  // `view(i).member = x` works, but not copyable, so that `auto x = view(i)` does not compile),
+  // or a union element itself.
+  using Result = std::conditional_t<std::is_union_v<std::remove_const_t<value_type>>, value_type&, Element&>;
 
   Traced() = default;
   Traced(const Base& b) : Base(b) {}
 
-  template <class I0>
-    requires std::is_integral_v<I0>
-  Element&& operator()(I0 i0, Loc loc = KPZ_TRACE_HERE) const {
-    return at(loc, i0);
+  template <IndexLike I0>
+  Result operator()(I0&& i0, Loc loc = KPZ_TRACE_HERE) const {
+    return at(loc, index(i0));
   }
-  template <class I0, class I1>
-    requires(std::is_integral_v<I0> && std::is_integral_v<I1>)
-  Element&& operator()(I0 i0, I1 i1, Loc loc = KPZ_TRACE_HERE) const {
-    return at(loc, i0, i1);
+  template <IndexLike I0, IndexLike I1>
+  Result operator()(I0&& i0, I1&& i1, Loc loc = KPZ_TRACE_HERE) const {
+    return at(loc, index(i0), index(i1));
   }
-  template <class I0, class I1, class I2>
-    requires(std::is_integral_v<I0> && std::is_integral_v<I1> && std::is_integral_v<I2>)
-  Element&& operator()(I0 i0, I1 i1, I2 i2, Loc loc = KPZ_TRACE_HERE) const {
-    return at(loc, i0, i1, i2);
+  template <IndexLike I0, IndexLike I1, IndexLike I2>
+  Result operator()(I0&& i0, I1&& i1, I2&& i2, Loc loc = KPZ_TRACE_HERE) const {
+    return at(loc, index(i0), index(i1), index(i2));
   }
-  template <class I0, class I1, class I2, class I3>
-    requires(std::is_integral_v<I0> && std::is_integral_v<I1> && std::is_integral_v<I2> && std::is_integral_v<I3>)
-  Element&& operator()(I0 i0, I1 i1, I2 i2, I3 i3, Loc loc = KPZ_TRACE_HERE) const {
-    return at(loc, i0, i1, i2, i3);
+  template <IndexLike I0, IndexLike I1, IndexLike I2, IndexLike I3>
+  Result operator()(I0&& i0, I1&& i1, I2&& i2, I3&& i3, Loc loc = KPZ_TRACE_HERE) const {
+    return at(loc, index(i0), index(i1), index(i2), index(i3));
   }
-  Element&& operator()(Loc loc = KPZ_TRACE_HERE) const { return at(loc); }
-  template <class I0>
-    requires std::is_integral_v<I0>
-  Element&& operator[](I0 i0) const {
-    return at(Loc{"<operator[]>", 0}, i0);
+  Result operator()(Loc loc = KPZ_TRACE_HERE) const { return at(loc); }
+  template <IndexLike I0>
+  Result operator[](I0&& i0) const {
+    return at(Loc{"<operator[]>", 0}, index(i0));
   }
   template <class... I>
-  Element&& access(I... i) const {
+  Result access(I&&... i) const {
     static_assert(sizeof...(I) == Base::rank(), "trace build: access() needs exactly rank() indices");
-    return at(Loc{"<access()>", 0}, i...);
+    return at(Loc{"<access()>", 0}, index(i)...);
   }
 
   // Raw pointers escape the trace: allowed on the host, refused inside team kernels.
@@ -244,10 +384,15 @@ class Traced : public Base {
   }
 
  private:
+  template <class I>
+  static std::int64_t index(I&& i) {
+    return static_cast<std::int64_t>(plain(std::forward<I>(i)));
+  }
   template <class... I>
-  Element&& at(Loc loc, I... i) const {
+  Result at(Loc loc, I... i) const {
     static_assert(sizeof...(I) == Base::rank(),
                   "trace build: index a view with exactly as many indices as its rank");
+    flush_deferred();
     const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
     for (std::size_t r = 0; r < sizeof...(I); ++r)
       if (idx[r] < 0 || idx[r] >= static_cast<std::int64_t>(this->extent(r))) out_of_bounds(loc, r, idx[r]);
@@ -260,7 +405,8 @@ class Traced : public Base {
     site.loc = loc;
     site.describe = &describe_view<Base>;
     site.view_object = static_cast<const Base*>(this);
-    return std::move(Element::slot(ptr, site));
+    if constexpr (std::is_union_v<std::remove_const_t<value_type>>) return UnionAccess<value_type>::access(ptr, site);
+    else return Element::slot(ptr, site);
   }
   [[noreturn]] void out_of_bounds(Loc loc, std::size_t r, std::int64_t i) const;
 };
@@ -395,6 +541,43 @@ KPZ_TRACE_ATOMIC_OP_FETCH(atomic_xor_fetch, x ^= v)
 #undef KPZ_TRACE_ATOMIC_VOID
 #undef KPZ_TRACE_ATOMIC_FETCH
 #undef KPZ_TRACE_ATOMIC_OP_FETCH
+
+// Kokkos' math on scalar elements: `Kokkos::max(acc, s(i))` deduces one type from both arguments,
+// which a Ref is not; these read the element and call the plain function.
+#define KPZ_TRACE_BINARY(name)                                                                   \
+  template <class A, class B>                                                                    \
+    requires(kpz::trace::is_element_v<A> || kpz::trace::is_element_v<B>)                        \
+  auto name(const A& a, const B& b) {                                                            \
+    return Kokkos::name(kpz::trace::plain_t<A>(a), kpz::trace::plain_t<B>(b));                   \
+  }
+#define KPZ_TRACE_UNARY(name)                                                                    \
+  template <class A>                                                                             \
+    requires kpz::trace::is_element_v<A>                                                         \
+  auto name(const A& a) {                                                                        \
+    return Kokkos::name(kpz::trace::plain_t<A>(a));                                              \
+  }
+KPZ_TRACE_BINARY(min)
+KPZ_TRACE_BINARY(max)
+KPZ_TRACE_BINARY(fmin)
+KPZ_TRACE_BINARY(fmax)
+KPZ_TRACE_BINARY(pow)
+KPZ_TRACE_BINARY(fmod)
+KPZ_TRACE_UNARY(abs)
+KPZ_TRACE_UNARY(fabs)
+KPZ_TRACE_UNARY(sqrt)
+KPZ_TRACE_UNARY(exp)
+KPZ_TRACE_UNARY(log)
+KPZ_TRACE_UNARY(floor)
+KPZ_TRACE_UNARY(ceil)
+KPZ_TRACE_UNARY(isnan)
+KPZ_TRACE_UNARY(isfinite)
+#undef KPZ_TRACE_BINARY
+#undef KPZ_TRACE_UNARY
+template <class A, class B, class C>
+  requires(kpz::trace::is_element_v<A> || kpz::trace::is_element_v<B> || kpz::trace::is_element_v<C>)
+auto clamp(const A& a, const B& lo, const C& hi) {
+  return Kokkos::clamp(kpz::trace::plain_t<A>(a), kpz::trace::plain_t<B>(lo), kpz::trace::plain_t<C>(hi));
+}
 
 template <class T>
 void atomic_inc(const kpz::trace::Ptr<T>& p) {
