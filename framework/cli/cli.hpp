@@ -45,8 +45,9 @@ int cmd_bench(const std::vector<std::string>& args);
 int cmd_doctor(const std::vector<std::string>& args);
 int cmd_trace(const std::vector<std::string>& args);
 
-// `kpuzzles list` status of a bug-hunt variant: "bug-hunt" in normal builds (only the trace
-// build can tell), "solved" or "pending" from a trace in the trace build.
-std::string bug_hunt_status(const PuzzleSpec& spec, const VariantSpec& variant);
+// `kpuzzles list` status decided by tracing, or "" to run the variant as usual. Normal builds:
+// "bug-hunt" for bug hunts (only the trace build can tell). Trace build: "solved" when the
+// variant's traced configuration is correct, race-free and within budget, else "pending".
+std::string traced_status(const PuzzleSpec& spec, const VariantSpec& variant);
 
 }  // namespace kpz::cli

@@ -25,7 +25,7 @@ int cmd_trace(const std::vector<std::string>&) {
       "(add -DKokkos_ROOT=... to reuse an installed Kokkos), then run build/trace/framework/cli/kpuzzles trace ...");
 }
 
-std::string bug_hunt_status(const PuzzleSpec&, const VariantSpec&) { return "bug-hunt"; }
+std::string traced_status(const PuzzleSpec&, const VariantSpec& v) { return v.bug_hunt ? "bug-hunt" : ""; }
 
 #else
 
@@ -155,11 +155,12 @@ int cmd_trace(const std::vector<std::string>& args) {
   return t.clean() ? 0 : 1;
 }
 
-std::string bug_hunt_status(const PuzzleSpec& spec, const VariantSpec& v) {
+std::string traced_status(const PuzzleSpec& spec, const VariantSpec& v) {
+  if (!v.trace.traceable) return "";
   trace::TraceOptions o;
   o.impl = Impl::exercise;
   const trace::VariantTrace t = trace::trace_variant(spec, v, o);
-  if (!t.not_traceable.empty()) return "not traceable";
+  if (!t.not_traceable.empty()) return v.bug_hunt ? "not traceable" : "";
   return t.clean() ? "solved" : "pending";
 }
 

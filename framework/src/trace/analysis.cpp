@@ -290,6 +290,14 @@ Analysis analyze(const Recording& rec) {
     g = h;
   }
 
+  // Report order: by view (first-access order), team and element, not by address.
+  std::sort(a.races.begin(), a.races.end(), [](const Race& x, const Race& y) {
+    return std::tie(x.launch, x.view, x.first.league, x.offset) < std::tie(y.launch, y.view, y.first.league, y.offset);
+  });
+  std::sort(a.uninitialized.begin(), a.uninitialized.end(), [](const UninitializedRead& x, const UninitializedRead& y) {
+    return std::tie(x.launch, x.view, x.reader.league, x.offset) < std::tie(y.launch, y.view, y.reader.league, y.offset);
+  });
+
   // Metrics.
   double global_reads = 0;
   std::unordered_map<std::uint64_t, double> per_team_cell;  // hashed (launch, league, addr)
