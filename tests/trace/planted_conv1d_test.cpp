@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,14 @@ Traced run(Distribution d, bool with_barrier, int team_size) {
   Traced r{s.take(), {}, kpz::to_host(out)};
   r.analysis = kpz::trace::analyze(r.rec);
   return r;
+}
+
+// Prints what `kpuzzles trace` would show for the planted bug (N = 15, K = 4, tiles of 8, four
+// members, cyclic), for the record: `kpz_test_trace --gtest_filter=PlantedBug.Show`.
+TEST(PlantedBug, Show) {
+  const Traced r = run(Distribution::cyclic, false, 4);
+  std::cout << kpz::trace::text_diagram(r.rec, r.analysis, {}) << kpz::trace::problems_text(r.rec, r.analysis);
+  EXPECT_FALSE(r.analysis.races.empty());
 }
 
 TEST(PlantedBug, MissingBarrierInConv1dIsCaught) {
