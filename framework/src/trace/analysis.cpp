@@ -300,7 +300,6 @@ Analysis analyze(const Recording& rec) {
 
   // Metrics.
   double global_reads = 0;
-  std::unordered_map<std::uint64_t, double> per_team_cell;  // hashed (launch, league, addr)
   std::map<std::tuple<std::int32_t, std::int32_t, std::uintptr_t>, double> reads_team_cell;
   std::map<std::pair<std::int32_t, std::uintptr_t>, double> writes_cell;
   std::map<std::pair<std::int32_t, std::int32_t>, std::pair<double, double>> scratch_team;
@@ -318,7 +317,6 @@ Analysis analyze(const Recording& rec) {
     }
     if (writes(e.kind)) writes_cell[{e.launch, e.addr}] += 1;
   }
-  (void)per_team_cell;
   auto& m = a.metrics;
   m[static_cast<int>(Metric::global_reads)] = global_reads;
   for (const auto& [k, v] : reads_team_cell)
@@ -499,10 +497,6 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
                                   "#76b7b2", "#ff9da7", "#9c755f", "#e15759", "#bab0ac"};
   const auto teams = blocks_of(rec, a);
   const int cell = 16, gap = 2, pad = 12, line_h = 18;
-  // Layout pass: compute lines of content with their y positions.
-  struct Item {
-    std::string svg;
-  };
   std::string body;
   int y = pad + 16;
   int max_w = 560;
