@@ -54,6 +54,11 @@ function(kpz_add_puzzle name)
       target_sources(kpz_puzzle_${name} PRIVATE ${_cuda_bench})
     endif()
   endif()
+  # What a puzzle needs beyond the framework (an optional library, say) goes in
+  # framework/puzzles/<name>/puzzle.cmake, included here with the targets above defined.
+  if(EXISTS "${_root}/framework/puzzles/${name}/puzzle.cmake")
+    include("${_root}/framework/puzzles/${name}/puzzle.cmake")
+  endif()
   set_property(GLOBAL APPEND PROPERTY KPZ_PUZZLES ${name})
 endfunction()
 

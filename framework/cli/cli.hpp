@@ -6,11 +6,6 @@
 #include <string>
 #include <vector>
 
-namespace kpz {
-struct PuzzleSpec;
-struct VariantSpec;
-}  // namespace kpz
-
 namespace kpz::cli {
 
 struct Flag {
@@ -43,11 +38,10 @@ int cmd_run(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
 int cmd_doctor(const std::vector<std::string>& args);
+int cmd_watch(const std::vector<std::string>& args);
+int cmd_hint(const std::vector<std::string>& args);
+int cmd_reset(const std::vector<std::string>& args);
+int cmd_solution(const std::vector<std::string>& args);
 int cmd_trace(const std::vector<std::string>& args);
-
-// `kpuzzles list` status decided by tracing, or "" to run the variant as usual. Normal builds:
-// "bug-hunt" for bug hunts (only the trace build can tell). Trace build: "solved" when the
-// variant's traced configuration is correct, race-free and within budget, else "pending".
-std::string traced_status(const PuzzleSpec& spec, const VariantSpec& variant);
 
 }  // namespace kpz::cli

@@ -1,44 +1,83 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "exercises.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/report.hpp"
-#include "kpz/spaces.hpp"
+#include "kpz/space_names.hpp"
+#include "learner.hpp"
 #include "puzzle_flags.hpp"
 
 namespace kpz::cli {
 
-// Runs every variant (of one puzzle, or of all) with its default options and prints each
-// report. Exit 0 when all pass, 1 otherwise.
+// Runs every variant (of one puzzle, or of all; or one variant) on its defaults and on the
+// variant's extra cases, and prints the report of the first failing case (or of the defaults).
+// Exit 0 when all pass, 1 otherwise. Passes of the learner's code are recorded as solved.
 int cmd_check(const std::vector<std::string>& args) {
-  const ParsedFlags flags = parse_flags(
-      args, {{"reference", false, "check the solutions"}, {"space", true, "execution space"}},
-      "'kpuzzles check'");
+  const ParsedFlags flags = parse_flags(args,
+                                        {{"reference", false, "check the solutions"},
+                                         {"space", true, "execution space"},
+                                         {"variant", true, "only this variant (needs a puzzle)"},
+                                         {"json", false, "print one JSON object"}},
+                                        "'kpuzzles check'");
   std::vector<const PuzzleSpec*> puzzles;
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles check' takes at most one puzzle");
-  if (flags.positional.empty())
-    for (const auto& p : Registry::instance().all()) puzzles.push_back(&p);
-  else
-    puzzles.push_back(&find_puzzle(flags.positional, "check"));
+  if (flags.positional.empty()) puzzles = puzzles_in_course_order();
+  else puzzles.push_back(&find_puzzle(flags.positional, "check"));
+  if (flags.has("variant") && flags.positional.empty())
+    throw UsageError("'kpuzzles check --variant' needs a puzzle: kpuzzles check <puzzle> --variant <name>");
+  std::string space;
+  if (const auto it = flags.values.find("space"); it != flags.values.end()) {
+    RunRequest probe;
+    apply_common(probe, flags);  // validates the name
+    space = probe.space;
+  }
+  const Impl impl = flags.has("reference") ? Impl::reference : Impl::exercise;
+  const bool json = flags.has("json");
+  Json list = Json::array();
+  std::vector<std::pair<Exercise, bool>> passes;
   int failed = 0, total = 0;
   for (const PuzzleSpec* spec : puzzles) {
-    for (const auto& v : spec->variants) {
-      RunRequest req;
-      req.variant = v.name;
-      req.impl = flags.has("reference") ? Impl::reference : Impl::exercise;
-      req.params = default_params(v);
-      apply_common(req, flags);
-      const auto size = req.params.values().find("size");
-      req.keep_arrays = size == req.params.values().end() || size->second <= 64;
-      const RunReport report = spec->run(req);
-      print_report(std::cout, spec->name, req, report, PrintStyle{use_color(), 64});
-      std::cout << '\n';
+    std::vector<const VariantSpec*> variants = variants_in_learning_order(*spec);
+    if (flags.has("variant")) {
+      LearnerState none;
+      variants = {&pick_variant(*spec, flags.values.at("variant"), none)};
+    }
+    for (const VariantSpec* v : variants) {
+      const ExerciseResult r = check_exercise(*spec, *v, impl, space, true);
+      passes.emplace_back(Exercise{spec, v}, r.proven_pass());
       ++total;
-      failed += !report.pass;
+      failed += !r.pass;
+      if (json) {
+        list.push(exercise_result_json(*spec, *v, r));
+        continue;
+      }
+      const CaseResult* shown = r.first_failure();
+      if (!shown) shown = &r.cases.front();
+      if (!shown->usage_error.empty()) {
+        std::cout << spec->name << " " << shown->args << ": cannot run here: " << shown->usage_error << '\n';
+      } else {
+        if (shown->args != "--" + v->name) std::cout << "case: kpuzzles run " << spec->name << " " << shown->args << '\n';
+        print_report(std::cout, spec->name, shown->request, shown->report, PrintStyle{use_color(), 64});
+      }
+      if (r.pass && r.untraced_bug_hunt)
+        std::cout << "bug hunt: this passes by luck here; `kpuzzles trace " << spec->name << " --" << v->name
+                  << "` in the trace build (cmake --preset trace) tells whether it is fixed\n";
+      if (r.pass && r.cases.size() > 1)
+        std::cout << "and " << r.cases.size() - 1 << " more case" << (r.cases.size() > 2 ? "s" : "") << " pass\n";
+      std::cout << '\n';
     }
   }
-  std::cout << (total - failed) << " passed, " << failed << " failed\n";
+  if (impl == Impl::exercise) record_passes(passes);
+  if (json) {
+    Json j = Json::object();
+    j.set("impl", std::string(to_string(impl))).set("passed", total - failed).set("failed", failed);
+    j.set("exercises", std::move(list));
+    std::cout << j.dump() << '\n';
+  } else {
+    std::cout << (total - failed) << " passed, " << failed << " failed\n";
+  }
   return failed ? 1 : 0;
 }
 

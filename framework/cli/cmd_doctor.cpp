@@ -1,16 +1,200 @@
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <regex>
 #include <sstream>
+#include <thread>
 
 #include "cli.hpp"
+#include "exercises.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/json.hpp"
 #include "kpz/spaces.hpp"
+#include "paths.hpp"
+#include "process.hpp"
+#include "puzzle_flags.hpp"
+#include "terminal.hpp"
 
 namespace kpz::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One line of the setup report: what was checked, whether it is fine, and how to fix it.
+struct Finding {
+  std::string check;
+  bool ok;
+  std::string detail;
+  std::string fix;
+};
+
+// The CUDA architecture this build compiled for, as 10 * major + minor (0: none / unknown).
+[[maybe_unused]] int compiled_cuda_arch() {
+#if defined(KOKKOS_ARCH_BLACKWELL120)
+  return 120;
+#elif defined(KOKKOS_ARCH_BLACKWELL100)
+  return 100;
+#elif defined(KOKKOS_ARCH_HOPPER90)
+  return 90;
+#elif defined(KOKKOS_ARCH_ADA89)
+  return 89;
+#elif defined(KOKKOS_ARCH_AMPERE87)
+  return 87;
+#elif defined(KOKKOS_ARCH_AMPERE86)
+  return 86;
+#elif defined(KOKKOS_ARCH_AMPERE80)
+  return 80;
+#elif defined(KOKKOS_ARCH_TURING75)
+  return 75;
+#elif defined(KOKKOS_ARCH_VOLTA72)
+  return 72;
+#elif defined(KOKKOS_ARCH_VOLTA70)
+  return 70;
+#else
+  return 0;
+#endif
+}
+
+[[maybe_unused]] std::string arch_option(int cc) {
+  switch (cc) {
+    case 120: return "BLACKWELL120";
+    case 100: return "BLACKWELL100";
+    case 90: return "HOPPER90";
+    case 89: return "ADA89";
+    case 87: return "AMPERE87";
+    case 86: return "AMPERE86";
+    case 80: return "AMPERE80";
+    case 75: return "TURING75";
+    case 72: return "VOLTA72";
+    case 70: return "VOLTA70";
+    default: return "";
+  }
+}
+
+std::vector<SpaceLimits> space_limits() {
+  std::vector<SpaceLimits> out;
+  for (const auto& name : enabled_space_names()) {
+    with_space(name, [&](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      out.push_back({name, space.concurrency(), team_size_max(space), scratch_size_max<Space>(0)});
+      return 0;
+    });
+  }
+  return out;
+}
+
+std::vector<Finding> setup_findings(const std::vector<SpaceLimits>& limits) {
+  std::vector<Finding> f;
+  const LearnerPaths& paths = learner_paths();
+  std::vector<std::string> names;
+  for (const auto& s : limits) names.push_back(s.space);
+  const bool parallel = std::any_of(limits.begin(), limits.end(), [](const SpaceLimits& s) { return s.space != "serial"; });
+  f.push_back({"backends", parallel, join(names, ", "),
+               parallel ? ""
+                        : "only Serial, where every team has one member and races cannot show: configure with "
+                          "`cmake --preset openmp`; if CMake reports that OpenMP is missing, use g++ (clang needs "
+                          "libomp-dev)"});
+  for (const auto& s : limits) {
+    if (s.space != "openmp") continue;
+    const char* env = std::getenv("OMP_NUM_THREADS");
+    const std::string threads = env ? std::string("OMP_NUM_THREADS=") + env : "OMP_NUM_THREADS unset";
+    const bool ok = s.team_size_max >= 4;
+    f.push_back({"openmp teams", ok,
+                 "teams of up to " + std::to_string(s.team_size_max) + " members (" + threads + ", " +
+                     std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores)",
+                 ok ? "" : "bugs between team members (a missing barrier) may hide with so few: export OMP_NUM_THREADS=8 "
+                           "(more threads than cores is fine for checking)"});
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  {
+    const auto& prop = Kokkos::Cuda{}.cuda_device_prop();
+    const int device = prop.major * 10 + prop.minor, built = compiled_cuda_arch();
+    const std::string detail = "built for " + (built ? "sm_" + std::to_string(built) : std::string("an unknown architecture")) +
+                               ", GPU " + prop.name + " is " + std::to_string(prop.major) + "." + std::to_string(prop.minor);
+    std::string fix;
+    if (built && built != device) {
+      const std::string want = arch_option(device);
+      fix = "reconfigure for this GPU: cmake --preset cuda --fresh -DKokkos_ARCH_" + arch_option(built) + "=OFF" +
+            (want.empty() ? " -DKokkos_ARCH_<yours>=ON" : " -DKokkos_ARCH_" + want + "=ON") +
+            (built > device ? " (this build cannot run its kernels here)" : " (kernels are JIT-compiled from PTX, slowly)");
+    }
+    f.push_back({"cuda architecture", fix.empty(), detail, fix});
+  }
+#endif
+  // CMake: kpuzzles watch rebuilds with it; the presets need 3.25.
+  {
+    const ProcessResult r = run_process({paths.cmake, "--version"}, {}, 20);
+    std::smatch m;
+    const std::string out = r.output;
+    static const std::regex version_re(R"(cmake version (\d+)\.(\d+)(\.\d+)?)");
+    if (!r.ok() || !std::regex_search(out, m, version_re)) {
+      f.push_back({"cmake", false, "cannot run " + paths.cmake,
+                   "install CMake 3.25 or newer (`pip install cmake`, or cmake.org/download); `kpuzzles watch` rebuilds with it"});
+    } else {
+      const int major = std::stoi(m[1]), minor = std::stoi(m[2]);
+      const bool ok = major > 3 || (major == 3 && minor >= 25);
+      f.push_back({"cmake", ok, m[0].str().substr(14) + " (" + paths.cmake + ")",
+                   ok ? "" : "CMake " + m[0].str().substr(14) + " is too old for the presets (3.25 or newer): `pip install cmake` or cmake.org/download"});
+    }
+  }
+  const bool source_ok = fs::is_directory(paths.exercises_dir()) && fs::is_directory(paths.source_dir + "/reference");
+  f.push_back({"source tree", source_ok, paths.source_dir,
+               source_ok ? "" : "exercises/ and reference/ not found there: set KPZ_SOURCE_DIR to your Kokkos Puzzles checkout"});
+  const bool build_ok = fs::exists(paths.build_dir + "/CMakeCache.txt");
+  f.push_back({"build tree", build_ok, paths.build_dir,
+               build_ok ? "" : "not a configured build tree: run `cmake --preset openmp`, or set KPZ_BUILD_DIR"});
+  {
+    const int fd = inotify_init1(IN_CLOEXEC);
+    const bool ok = fd >= 0;
+    if (fd >= 0) close(fd);
+    f.push_back({"file watching", true, ok ? "inotify" : "polling (inotify unavailable)", ""});
+  }
+  f.push_back({"progress file", true, paths.state_file, ""});
+  return f;
+}
+
+// Runs every variant's reference with its defaults on one space: which can run here.
+Json puzzle_report(const PuzzleSpec& spec, const SpaceLimits& limits) {
+  Json variants = Json::array();
+  int runs = 0, team = 0;
+  for (const VariantSpec* v : variants_in_learning_order(spec)) {
+    RunRequest req;
+    req.variant = v->name;
+    req.impl = Impl::reference;
+    req.space = limits.space;
+    req.params = default_params(*v);
+    req.keep_arrays = false;
+    Json j = Json::object();
+    j.set("variant", v->name);
+    try {
+      const RunReport r = spec.run(req);
+      j.set("runs", true).set("reference_passes", r.pass);
+      team = std::max<int>(team, static_cast<int>(r.config["team_size"].as_int(0)));
+      ++runs;
+    } catch (const UsageError& e) {
+      j.set("runs", false).set("reason", e.what());
+    }
+    variants.push(std::move(j));
+  }
+  Json advice = Json::array();
+  if (spec.advice)
+    for (const auto& line : spec.advice(limits)) advice.push(line);
+  Json j = Json::object();
+  j.set("space", limits.space).set("variants_run", runs).set("variants", static_cast<int>(spec.variants.size()));
+  j.set("team_size", team).set("details", std::move(variants)).set("advice", std::move(advice));
+  return j;
+}
+
+}  // namespace
 
 int cmd_doctor(const std::vector<std::string>& args) {
   const ParsedFlags flags = parse_flags(args, {{"json", false, "print JSON"}}, "'kpuzzles doctor'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles doctor' takes no arguments");
+  const std::vector<SpaceLimits> limits = space_limits();
   Json j = Json::object();
   j.set("kokkos_version", std::to_string(KOKKOS_VERSION_MAJOR) + "." + std::to_string(KOKKOS_VERSION_MINOR) +
                               "." + std::to_string(KOKKOS_VERSION_PATCH));
@@ -37,10 +221,29 @@ int cmd_doctor(const std::vector<std::string>& args) {
     });
   }
   j.set("spaces", spaces);
+  const std::vector<Finding> findings = setup_findings(limits);
+  Json setup = Json::array();
+  for (const auto& f : findings) {
+    Json s = Json::object();
+    s.set("check", f.check).set("ok", f.ok).set("detail", f.detail);
+    if (!f.fix.empty()) s.set("fix", f.fix);
+    setup.push(std::move(s));
+  }
+  j.set("setup", std::move(setup));
+  Json puzzles = Json::array();
+  for (const PuzzleSpec* p : puzzles_in_course_order()) {
+    Json per = Json::array();
+    for (const auto& l : limits) per.push(puzzle_report(*p, l));
+    Json e = Json::object();
+    e.set("puzzle", p->name).set("spaces", std::move(per));
+    puzzles.push(std::move(e));
+  }
+  j.set("puzzles", puzzles);
   if (flags.has("json")) {
     std::cout << j.dump() << '\n';
     return 0;
   }
+  const Style style{use_color()};
   std::cout << "Kokkos " << KOKKOS_VERSION_MAJOR << '.' << KOKKOS_VERSION_MINOR << '.'
             << KOKKOS_VERSION_PATCH << ", default execution space "
             << default_space_name() << '\n';
@@ -56,6 +259,25 @@ int cmd_doctor(const std::vector<std::string>& args) {
 #endif
       std::cout << '\n';
     });
+  }
+  std::cout << "\nsetup\n";
+  for (const auto& f : findings) {
+    std::cout << "  " << (f.ok ? style.green("ok  ") : style.yellow("fix ")) << "  " << f.check << ": " << f.detail << '\n';
+    if (!f.fix.empty()) std::cout << "        " << f.fix << '\n';
+  }
+  std::cout << "\npuzzles on this build\n";
+  for (const auto& p : puzzles.items()) {
+    std::cout << "  " << p["puzzle"].as_string() << '\n';
+    for (const auto& s : p["spaces"].items()) {
+      const auto run = s["variants_run"].as_int(), all = s["variants"].as_int();
+      std::cout << "    " << s["space"].as_string() << ": ";
+      if (run == all) std::cout << "all " << all << " variants run";
+      else std::cout << style.yellow(std::to_string(run) + " of " + std::to_string(all) + " variants run");
+      std::cout << ", teams of " << s["team_size"].as_int() << '\n';
+      for (const auto& v : s["details"].items())
+        if (!v["runs"].as_bool()) std::cout << "      --" << v["variant"].as_string() << ": " << v["reason"].as_string() << '\n';
+      for (const auto& a : s["advice"].items()) std::cout << "      - " << a.as_string() << '\n';
+    }
   }
   return 0;
 }

@@ -2,69 +2,91 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "exercises.hpp"
 #include "kpz/errors.hpp"
-#include "kpz/registry.hpp"
-#include "kpz/spaces.hpp"
-#include "puzzle_flags.hpp"
+#include "kpz/space_names.hpp"
+#include "learner.hpp"
+#include "terminal.hpp"
 
 namespace kpz::cli {
-namespace {
 
-struct Row {
-  std::string puzzle, variant, summary, status;
-  bool bug_hunt = false;
-};
-
-// Runs the learner's version of one variant with its default options.
-std::string learner_status(const PuzzleSpec& spec, const VariantSpec& v) {
-  // Bug hunts pass by luck: only a trace can tell. (The trace build traces every variant.)
-  if (const std::string traced = traced_status(spec, v); !traced.empty()) return traced;
-  RunRequest req;
-  req.variant = v.name;
-  req.impl = Impl::exercise;
-  req.space = default_space_name();
-  req.params = default_params(v);
-  req.keep_arrays = false;
-  try {
-    return spec.run(req).pass ? "solved" : "pending";
-  } catch (const UsageError& e) {
-    return std::string("cannot run here: ") + e.what();
-  }
-}
-
-}  // namespace
-
+// Every exercise (puzzle variant) in course order with its status: solved (your code passes
+// the defaults and the variant's extra cases), pending (changed, not passing yet), not
+// attempted (still the skeleton), cannot run on this backend, or bug hunt (passes by luck
+// outside the trace build).
 int cmd_list(const std::vector<std::string>& args) {
   const ParsedFlags flags = parse_flags(args, {{"json", false, "print JSON"}}, "'kpuzzles list'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles list' takes no arguments");
-  std::vector<Row> rows;
+  const LearnerPaths& paths = learner_paths();
+  const std::vector<Exercise> exercises = course_exercises();
+  std::vector<ExerciseResult> results;
+  std::vector<std::pair<Exercise, bool>> passes;
+  for (const auto& e : exercises) {
+    results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false));
+    passes.emplace_back(e, results.back().proven_pass());
+  }
+  record_passes(passes);
+  const LearnerState state = load_state();
+  std::vector<Status> status;
   int solved = 0;
-  for (const auto& spec : Registry::instance().all())
-    for (const auto& v : spec.variants) {
-      rows.push_back({spec.name, v.name, v.summary, learner_status(spec, v), v.bug_hunt});
-      solved += rows.back().status == "solved";
-    }
+  for (std::size_t i = 0; i < exercises.size(); ++i) {
+    status.push_back(exercise_status(exercises[i], results[i], state, paths));
+    solved += status.back() == Status::solved;
+  }
   const std::string backend = default_space_name();
+  int next = -1;
+  for (std::size_t i = 0; i < exercises.size() && next < 0; ++i)
+    if (status[i] != Status::solved && status[i] != Status::cannot_run) next = static_cast<int>(i);
+
   if (flags.has("json")) {
     Json list = Json::array();
-    for (const auto& r : rows) {
-      Json e = Json::object();
-      e.set("puzzle", r.puzzle).set("variant", r.variant).set("summary", r.summary).set("status", r.status);
-      e.set("bug_hunt", r.bug_hunt);
-      list.push(std::move(e));
+    for (std::size_t i = 0; i < exercises.size(); ++i) {
+      const Exercise& e = exercises[i];
+      Json j = Json::object();
+      j.set("puzzle", e.puzzle->name).set("variant", e.variant->name).set("summary", e.variant->summary);
+      j.set("function", e.variant->function).set("file", exercise_file_for(paths, e.puzzle->name, e.variant->function));
+      j.set("status", to_string(status[i])).set("bug_hunt", e.variant->bug_hunt);
+      if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) j.set("reason", f->usage_error);
+      j.set("solved_before", state.solved(e.puzzle->name, e.variant->name));
+      j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));
+      list.push(std::move(j));
     }
     Json j = Json::object();
-    j.set("backend", backend).set("solved", solved).set("total", rows.size()).set("exercises", std::move(list));
+    j.set("backend", backend).set("solved", solved).set("total", exercises.size());
+    j.set("next", next >= 0 ? Json(exercises[next].id()) : Json());
+    j.set("state_file", paths.state_file).set("exercises", std::move(list));
     std::cout << j.dump() << '\n';
     return 0;
   }
-  std::cout << "backend " << backend << ": " << solved << " of " << rows.size() << " exercises solved\n";
-  for (const auto& r : rows) {
-    char line[512];
-    std::snprintf(line, sizeof line, "  %-12s --%-18s %-10s %s\n", r.puzzle.c_str(), r.variant.c_str(),
-                  r.status.c_str(), r.summary.c_str());
-    std::cout << line;
+
+  const Style style{use_color()};
+  std::cout << style.bold("Kokkos Puzzles") << " on " << backend << ": ";
+  if (stdout_is_terminal()) std::cout << progress_bar(solved, static_cast<int>(exercises.size()), 20, style.color) << " solved\n";
+  else std::cout << solved << " of " << exercises.size() << " exercises solved\n";
+  const int width = stdout_is_terminal() ? terminal_columns() : 1 << 20;
+  for (std::size_t i = 0; i < exercises.size(); ++i) {
+    const Exercise& e = exercises[i];
+    char head[160];
+    std::snprintf(head, sizeof head, "%3zu  %-30s ", i + 1, e.label().c_str());
+    std::string st = to_string(status[i]);
+    char col[32];
+    std::snprintf(col, sizeof col, "%-14s", st.c_str());
+    std::string painted = col;
+    if (status[i] == Status::solved) painted = style.green(col);
+    else if (status[i] == Status::pending) painted = style.yellow(col);
+    else if (status[i] == Status::cannot_run) painted = style.red(col);
+    else painted = style.dim(col);
+    std::string tail = e.variant->summary;
+    if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) tail = f->usage_error;
+    const int room = width - static_cast<int>(std::string(head).size()) - 15;
+    if (room > 10 && static_cast<int>(tail.size()) > room) tail = tail.substr(0, static_cast<std::size_t>(room - 3)) + "...";
+    std::cout << head << painted << ' ' << tail << '\n';
   }
+  if (next >= 0)
+    std::cout << "next: " << exercises[next].label() << " (exercises/" << exercises[next].puzzle->name
+              << "/); `kpuzzles watch` starts there\n";
+  else if (solved == static_cast<int>(exercises.size()))
+    std::cout << "every exercise is solved: well done. `kpuzzles solution <puzzle>` shows the references.\n";
   return 0;
 }
 

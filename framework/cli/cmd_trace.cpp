@@ -25,8 +25,6 @@ int cmd_trace(const std::vector<std::string>&) {
       "(add -DKokkos_ROOT=... to reuse an installed Kokkos), then run build/trace/framework/cli/kpuzzles trace ...");
 }
 
-std::string traced_status(const PuzzleSpec&, const VariantSpec& v) { return v.bug_hunt ? "bug-hunt" : ""; }
-
 #else
 
 namespace {
@@ -153,15 +151,6 @@ int cmd_trace(const std::vector<std::string>& args) {
     std::cout << "diagram: " << path << '\n';
   }
   return t.clean() ? 0 : 1;
-}
-
-std::string traced_status(const PuzzleSpec& spec, const VariantSpec& v) {
-  if (!v.trace.traceable) return "";
-  trace::TraceOptions o;
-  o.impl = Impl::exercise;
-  const trace::VariantTrace t = trace::trace_variant(spec, v, o);
-  if (!t.not_traceable.empty()) return v.bug_hunt ? "not traceable" : "";
-  return t.clean() ? "solved" : "pending";
 }
 
 #endif

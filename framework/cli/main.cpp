@@ -18,13 +18,23 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
-    {"list", "kpuzzles list [--json]                       puzzles, variants, learner status",
+    {"watch",
+     "kpuzzles watch [puzzle] [--variant V] [--manual] [--no-tty] [--json]\n"
+     "             rebuild and re-check on every save; keys n next, h hint, l list, r re-run, t tests, q quit",
+     kpz::cli::cmd_watch},
+    {"list", "kpuzzles list [--json]                       every exercise: solved, pending, not attempted",
      kpz::cli::cmd_list},
+    {"hint", "kpuzzles hint <puzzle> [--variant V] [--seen] [--json]   one more tier of hints per call",
+     kpz::cli::cmd_hint},
+    {"solution", "kpuzzles solution <puzzle> [--force] [--json]   the reference, once every variant passes",
+     kpz::cli::cmd_solution},
+    {"reset", "kpuzzles reset <puzzle> [--yes] [--json]     put the skeleton back (keeps a backup)",
+     kpz::cli::cmd_reset},
     {"run",
      "kpuzzles run <puzzle> [--<variant>] [--reference] [--size N] [--seed S] [--team-size T]\n"
      "             [--space S] [--json] [--trace] [puzzle options]   run and check one case",
      kpz::cli::cmd_run},
-    {"check", "kpuzzles check [puzzle] [--reference] [--space S]   run every variant, exit 1 if any fails",
+    {"check", "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json]   every case of every variant",
      kpz::cli::cmd_check},
     {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
      kpz::cli::cmd_bench},
@@ -55,7 +65,8 @@ int main(int argc, char* argv[]) {
     if (args[0] == c.name) command = &c;
   try {
     if (!command)
-      throw kpz::UsageError("unknown command '" + args[0] + "'; commands: list, run, check, bench, doctor, trace");
+      throw kpz::UsageError("unknown command '" + args[0] +
+                            "'; commands: watch, list, hint, solution, reset, run, check, bench, doctor, trace");
     Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
     return command->fn({args.begin() + 1, args.end()});
   } catch (const kpz::UsageError& e) {

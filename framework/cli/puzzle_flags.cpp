@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "kpz/errors.hpp"
-#include "kpz/spaces.hpp"
+#include "kpz/space_names.hpp"
 
 namespace kpz::cli {
 

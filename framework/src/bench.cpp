@@ -1,5 +1,6 @@
 #include "kpz/bench.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -28,14 +29,29 @@ const BenchSpec* BenchRegistry::find(std::string_view puzzle) const {
   return nullptr;
 }
 
+
 namespace {
 
 double gbps(const BenchRow& r) { return r.timing.median_s > 0 ? r.bytes / r.timing.median_s / 1e9 : 0; }
 
-const BenchRow* copy_row(const BenchReport& report) {
+// The copy a row is compared with: the first copy row (deep_copy) of its group, else the first.
+const BenchRow* copy_row(const BenchReport& report, const std::string& group) {
+  const BenchRow* first = nullptr;
+  for (const auto& r : report.rows) {
+    if (r.kind != "copy") continue;
+    if (r.group == group) return &r;
+    if (!first) first = &r;
+  }
+  return first;
+}
+
+// Names of the rows' extra columns, in order of first appearance.
+std::vector<std::string> extra_columns(const BenchReport& report) {
+  std::vector<std::string> names;
   for (const auto& r : report.rows)
-    if (r.kind == "copy") return &r;  // the first copy row is deep_copy
-  return nullptr;
+    for (const auto& [name, value] : r.extra)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
 }
 
 // The row every puzzle row of a group is compared with: a library row if present, else builtin.
@@ -53,20 +69,34 @@ const BenchRow* baseline_row(const BenchReport& report, const std::string& group
 
 void print_bench(std::ostream& os, const BenchReport& report) {
   os << "bench " << report.puzzle << " on " << report.space << " " << report.config.dump() << '\n';
-  const BenchRow* copy = copy_row(report);
+  const std::vector<std::string> extras = extra_columns(report);
   char line[256];
-  std::snprintf(line, sizeof line, "%-52s %11s %9s %9s %10s\n", "kernel", "median ms", "GB/s",
+  std::snprintf(line, sizeof line, "%-52s %11s %9s %9s %10s", "kernel", "median ms", "GB/s",
                 "% copy", "vs base");
   os << line;
+  for (const auto& name : extras) {
+    std::snprintf(line, sizeof line, " %10s", (name + " x").c_str());
+    os << line;
+  }
+  os << '\n';
   for (const auto& r : report.rows) {
+    const BenchRow* copy = copy_row(report, r.group);
     const BenchRow* base = baseline_row(report, r.group);
     const double pct = copy ? 100.0 * gbps(r) / gbps(*copy) : 0;
     char ratio[32] = "";
     if (base && base != &r && r.kind == "puzzle")
       std::snprintf(ratio, sizeof ratio, "%.2fx", gbps(r) / gbps(*base));
-    std::snprintf(line, sizeof line, "%-52s %11.4f %9.1f %8.1f%% %10s\n", r.name.c_str(),
+    std::snprintf(line, sizeof line, "%-52s %11.4f %9.1f %8.1f%% %10s", r.name.c_str(),
                   r.timing.median_s * 1e3, gbps(r), pct, ratio);
     os << line;
+    for (const auto& name : extras) {
+      char cell[32] = "";
+      for (const auto& [n, v] : r.extra)
+        if (n == name) std::snprintf(cell, sizeof cell, "%.2fx", v);
+      std::snprintf(line, sizeof line, " %10s", cell);
+      os << line;
+    }
+    os << '\n';
   }
   for (const auto& n : report.notes) os << n << '\n';
 }
@@ -76,9 +106,9 @@ Json bench_json(const BenchReport& report) {
   j.set("puzzle", report.puzzle);
   j.set("space", report.space);
   j.set("config", report.config);
-  const BenchRow* copy = copy_row(report);
   Json rows = Json::array();
   for (const auto& r : report.rows) {
+    const BenchRow* copy = copy_row(report, r.group);
     Json e = Json::object();
     e.set("name", r.name);
     e.set("kind", r.kind);
@@ -94,6 +124,11 @@ Json bench_json(const BenchReport& report) {
     if (base && base != &r) {
       e.set("baseline", base->name);
       e.set("ratio_to_baseline", gbps(r) / gbps(*base));
+    }
+    if (!r.extra.empty()) {
+      Json extra = Json::object();
+      for (const auto& [name, value] : r.extra) extra.set(name, value);
+      e.set("extra", std::move(extra));
     }
     rows.push(std::move(e));
   }

@@ -28,6 +28,9 @@ Registry& Registry::instance() {
 void Registry::add(PuzzleSpec spec) {
   if (find(spec.name)) throw std::logic_error("puzzle '" + spec.name + "' registered twice");
   if (spec.variants.empty()) throw std::logic_error("puzzle '" + spec.name + "' has no variants");
+  for (const auto& v : spec.learning_order)
+    if (!find_variant(spec, v))
+      throw std::logic_error("puzzle '" + spec.name + "': learning_order names no variant '" + v + "'");
   puzzles_.push_back(std::move(spec));
   std::sort(puzzles_.begin(), puzzles_.end(),
             [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.name < b.name; });
@@ -59,6 +62,35 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
   for (const auto& v : spec.variants)
     if (v.name == name) return &v;
   return nullptr;
+}
+
+void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function, std::vector<std::string> checks) {
+  for (auto& v : spec.variants) {
+    if (v.name != variant) continue;
+    v.function = std::move(function);
+    v.checks = std::move(checks);
+    return;
+  }
+  throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + variant + "'");
+}
+
+std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec) {
+  std::vector<const VariantSpec*> out;
+  for (const auto& name : spec.learning_order)
+    if (const VariantSpec* v = find_variant(spec, name); v && std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(v);
+  for (const auto& v : spec.variants)
+    if (std::find(out.begin(), out.end(), &v) == out.end()) out.push_back(&v);
+  return out;
+}
+
+std::vector<const PuzzleSpec*> puzzles_in_course_order() {
+  std::vector<const PuzzleSpec*> out;
+  for (const auto& p : Registry::instance().all()) out.push_back(&p);
+  std::stable_sort(out.begin(), out.end(), [](const PuzzleSpec* a, const PuzzleSpec* b) {
+    return a->course_position != b->course_position ? a->course_position < b->course_position : a->name < b->name;
+  });
+  return out;
 }
 
 }  // namespace kpz

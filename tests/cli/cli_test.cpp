@@ -4,6 +4,9 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -17,6 +20,23 @@ struct Result {
 Result kpuzzles(const std::string& args) {
   const std::string err_file = testing::TempDir() + "kpz_cli_stderr.txt";
   const std::string cmd = std::string(KPZ_KPUZZLES) + " " + args + " 2>" + err_file;
+  Result r{-1, "", ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
+    while (std::fgets(buf.data(), buf.size(), e)) r.err += buf.data();
+    std::fclose(e);
+  }
+  return r;
+}
+
+// The same with environment variables ("A=1 B=2") set for kpuzzles.
+Result kpuzzles_env(const std::string& env, const std::string& args) {
+  const std::string err_file = testing::TempDir() + "kpz_cli_stderr.txt";
+  const std::string cmd = "env " + env + " " + std::string(KPZ_KPUZZLES) + " " + args + " 2>" + err_file;
   Result r{-1, "", ""};
   FILE* p = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf{};
@@ -115,11 +135,38 @@ TEST(Cli, ButterflyTraceAndJson) {
   EXPECT_NE(j.out.find("\"inputs\":{\"in\":[0,1,2,3"), std::string::npos) << j.out;
 }
 
+TEST(Cli, ReduceWorkedExampleJsonAndUsageErrors) {
+  const Result r = kpuzzles("run reduce --interleaved --reference");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("out: [131328,369172,500500]"), std::string::npos) << r.out;
+  const Result j = kpuzzles("run reduce --builtin --reference --size 8 --json");
+  EXPECT_EQ(j.code, 0) << j.err;
+  EXPECT_NE(j.out.find("\"inputs\":{\"in\":["), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"results\":{\"sum\":"), std::string::npos) << j.out;
+  const Result skeleton = kpuzzles("run reduce --interleaved");
+  EXPECT_EQ(skeleton.code, 1) << skeleton.out << skeleton.err;
+  expect_usage_error("run reduce --interleaved --lanes 100", "needs a power of two");
+  expect_usage_error("run reduce --template --lanes 2048", "64, 128, 256, 512 and 1024 only");
+  expect_usage_error("run reduce --unroll-warps8 --lanes 32", "the warp finish takes the last 64 values");
+  expect_usage_error("run reduce --lanes 8", "--lanes does not apply to reduce --persistent");
+}
+
+TEST(Cli, ReduceBenchHasTheLadderColumns) {
+  if (KPZ_HAS_CUDA) GTEST_SKIP() << "timed on the GPU machine, not in unit tests";
+  const Result r = kpuzzles("bench reduce --size 40000 --runs 2 --warmup 1 --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  for (const char* key : {"\"step\":", "\"cumulative\":", "\"--template, 40000 ints\"", "\"kind\":\"builtin\""})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+  const Result t = kpuzzles("bench reduce --size 40000 --runs 2 --warmup 1");
+  EXPECT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("step x"), std::string::npos) << t.out;
+}
+
 TEST(Cli, ListAndDoctor) {
   const Result l = kpuzzles("list --json");
   EXPECT_EQ(l.code, 0) << l.err;
   EXPECT_NE(l.out.find("\"puzzle\":\"conv1d\""), std::string::npos);
-  EXPECT_NE(l.out.find("\"status\":\"pending\""), std::string::npos);
+  EXPECT_NE(l.out.find("\"status\":\""), std::string::npos);
   const Result d = kpuzzles("doctor");
   EXPECT_EQ(d.code, 0) << d.err;
   EXPECT_NE(d.out.find("Kokkos 5."), std::string::npos) << d.out;
@@ -143,6 +190,133 @@ TEST(Cli, BenchRunsAndReportsCopyRatio) {
   const Result r = kpuzzles("bench conv1d --size 4096 --kernel-size 3 --runs 3 --warmup 1 --json");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"fraction_of_copy\""), std::string::npos) << r.out;
+}
+
+// ---- the learner loop's commands (each test has its own progress file) ----
+
+std::string fresh_state(const std::string& name) {
+  const std::string path = testing::TempDir() + "kpz_cli_state_" + name + ".json";
+  std::filesystem::remove(path);
+  return path;
+}
+
+Result with_state(const std::string& state, const std::string& args) {
+  return kpuzzles_env("KPZ_STATE_FILE=" + state, args);
+}
+
+TEST(CliLearner, HintsComeOneTierPerCallAndAreRemembered) {
+  const std::string state = fresh_state("hints");
+  const Result h1 = with_state(state, "hint conv1d --variant simple");
+  EXPECT_EQ(h1.code, 0) << h1.err;
+  EXPECT_NE(h1.out.find("hint 1 of 3: a nudge"), std::string::npos) << h1.out;
+  EXPECT_NE(h1.out.find("TODO 1: stage `a` and `b`"), std::string::npos) << h1.out;
+  EXPECT_EQ(h1.out.find("TODO 3"), std::string::npos) << "only the TODOs of simple";
+  EXPECT_NE(with_state(state, "hint conv1d --variant simple").out.find("hint 2 of 3: the concept"), std::string::npos);
+  const Result h3 = with_state(state, "hint conv1d --variant simple --json");
+  EXPECT_NE(h3.out.find("\"tier\":3"), std::string::npos) << h3.out;
+  EXPECT_NE(h3.out.find("\"new\":true"), std::string::npos) << h3.out;
+  const Result again = with_state(state, "hint conv1d --variant simple");
+  EXPECT_NE(again.out.find("That was the last hint"), std::string::npos) << again.out;
+  const Result seen = with_state(state, "hint conv1d --variant simple --seen");
+  EXPECT_NE(seen.out.find("hint 1 of 3"), std::string::npos);
+  EXPECT_NE(seen.out.find("hint 3 of 3"), std::string::npos);
+  // Variants that run the same function share their hints.
+  const Result sum = with_state(state, "hint butterfly --variant parallel-sum");
+  EXPECT_NE(sum.out.find("hint 1 of 3"), std::string::npos);
+  EXPECT_NE(with_state(state, "hint butterfly --variant parallel-min").out.find("hint 2 of 3"), std::string::npos);
+  // The list counts a hint as an attempt.
+  const Result l = with_state(state, "list --json");
+  EXPECT_NE(l.out.find("\"variant\":\"simple\",\"summary\""), std::string::npos);
+  EXPECT_NE(l.out.find("\"hints_shown\":3"), std::string::npos) << l.out;
+  expect_usage_error("hint conv1d --variant nosuch", "unknown variant 'nosuch'");
+  expect_usage_error("hint", "needs a puzzle name");
+}
+
+TEST(CliLearner, SolutionOnlyAfterPassingOrWithARecordedForce) {
+  const std::string state = fresh_state("solution");
+  // These tests run against exercises/, which a learner may have solved by now.
+  if (with_state(fresh_state("solution-probe"), "check conv1d").code == 0) GTEST_SKIP() << "conv1d is solved in exercises/";
+  const Result shut = with_state(state, "solution conv1d");
+  EXPECT_EQ(shut.code, 1) << shut.out << shut.err;
+  EXPECT_NE(shut.out.find("opens once every variant passes"), std::string::npos) << shut.out;
+  EXPECT_EQ(shut.out.find("KPZ-TODO"), std::string::npos) << "no reference before passing";
+  const Result json = with_state(state, "solution conv1d --json");
+  EXPECT_NE(json.out.find("\"allowed\":false"), std::string::npos) << json.out;
+  const Result forced = with_state(state, "solution conv1d --force");
+  EXPECT_EQ(forced.code, 0) << forced.err;
+  EXPECT_NE(forced.out.find("--force"), std::string::npos);
+  EXPECT_NE(forced.out.find("== reference/conv1d/conv1d.cpp =="), std::string::npos);
+  EXPECT_NE(forced.out.find("The solution explained"), std::string::npos);
+  std::ifstream in(state);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("\"forced\":true"), std::string::npos) << text.str();
+}
+
+TEST(CliLearner, CheckRunsEveryCaseAndSpeaksJson) {
+  const Result r = with_state(fresh_state("check"), "check conv1d --variant simple --reference --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 1);
+  EXPECT_NE(r.out.find("\"args\":\"--simple --size 1 --kernel-size 1\""), std::string::npos) << r.out;
+  const Result ex = with_state(fresh_state("check2"), "check conv1d --variant simple");
+  EXPECT_TRUE(ex.code == 0 || ex.code == 1) << ex.out;  // exercises/ may be solved by now
+  EXPECT_NE(ex.out.find("passed,"), std::string::npos) << ex.out;
+  expect_usage_error("check --variant simple", "needs a puzzle");
+}
+
+TEST(CliLearner, ResetAsksKeepsABackupAndRestoresTheSkeleton) {
+  // A scratch source tree: exercises/ copied, reference/ linked. Never the real exercises/.
+  namespace fs = std::filesystem;
+  const std::string src = testing::TempDir() + "kpz_cli_reset_src";
+  fs::remove_all(src);
+  fs::create_directories(src + "/exercises/conv1d");
+  fs::create_directory_symlink(std::string(KPZ_SOURCE_DIR) + "/reference", src + "/reference");
+  const std::string skeleton_path = std::string(KPZ_SOURCE_DIR) + "/exercises/conv1d/conv1d.cpp";
+  const std::string mine = src + "/exercises/conv1d/conv1d.cpp";
+  std::ofstream(mine) << "// my own work\n";
+  const std::string env = "KPZ_SOURCE_DIR=" + src + " KPZ_STATE_FILE=" + fresh_state("reset");
+  const Result ask = kpuzzles_env(env, "reset conv1d </dev/null");
+  EXPECT_EQ(ask.code, 2) << ask.out << ask.err;
+  EXPECT_NE(ask.err.find("--yes"), std::string::npos) << ask.err;
+  const Result done = kpuzzles_env(env, "reset conv1d --yes --json");
+  EXPECT_EQ(done.code, 0) << done.err;
+  EXPECT_NE(done.out.find("\"backup\":\"exercises/conv1d/conv1d.cpp.bak-"), std::string::npos) << done.out;
+  std::ifstream restored(mine);
+  std::stringstream text;
+  text << restored.rdbuf();
+  EXPECT_NE(text.str().find("// TODO(roughly"), std::string::npos);
+  EXPECT_EQ(text.str().find("my own work"), std::string::npos);
+  int backups = 0;
+  for (const auto& e : fs::directory_iterator(src + "/exercises/conv1d"))
+    if (e.path().filename().string().rfind("conv1d.cpp.bak-", 0) == 0) {
+      ++backups;
+      std::ifstream b(e.path());
+      std::string first;
+      std::getline(b, first);
+      EXPECT_EQ(first, "// my own work");
+    }
+  EXPECT_EQ(backups, 1);
+  const Result again = kpuzzles_env(env, "reset conv1d --yes");
+  EXPECT_NE(again.out.find("nothing to reset"), std::string::npos) << again.out;
+  (void)skeleton_path;
+}
+
+TEST(CliLearner, DoctorSaysWhatRunsAndHowToFixTheSetup) {
+  const Result d = kpuzzles("doctor --json");
+  EXPECT_EQ(d.code, 0) << d.err;
+  for (const char* key : {"\"setup\":[", "\"check\":\"cmake\"", "\"check\":\"source tree\"", "\"puzzles\":[",
+                          "\"puzzle\":\"conv1d\"", "\"variants_run\":", "\"advice\":["})
+    EXPECT_NE(d.out.find(key), std::string::npos) << key << " missing in " << d.out;
+  const Result one = kpuzzles_env("OMP_NUM_THREADS=1", "doctor");
+  if (!KPZ_HAS_CUDA) EXPECT_NE(one.out.find("OMP_NUM_THREADS=8"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("puzzles on this build"), std::string::npos);
+}
+
+TEST(CliLearner, WatchNeedsABuildTree) {
+  const Result r = kpuzzles_env("KPZ_BUILD_DIR=/nonexistent-kpz-build", "watch conv1d --no-tty </dev/null");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("cmake --preset openmp"), std::string::npos) << r.err;
+  expect_usage_error("watch conv1d --variant nosuch --no-tty", "unknown variant");
 }
 
 }  // namespace

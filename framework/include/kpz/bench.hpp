@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/library_baselines.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz {
@@ -57,6 +58,9 @@ struct BenchRow {
   std::string group;  // rows of one group are compared with each other, e.g. "K=3"
   double bytes = 0;   // bytes-moved model
   Timing timing;
+  // Optional puzzle-specific ratios printed as extra columns "<name> x" after the standard ones
+  // (e.g. a step speed-up), in the order their names first appear in the report.
+  std::vector<std::pair<std::string, double>> extra = {};
 };
 
 struct BenchReport {
@@ -97,21 +101,35 @@ struct BenchRegistrar {
   explicit BenchRegistrar(BenchSpec (*make)()) { BenchRegistry::instance().add(make()); }
 };
 
+// Arguments of a library baseline registered in kpz::LibraryBaselines (library_baselines.hpp)
+// with the signature Timing(const LibraryArgs&): device pointers and sizes whose meaning each
+// baseline documents next to its name; it times itself (e.g. CUDA events) and throws
+// std::runtime_error when the library reports an error.
+struct LibraryArgs {
+  std::vector<const void*> in;     // device pointers to inputs
+  std::vector<void*> out;          // device pointers to outputs
+  std::vector<std::int64_t> sizes;  // element counts
+  BenchConfig cfg;                  // warm-up and timed runs
+};
+using LibraryTimedFn = Timing(const LibraryArgs&);
+
 // Device-to-device copy of `n` floats on `space` (Kokkos::deep_copy: cudaMemcpy on CUDA),
-// and the same copy as a parallel_for: the two copy baselines. Appends two rows.
+// and the same copy as a parallel_for: the two copy baselines. Appends two rows. The "% copy"
+// column compares a row with the first deep_copy row of its own group, else with the first one.
 template <class Space>
 void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n,
-                        const BenchConfig& cfg) {
+                        const BenchConfig& cfg, const std::string& group = "") {
   using V = Kokkos::View<float*, typename Space::memory_space>;
   V src(Kokkos::view_alloc(space, "copy_src"), n), dst(Kokkos::view_alloc(space, "copy_dst"), n);
   Kokkos::parallel_for(
       "kpz::bench::fill", Kokkos::RangePolicy<Space>(space, 0, n),
       KOKKOS_LAMBDA(std::size_t i) { src(i) = static_cast<float>(i % 1024) * 0.5f; });
   const double bytes = 2.0 * sizeof(float) * static_cast<double>(n);
-  report.rows.push_back({"device-to-device copy (deep_copy)", "copy", "", bytes,
+  const std::string suffix = group.empty() ? "" : ", " + group;
+  report.rows.push_back({"device-to-device copy (deep_copy)" + suffix, "copy", group, bytes,
                          time_kernel(space, cfg, [&] { Kokkos::deep_copy(space, dst, src); })});
   report.rows.push_back(
-      {"copy as parallel_for", "copy", "", bytes, time_kernel(space, cfg, [&] {
+      {"copy as parallel_for" + suffix, "copy", group, bytes, time_kernel(space, cfg, [&] {
          Kokkos::parallel_for("kpz::bench::copy", Kokkos::RangePolicy<Space>(space, 0, n),
                               KOKKOS_LAMBDA(std::size_t i) { dst(i) = src(i); });
        })});
@@ -125,3 +143,4 @@ Json bench_json(const BenchReport& report);
 
 #define KPZ_REGISTER_BENCH(make_fn) \
   static const ::kpz::BenchRegistrar kpz_bench_registrar_##make_fn{&make_fn}
+

@@ -80,22 +80,39 @@ struct BudgetLimit {
 
 // How `kpuzzles trace` runs a variant (trace builds only; docs/tracing.md).
 struct TraceSpec {
-  bool traceable = false;            // false: `trace` says "not traceable yet" and why
-  std::string not_traceable_reason;  // optional: why not
+  bool traceable = false;            // false: `trace` says why not (exit 2)
+  std::string not_traceable_reason;  // why it cannot be traced (empty: "not traceable yet")
   std::map<std::string, std::int64_t> options;  // a small configuration (overrides the defaults)
   int team_size = 4;
   // The budget, from the resolved options and the run's configuration (RunReport::config).
   std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget;
 };
 
+// Each variant is one exercise of the learner loop (kpuzzles list, watch, hint, solution).
 struct VariantSpec {
   std::string name;  // used as --<name>
   std::string summary;
   std::vector<OptionSpec> options;
+  // The function of exercises/<puzzle>/ whose TODOs this variant exercises (usually the kernel it
+  // runs; a helper such as reduce's `load_tile` where that is where the new TODO is). The hints
+  // of the docs page whose heading names it (`### TODO 2: ... (`simple`)`) are this variant's
+  // hints, with those of helpers no variant names; empty: all of the puzzle's hints.
+  std::string function = {};
+  // Cases the learner's code must pass as well as the defaults before the exercise counts as
+  // solved, written as `kpuzzles run` flags: "--size 1 --kernel-size 1", "--team-size 1".
+  std::vector<std::string> checks = {};
   TraceSpec trace = {};
   // A bug hunt: the exercise holds a bug that passes on Serial by luck (a KPZ-BUG block in the
   // reference) instead of a TODO; `kpuzzles trace` finds it.
   bool bug_hunt = false;
+};
+
+// What one execution space of this build allows a team kernel (for PuzzleSpec::advice).
+struct SpaceLimits {
+  std::string space;  // "openmp", "serial", "cuda"
+  int concurrency = 1;
+  int team_size_max = 1;
+  std::size_t scratch0_max = 0;  // bytes of level-0 scratch per team
 };
 
 // A TraceSpec that lets `kpuzzles trace` run the variant with `options` and `team_size`.
@@ -110,6 +127,14 @@ struct PuzzleSpec {
   std::function<RunReport(const RunRequest&)> run;
   // Fewest bytes a kernel must move through device memory for these options (benchmarks).
   std::function<double(const Params&)> bytes_moved;
+  // Place in the course: `kpuzzles list` and `watch` take puzzles in this order (then by name).
+  int course_position = 100;
+  // Variant names in the order a learner works through them (easiest first); variants not
+  // named follow in declaration order. Empty: declaration order.
+  std::vector<std::string> learning_order = {};
+  // `kpuzzles doctor`: lines on how well this puzzle runs on a space with these limits and
+  // what to change (e.g. "teams of 2 members hide races: OMP_NUM_THREADS=8"). Optional.
+  std::function<std::vector<std::string>(const SpaceLimits&)> advice = {};
 };
 
 class Registry {
@@ -125,6 +150,17 @@ class Registry {
 };
 
 const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
+
+// Sets the learner-loop fields of one declared variant (VariantSpec::function and ::checks);
+// throws std::logic_error when the puzzle has no such variant.
+void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function,
+                  std::vector<std::string> checks = {});
+
+// The variants of a puzzle in learning order (see PuzzleSpec::learning_order).
+std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec);
+
+// Every registered puzzle in course order (course_position, then name).
+std::vector<const PuzzleSpec*> puzzles_in_course_order();
 
 struct PuzzleRegistrar {
   explicit PuzzleRegistrar(PuzzleSpec (*make)()) { Registry::instance().add(make()); }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kpz/errors.hpp"
+#include "kpz/space_names.hpp"
 
 #if defined(KPZ_TRACE)
 #include "kpz/trace/runtime.hpp"
@@ -52,9 +53,6 @@ constexpr std::string_view space_name() {
   return "unknown";
 }
 
-// Names of the enabled spaces, default execution space first.
-std::vector<std::string> enabled_space_names();
-std::string default_space_name();
 
 // True when TeamThreadRange hands out indices cyclically (GPU) rather than in contiguous
 // blocks (host backends). Used only to report which member owned a wrong element.

@@ -165,7 +165,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 // one barrier after staging and one per butterfly step.
 std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) {
   const double group = static_cast<double>(p.get("group-size"));
-  const double tile = config.find("tile") ? config.find("tile")->number_or(0) : 0;
+  const double tile = config.find("tile") ? config.find("tile")->as_double(0) : 0;
   const double steps = kind == Kind::pair_swap ? 1 : std::log2(group);
   std::vector<BudgetLimit> b = {
       {"global-reads-per-cell-per-team", 1, "each input once"},
@@ -210,18 +210,41 @@ PuzzleSpec make_spec() {
   spec.doc = "puzzles/butterfly.md";
   spec.variants = {
       {"general", "N elements in groups of W over many teams: even lanes group max, odd lanes min",
-       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile}},
+       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile}, "conditional",
+       {"--size 64 --group-size 2", "--size 4096 --group-size 16", "--size 96 --team-size 1"}},
       {"pair-swap", "out[i] = in[i ^ 1]; in = 0..31 gives [1, 0, 3, 2, ...]",
-       {size(32, "N (random inputs when given)"), group, tile}},
+       {size(32, "N (random inputs when given)"), group, tile}, "pair_swap",
+       {"--size 4 --group-size 2", "--size 4096", "--size 96 --group-size 8 --tile 16"}},
       {"parallel-max", "butterfly with masks W/2 ... 1: every lane gets its group's max",
-       {size(32, "N (random inputs when given; default W)"), group, tile}},
-      {"parallel-min", "the same code with min", {size(32, "N (random inputs when given; default W)"), group, tile}},
-      {"parallel-sum", "the same code with +", {size(32, "N (random inputs when given; default W)"), group, tile}},
+       {size(32, "N (random inputs when given; default W)"), group, tile}, "all_reduce",
+       {"--group-size 2", "--group-size 8 --size 96", "--size 4096"}},
+      {"parallel-min", "the same code with min", {size(32, "N (random inputs when given; default W)"), group, tile},
+       "all_reduce", {"--group-size 4 --size 64", "--size 4096"}},
+      {"parallel-sum", "the same code with +", {size(32, "N (random inputs when given; default W)"), group, tile},
+       "all_reduce", {"--group-size 16 --size 4096", "--group-size 2 --size 6"}},
       {"conditional-max", "64 values, groups of 32 in two teams: even lanes max, odd lanes min",
-       {size(64, "N (random inputs when given)"), group, {"tile", "lanes per team", 32, 0, 1 << 13}}},
+       {size(64, "N (random inputs when given)"), group, {"tile", "lanes per team", 32, 0, 1 << 13}},
+       "conditional", {"--size 96 --group-size 8 --tile 16", "--size 4096 --tile 0"}},
       {"bug-in-place", "bug hunt: every lane gets its group's max in one buffer; right on Serial by luck",
        {size(32, "N (random inputs)"), {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
-        {"tile", "lanes per team", 16, 0, 1 << 13}}},
+        {"tile", "lanes per team", 16, 0, 1 << 13}},
+       "bug_in_place", {"--size 96 --group-size 4 --tile 8"}},
+  };
+  spec.course_position = 2;
+  spec.learning_order = {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "bug-in-place", "conditional-max", "general"};
+  spec.advice = [](const SpaceLimits& s) {
+    std::vector<std::string> lines;
+    if (s.space == "cuda") {
+      lines.push_back("XorExchange (and the benchmark's fast kernel) take the warp-shuffle path only when the team "
+                      "size is a multiple of 32 (the default, 256, is); other --team-size values exchange through "
+                      "scratch and barriers");
+      lines.push_back("lanes are team members with vector length 1: groups of 32 lanes are one warp, so keep "
+                      "--group-size 32 and team sizes that are multiples of 32 to compare with CUDA's __shfl_xor_sync");
+    } else if (s.space != "serial" && s.team_size_max < 8) {
+      lines.push_back("a group of 32 lanes is shared by at most " + std::to_string(s.team_size_max) +
+                      " team members here: a barrier in the wrong place can pass; run with OMP_NUM_THREADS=8 as well");
+    }
+    return lines;
   };
   // `kpuzzles trace`: two teams of four members, groups of 8 (the docs' diagrams).
   for (auto& v : spec.variants) {
@@ -229,7 +252,7 @@ PuzzleSpec make_spec() {
     else if (v.name == "bug-in-place") v.trace = trace_config(v.name, {});
     else v.trace = trace_config(v.name, {{"size", 32}, {"group-size", 8}, {"tile", 16}});
   }
-  spec.variants.back().bug_hunt = true;
+  for (auto& v : spec.variants) v.bug_hunt = v.name == "bug-in-place";
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -125,8 +125,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, const Json& config) {
   const double n = static_cast<double>(p.get("size"));
   const double taps = effective_taps(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
-  const double tile = config.find("tile") ? config.find("tile")->number_or(n) : n;
-  const double teams = config.find("teams") ? config.find("teams")->number_or(1) : 1;
+  const double tile = config.find("tile") ? config.find("tile")->as_double(n) : n;
+  const double teams = config.find("teams") ? config.find("teams")->as_double(1) : 1;
   std::vector<BudgetLimit> b = {
       {"global-reads-per-cell-per-team", 1, "each input element once per team"},
       {"global-writes-per-cell", 1, "each output once"},
@@ -168,25 +168,44 @@ PuzzleSpec make_spec() {
   spec.doc = "puzzles/conv1d.md";
   spec.variants = {
       {"general", "any N and K, fast: 4 outputs per member from 16-byte scratch words",
-       {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}}},
+       {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}}, "general",
+        {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
+         "--size 4099 --kernel-size 5 --team-size 1"}},
       {"simple", "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
        {{"size", "N (random inputs when given)", 6, 1, 1 << 16},
-        {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}}},
+        {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}},
+       "simple",
+       {"--size 1 --kernel-size 1", "--size 5 --kernel-size 9", "--size 37 --kernel-size 5"}},
       {"block-boundary", "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
        {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
         {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
-        {"tile", "outputs per team", 8, 1, 1 << 13}}},
+        {"tile", "outputs per team", 8, 1, 1 << 13}},
+       "tiled",
+       {"--size 1 --kernel-size 1", "--size 100 --kernel-size 20 --tile 8",
+        "--size 1000 --kernel-size 3 --tile 64"}},
       {"bug-missing-barrier", "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
        {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
         {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
-        {"tile", "outputs per team", 8, 1, 1 << 13}}},
+        {"tile", "outputs per team", 8, 1, 1 << 13}},
+       "bug_missing_barrier",
+       {"--size 100 --kernel-size 20 --tile 8"}},
+  };
+  spec.course_position = 1;
+  spec.learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general"};
+  spec.advice = [](const SpaceLimits& s) {
+    std::vector<std::string> lines;
+    // --simple keeps all of a (and b) in one team's level-0 scratch.
+    const std::size_t simple_max = s.scratch0_max / sizeof(float) > 64 ? s.scratch0_max / sizeof(float) - 64 : 1;
+    lines.push_back("--simple holds all of a and b in one team's scratch: --size up to about " +
+                    std::to_string(simple_max) + " here");
+    return lines;
   };
   // `kpuzzles trace`: small configurations with three teams or fewer, four members per team.
   for (auto& v : spec.variants) {
     if (v.name == "general") v.trace = trace_config(v.name, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
     else v.trace = trace_config(v.name, {});
   }
-  spec.variants.back().bug_hunt = true;
+  for (auto& v : spec.variants) v.bug_hunt = v.name == "bug-missing-barrier";
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -52,21 +52,28 @@ class XorExchange {
   // values live there between the caller's loads and stores).
   static std::size_t scratch_bytes(int lanes) { return Buffer::shmem_size(lanes); }
 
+  // True when the team's threads form whole warps of 32 consecutive team ranks: CUDA, team size
+  // a multiple of 32, vector length 1 (a precondition, not checked). shuffle() is then valid in
+  // code that all 32 threads of a warp execute together: straight-line code outside any range,
+  // or one TeamThreadRange(team, 32) iteration (ranks 0..31, which make up warp 0).
+  KOKKOS_INLINE_FUNCTION static bool full_warps(int team_size) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return team_size % 32 == 0;
+#endif
+    (void)team_size;
+    return false;
+  }
+
   // True when the shuffle path runs for this launch (the test suite checks both paths agree).
   KOKKOS_INLINE_FUNCTION static bool uses_shuffle(int team_size, int lanes, int group,
                                                   XorPath path = XorPath::best) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
-      return path == XorPath::best && team_size % 32 == 0 && lanes % (4 * team_size) == 0 && group <= 32;
-#endif
-    (void)team_size, (void)lanes, (void)group, (void)path;
-    return false;
+    return path == XorPath::best && full_warps(team_size) && lanes % (4 * team_size) == 0 && group <= 32;
   }
 
   // Register-level exchange for kernels that keep lane values in registers (the fastest CUDA
   // kernels: no scratch, no barrier). Returns the value of the thread whose team rank is
-  // rank ^ mask. Valid only where uses_shuffle() holds, inside a TeamThreadRange iteration that
-  // every thread of the warp executes; elsewhere it returns `value` unchanged.
+  // rank ^ mask (mask < 32). Valid only where full_warps() holds (uses_shuffle() implies it), in
+  // code that every thread of the warp executes; elsewhere it returns `value` unchanged.
   KOKKOS_INLINE_FUNCTION static T shuffle(const T& value, int mask) {
     return detail::shfl_xor_words(value, mask);
   }

@@ -1,0 +1,238 @@
+// `kpuzzles bench bin-extract`: on N uniform floats in [0, 1) with 8 bins,
+//  --extract (bin 3): the framework's single-pass kernel (decoupled look-back), the learner's
+//    two-level kernel (reference or --exercise), Kokkos::Experimental::copy_if (builtin) and,
+//    in CUDA builds, CUB DeviceSelect::If (library, benchmarks/bin-extract/cuda/);
+//  --partition: the framework's two-pass counting sort, the learner's kernel, and
+//    Kokkos::BinSort's permutation plus a gather (builtin; not stable, so only its bins are
+//    checked);
+// against a device-to-device copy. Every kernel's result is checked before it is timed.
+#include <Kokkos_Sort.hpp>
+#include <Kokkos_StdAlgorithms.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bin-extract/bin-extract.hpp"
+#include "bin-extract/host.hpp"
+#include "kpz/bench.hpp"
+#include "kpz/check.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/library_baselines.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::bin_extract {
+namespace {
+
+void require_equal(const std::vector<float>& got, const std::vector<float>& want, const std::string& what) {
+  if (got.size() != want.size())
+    throw std::runtime_error(what + " gives " + std::to_string(got.size()) + " elements instead of " +
+                             std::to_string(want.size()) + ": refusing to time it");
+  if (!want.empty() && std::memcmp(got.data(), want.data(), want.size() * sizeof(float)) != 0)
+    throw std::runtime_error(what + " gives a wrong or unstable output: refusing to time it");
+}
+
+template <class V>
+std::vector<float> head(const V& view, std::size_t count) {
+  std::vector<float> all = to_host(view);
+  all.resize(count);
+  return all;
+}
+
+// The built-in partition: BinSort's permutation (bins over [0, 1]; 1.0 lands in its extra bin),
+// then a gather. Kokkos 5.0.2's create_permute_vector adds to the bin counts of an earlier call,
+// so they are cleared before every call.
+template <class Space>
+struct BinSortPartition {
+  using KeyView = View<const float*, Space>;
+  using Sorter = Kokkos::BinSort<KeyView, Kokkos::BinOp1D<KeyView>>;
+  Sorter sorter;
+  BinSortPartition(const Space& space, KeyView keys, int num_bins)
+      : sorter(space, keys, Kokkos::BinOp1D<KeyView>(num_bins, 0.0f, 1.0f), false) {}
+  void run(const Space& space, KeyView in, View<float*, Space> out) {
+    const auto counts = sorter.get_bin_count();
+    Kokkos::deep_copy(space, View<int*, Space>(const_cast<int*>(counts.data()), counts.extent(0)), 0);
+    sorter.create_permute_vector(space);
+    const auto perm = sorter.get_permute_vector();
+    Kokkos::parallel_for(
+        "bin_extract::binsort_gather", Kokkos::RangePolicy<Space>(space, 0, in.extent(0)),
+        KOKKOS_LAMBDA(const int i) { out(i) = in(perm(i)); });
+  }
+};
+
+template <class Space>
+BenchReport bench_on(const Space& space, const BenchRequest& req) {
+  const bool gpu = space_name<Space>() == "cuda";
+  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
+                        : gpu                  ? std::size_t{1} << 28
+                                               : std::size_t{1} << 22;
+  const int num_bins = static_cast<int>(req.params.get("num-bins"));
+  const int target = static_cast<int>(req.params.get("target-bin"));
+  if (target >= num_bins)
+    throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1));
+  const bool ref = req.impl == Impl::reference;
+  const std::string impl(to_string(req.impl));
+  const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
+  const Launch launch{team_size, default_tile<Space>()};
+  const FastLaunch fast = fast_launch(space, n, req.team_size);
+  check_scratch<Space>(fast_scratch_bytes<Space>(fast, num_bins), 0, "bin-extract fast kernels");
+  check_scratch<Space>(partition_scratch_bytes<Space>(launch.tile, num_bins), 0, "bin-extract --partition");
+
+  BenchReport report;
+  report.puzzle = "bin-extract";
+  report.space = std::string(space_name<Space>());
+  report.config.set("size", n).set("num_bins", num_bins).set("target_bin", target).set("impl", impl);
+  report.config.set("team_size", team_size).set("tile", launch.tile);
+  report.config.set("fast_team_size", fast.team_size).set("fast_tile", fast.tile);
+  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  add_copy_baselines(report, space, n, req.cfg);
+
+  const std::vector<float> host_in = make_input(n, num_bins, target, kUniform, req.seed);
+  std::vector<float> want_partition(n), want_selected;
+  std::vector<std::size_t> want_offsets(num_bins + 1, 0);
+  {
+    // Host counting sort straight into values (the oracle's order vector would take 8 bytes per
+    // element more).
+    for (float x : host_in) ++want_offsets[bin_of(x, num_bins) + 1];
+    for (int b = 0; b < num_bins; ++b) want_offsets[b + 1] += want_offsets[b];
+    std::vector<std::size_t> next(want_offsets.begin(), want_offsets.end() - 1);
+    for (float x : host_in) want_partition[next[bin_of(x, num_bins)]++] = x;
+    want_selected.assign(want_partition.begin() + want_offsets[target], want_partition.begin() + want_offsets[target + 1]);
+  }
+  auto in_dev = to_device(space, "in", host_in);
+  View<const float*, Space> in = in_dev;
+  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+
+  // --extract
+  const std::string xgroup = "extract";
+  const double xbytes = extract_bytes(n, want_selected.size());
+  {
+    View<unsigned long long*, Space> status(Kokkos::view_alloc(space, "status"), fast.tiles + 1);
+    View<int*, Space> count(Kokkos::view_alloc(space, "count"), 1);
+    const auto run = [&] { extract_single_pass(space, fast, num_bins, target, in, status, out, count); };
+    poison(out);
+    run();
+    space.fence();
+    int got = 0;
+    Kokkos::deep_copy(got, Kokkos::subview(count, 0));
+    require_equal(head(out, static_cast<std::size_t>(got)), want_selected, "single-pass extract");
+    report.rows.push_back({"extract: single pass, decoupled look-back (framework)", "puzzle", xgroup, xbytes,
+                           time_kernel(space, req.cfg, run)});
+  }
+  {
+    const int teams = teams_for(n, launch.tile);
+    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);
+    const auto run = [&] {
+      Kokkos::deep_copy(space, tile_offsets, 0);
+      (ref ? reference::extract<Space> : exercise::extract<Space>)(space, launch, num_bins, target, in, tile_offsets, out);
+    };
+    poison(out);
+    run();
+    space.fence();
+    int got = 0;
+    Kokkos::deep_copy(got, Kokkos::subview(tile_offsets, teams));
+    require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected, "extract (" + impl + ")");
+    report.rows.push_back({"extract: two levels, nested scans (" + impl + ")", "puzzle", xgroup, xbytes,
+                           time_kernel(space, req.cfg, run)});
+  }
+  {
+    std::size_t got = 0;
+    const auto run = [&] {
+      const auto end = Kokkos::Experimental::copy_if(space, in, out, InBin{num_bins, target});
+      got = static_cast<std::size_t>(end - Kokkos::Experimental::begin(out));
+    };
+    poison(out);
+    run();
+    space.fence();
+    require_equal(head(out, got), want_selected, "Kokkos::Experimental::copy_if");
+    report.rows.push_back({"Kokkos::Experimental::copy_if", "builtin", xgroup, xbytes, time_kernel(space, req.cfg, run)});
+  }
+  if (gpu) {
+    if (auto* cub = LibraryBaselines::instance().find<LibrarySelectFn>(kCubSelectIf)) {
+      std::vector<float> selected;
+      const ExternalTiming t = cub(host_in, num_bins, target, req.cfg, selected);
+      require_equal(selected, want_selected, t.name);
+      report.rows.push_back({t.name, "library", xgroup, t.bytes, t.timing});
+    } else {
+      report.notes.push_back("CUB DeviceSelect::If: not in this build");
+    }
+  }
+
+  // --partition
+  const std::string pgroup = "partition";
+  const double pbytes = partition_bytes(n, num_bins);
+  const auto check_offsets = [&](const View<int*, Space>& offsets, const std::string& what) {
+    const std::vector<int> got = to_host(offsets);
+    for (int b = 0; b <= num_bins; ++b)
+      if (got[b] != static_cast<long long>(want_offsets[b]))
+        throw std::runtime_error(what + " gives a wrong bin offset for bin " + std::to_string(b) + ": refusing to time it");
+  };
+  View<int*, Space> bin_offsets(Kokkos::view_alloc(space, "bin_offsets"), num_bins + 1);
+  {
+    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), static_cast<std::size_t>(num_bins) * fast.tiles + 1);
+    const auto run = [&] { partition_two_pass(space, fast, num_bins, in, tile_offsets, out, bin_offsets); };
+    poison(out);
+    run();
+    space.fence();
+    require_equal(to_host(out), want_partition, "two-pass partition");
+    check_offsets(bin_offsets, "two-pass partition");
+    report.rows.push_back({"partition: two passes, packed team scans (framework)", "puzzle", pgroup, pbytes,
+                           time_kernel(space, req.cfg, run)});
+  }
+  {
+    const int teams = teams_for(n, launch.tile);
+    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), static_cast<std::size_t>(num_bins) * teams + 1);
+    const auto run = [&] {
+      Kokkos::deep_copy(space, tile_offsets, 0);
+      (ref ? reference::partition<Space> : exercise::partition<Space>)(space, launch, num_bins, in, tile_offsets, out, bin_offsets);
+    };
+    poison(out);
+    run();
+    space.fence();
+    require_equal(to_host(out), want_partition, "partition (" + impl + ")");
+    check_offsets(bin_offsets, "partition (" + impl + ")");
+    report.rows.push_back({"partition: scratch histogram, a scan per bin (" + impl + ")", "puzzle", pgroup, pbytes,
+                           time_kernel(space, req.cfg, run)});
+  }
+  {
+    BinSortPartition<Space> binsort(space, in, num_bins);
+    const auto run = [&] { binsort.run(space, in, out); };
+    poison(out);
+    run();
+    space.fence();
+    // Not stable: check that every bin holds the right elements by sorting within bins.
+    std::vector<float> got = to_host(out);
+    for (int b = 0; b < num_bins; ++b) {
+      std::sort(got.begin() + want_offsets[b], got.begin() + want_offsets[b + 1]);
+      std::vector<float> want(want_partition.begin() + want_offsets[b], want_partition.begin() + want_offsets[b + 1]);
+      std::sort(want.begin(), want.end());
+      if (!std::equal(want.begin(), want.end(), got.begin() + want_offsets[b]))
+        throw std::runtime_error("Kokkos::BinSort gives a wrong bin " + std::to_string(b) + ": refusing to time it");
+    }
+    report.rows.push_back({"Kokkos::BinSort permutation + gather (not stable)", "builtin", pgroup, pbytes,
+                           time_kernel(space, req.cfg, run)});
+  }
+  report.notes.push_back("bytes: extract reads N and writes the selection (" + std::to_string(want_selected.size()) +
+                         " elements); partition reads N, writes N and NUM_BINS + 1 offsets");
+  return report;
+}
+
+BenchSpec make_bench() {
+  return {"bin-extract",
+          "extract one bin and partition by all bins: framework and learner kernels vs copy_if, CUB, BinSort, a copy",
+          {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
+           {"num-bins", "NUM_BINS", 8, 1, 256},
+           {"target-bin", "the bin --extract selects", 3, 0, 255}},
+          [](const BenchRequest& req) {
+            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
+          }};
+}
+
+}  // namespace
+
+KPZ_REGISTER_BENCH(make_bench);
+
+}  // namespace kpz::bin_extract

@@ -1,0 +1,212 @@
+// `kpuzzles bench reduce`: the book's table for this device. Every rung of the ladder (neighbored
+// ... template), then persistent (beyond the book), recursive, Kokkos::parallel_reduce and, in
+// CUDA builds, CUB DeviceReduce::Sum, next to a device-to-device copy of the same bytes. Each row
+// is the whole reduction to one value (team kernel + second launch), checked before it is timed.
+// Columns beyond the standard ones: step (speed-up over the previous rung), cumulative (over
+// neighbored) and, when a library row exists, the ratio to Kokkos' parallel_reduce.
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kpz/bench.hpp"
+#include "kpz/check.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+#include "library.hpp"
+#include "reduce/reduce.hpp"
+
+namespace kpz::reduce {
+
+CudaBaselines& cuda_baselines() {
+  static CudaBaselines baselines;
+  return baselines;
+}
+
+namespace {
+
+// The ladder in the book's order, then the rung beyond the book. Rows after these have no step.
+const Variant kLadder[] = {Variant::neighbored,    Variant::neighbored_less, Variant::interleaved,
+                           Variant::unroll2,       Variant::unroll4,         Variant::unroll8,
+                           Variant::unroll_warps8, Variant::complete_unroll, Variant::template_lanes,
+                           Variant::persistent};
+
+std::string power_label(std::size_t n) {
+  int p = 0;
+  while ((std::size_t{1} << (p + 1)) <= n) ++p;
+  return (std::size_t{1} << p) == n ? "2^" + std::to_string(p) : std::to_string(n);
+}
+
+// Same generator as the puzzle's random inputs: never 0, mean about 2; floats in quarters.
+template <class T>
+std::vector<T> make_values(std::size_t n, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const std::int64_t k = std::is_integral_v<T> ? rng.integer(-3, 6) : rng.integer(-12, 27);
+    const double value = static_cast<double>(k >= 0 ? k + 1 : k);
+    x = static_cast<T>(std::is_integral_v<T> ? value : value / 4.0);
+  }
+  return v;
+}
+
+struct Config {
+  int lanes;
+  int team_size;  // --team-size, or 0
+  BenchConfig cfg;
+  Impl impl;
+};
+
+template <class Space, class T>
+void bench_size(BenchReport& report, const Space& space, std::size_t n, const Config& c, std::uint64_t seed) {
+  const bool gpu = space_name<Space>() == "cuda";
+  const bool is_float = !std::is_integral_v<T>;
+  const std::string group = "N=" + power_label(n);
+  const std::string suffix = ", " + power_label(n) + (is_float ? " floats" : " ints");
+  const EventTimer events = gpu ? cuda_baselines().timer : nullptr;
+  const auto timed = [&](const std::function<void()>& launch) {
+    return events ? events(launch, c.cfg) : time_kernel(space, c.cfg, launch);
+  };
+  const double bytes = static_cast<double>(sizeof(T)) * static_cast<double>(n);
+
+  const std::vector<T> host = make_values<T>(n, seed);
+  double exact = 0, abs_sum = 0;
+  for (const T x : host) {
+    exact += static_cast<double>(x);
+    abs_sum += std::fabs(static_cast<double>(x));
+  }
+  const double tolerance = is_float ? sum_error_bound(abs_sum, n) : 0.0;
+  auto in_dev = to_device(space, "in", host);
+  const View<const T*, Space> in = in_dev;
+
+  // The copy baselines: the same bytes read and written once (deep_copy: cudaMemcpy on CUDA).
+  {
+    View<T*, Space> dst(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "copy_dst"), n);
+    report.rows.push_back({"device-to-device copy (deep_copy)" + suffix, "copy", group, 2 * bytes,
+                           timed([&] { Kokkos::deep_copy(space, dst, in); })});
+    report.rows.push_back({"copy as parallel_for" + suffix, "copy", group, 2 * bytes, timed([&] {
+                             Kokkos::parallel_for(
+                                 "reduce::bench::copy", Kokkos::RangePolicy<Space>(space, 0, n),
+                                 KOKKOS_LAMBDA(std::size_t i) { dst(i) = in(i); });
+                           })});
+  }
+
+  const int ladder_team = resolve_team_size(space, c.team_size, gpu ? std::min(c.lanes, 1024) : 64);
+  const int persistent_team = resolve_team_size(space, c.team_size, gpu ? 256 : 64);
+  View<T*, Space> partial(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "partial"),
+                          ladder_league(n, c.lanes, 1));
+  View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
+                       recursive_work_size(n, c.lanes));
+  View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
+
+  const auto check_sum = [&](double got, const std::string& what) {
+    if (!(std::fabs(got - exact) <= tolerance))
+      throw std::runtime_error(what + " gives " + format_number(got) + " instead of " + format_number(exact) +
+                               ": refusing to time it");
+  };
+
+  std::vector<std::size_t> ladder_rows;  // indices into report.rows, in the ladder's order
+  std::vector<Variant> order(std::begin(kLadder), std::end(kLadder));
+  order.push_back(Variant::recursive);
+  order.push_back(Variant::builtin);
+  for (const Variant v : order) {
+    const VariantInfo& vi = info(v);
+    Launch launch{ladder_team, c.lanes, 1};
+    if (v == Variant::persistent) {
+      launch.team_size = persistent_team;
+      launch.league = persistent_league(space, n, persistent_team);
+    } else if (vi.unroll > 0) {
+      try {
+        validate_lanes(vi, c.lanes);
+      } catch (const UsageError& e) {
+        report.notes.push_back(std::string("skipped --") + vi.name + ": " + e.what());
+        continue;
+      }
+      launch.league = ladder_league(n, c.lanes, vi.unroll);
+      const bool warp = v == Variant::unroll_warps8 || v == Variant::complete_unroll || v == Variant::template_lanes;
+      check_scratch<Space>(warp ? warp_scratch_bytes<Space, T>(c.lanes) : tree_scratch_bytes<Space, T>(c.lanes), 0,
+                           std::string("reduce --") + vi.name);
+    }
+    const std::string name = std::string("--") + vi.name + suffix;
+    const auto launch_fn = [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result); };
+    poison(result);
+    launch_fn();
+    space.fence();
+    check_sum(static_cast<double>(to_host(result)[0]), "reduce " + name);
+    if (v != Variant::recursive && v != Variant::builtin) ladder_rows.push_back(report.rows.size());
+    report.rows.push_back({name, v == Variant::builtin ? "builtin" : "puzzle", group, bytes, timed(launch_fn)});
+  }
+
+  if (gpu)
+    for (const LibrarySum sum : cuda_baselines().sums) {
+      LibraryResult lib = sum(in.data(), n, is_float, c.cfg);
+      check_sum(lib.sum, lib.name);
+      report.rows.push_back({lib.name + suffix, "library", group, bytes, lib.timing});
+    }
+
+  // The input must be what it was (the kernels take View<const T*>; this checks it end to end).
+  if (to_host(in_dev) != host) throw std::runtime_error("reduce bench: a kernel modified the input");
+
+  // Extra columns for this group: step and cumulative speed-ups, and the ratio to the built-in.
+  const BenchRow* builtin = nullptr;
+  bool library = false;
+  for (const auto& r : report.rows)
+    if (r.group == group) {
+      if (r.kind == "builtin") builtin = &r;
+      if (r.kind == "library") library = true;
+    }
+  const double first = ladder_rows.empty() ? 0 : report.rows[ladder_rows.front()].timing.median_s;
+  for (std::size_t k = 0; k < ladder_rows.size(); ++k)  // the first rung's step is 1.00x, as in the book
+    report.rows[ladder_rows[k]].extra.push_back(
+        {"step", report.rows[ladder_rows[k == 0 ? 0 : k - 1]].timing.median_s / report.rows[ladder_rows[k]].timing.median_s});
+  for (auto& r : report.rows) {
+    if (r.group != group || r.kind == "copy") continue;
+    if (first > 0) r.extra.push_back({"cumulative", first / r.timing.median_s});
+    if (library && builtin && &r != builtin) r.extra.push_back({"vs builtin", builtin->timing.median_s / r.timing.median_s});
+  }
+}
+
+template <class Space>
+BenchReport bench_on(const Space& space, const BenchRequest& req) {
+  const bool gpu = space_name<Space>() == "cuda";
+  std::vector<std::size_t> sizes;
+  if (req.params.get("size")) sizes = {static_cast<std::size_t>(req.params.get("size"))};
+  else if (gpu) sizes = {std::size_t{1} << 24, std::size_t{1} << 28};
+  else sizes = {std::size_t{1} << 24};
+  const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : 512, req.team_size, req.cfg,
+                 req.impl};
+  const bool is_float = req.params.get("float") != 0;
+
+  BenchReport report;
+  report.puzzle = "reduce";
+  report.space = std::string(space_name<Space>());
+  report.config.set("sizes", Json::array_of(sizes)).set("type", is_float ? "float" : "int").set("lanes", c.lanes);
+  report.config.set("impl", std::string(to_string(req.impl))).set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  report.config.set("timer", gpu && cuda_baselines().timer ? "cuda events" : "fence + host timer");
+  for (const std::size_t n : sizes) {
+    if (is_float) bench_size<Space, float>(report, space, n, c, req.seed);
+    else bench_size<Space, int>(report, space, n, c, req.seed);
+  }
+  report.notes.push_back("each row: the whole sum (team kernel + second launch; recursive: every level), kernel time only");
+  report.notes.push_back("step: speed-up over the rung above; cumulative: over --neighbored; bytes: N values read once");
+  return report;
+}
+
+BenchSpec make_bench() {
+  return {"reduce",
+          "the reduction ladder (the book's table), persistent, recursive, parallel_reduce and CUB, vs a device copy",
+          {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
+           {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size)", 0, 0, 4096},
+           {"float", "0: int values (the book); 1: float values", 0, 0, 1}},
+          [](const BenchRequest& req) {
+            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
+          }};
+}
+
+}  // namespace
+
+KPZ_REGISTER_BENCH(make_bench);
+
+}  // namespace kpz::reduce

@@ -1,0 +1,264 @@
+// `kpuzzles bench segscan`: segmented sums (--reduce) for mean segment lengths 4, 32, 1024 and
+// 2^20, and y = A x (--spmv) for a short-row and a power-law matrix. Rows per group: the
+// framework's merge-path kernel, the reference (or --exercise) kernel, the Kokkos ways a
+// learner would try first (a team per segment with a nested parallel_reduce, a thread per
+// segment), and the library baselines of the build: CUB DeviceSegmentedReduce::Sum (CUDA
+// builds) and KokkosSparse::spmv with SPMV_NATIVE (builds with Kokkos Kernels).
+// GB/s counts values + offsets + outputs (SpMV: values, columns, row offsets, x once, y).
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "kpz/bench.hpp"
+#include "kpz/check.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/random.hpp"
+#include "kpz/segments.hpp"
+#include "kpz/transfer.hpp"
+#include "segscan/segscan.hpp"
+
+namespace kpz::segscan {
+namespace {
+
+// The CUDA-only baseline (benchmarks/segscan/cuda/cub_segmented_reduce.cpp): in = {values (float),
+// offsets (int, S + 1)}, out = {sums (float, S)}, sizes = {N, S}.
+constexpr const char* kCubSegmentedSum = "cub::DeviceSegmentedReduce::Sum<float>";
+
+// What a learner writes first, CUB-style: one team per segment, a nested parallel_reduce over
+// its values. Short segments leave most of the team idle.
+template <class Space>
+void team_per_segment(const Space& space, int team_size, View<const float*, Space> values,
+                      View<const int*, Space> offsets, View<float*, Space> sums) {
+  const int segments = static_cast<int>(sums.extent(0));
+  Kokkos::parallel_for(
+      "segscan::bench::team_per_segment", TeamPolicy<Space>(space, segments, team_size),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int s = team.league_rank();
+        float sum = 0.0f;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, offsets(s), offsets(s + 1)), [&](int i, float& acc) { acc += values(i); },
+            sum);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { sums(s) = sum; });
+      });
+}
+
+// The other first try: one thread per segment, a serial loop. Long segments serialize.
+template <class Space>
+void thread_per_segment(const Space& space, View<const float*, Space> values, View<const int*, Space> offsets,
+                        View<float*, Space> sums) {
+  Kokkos::parallel_for(
+      "segscan::bench::thread_per_segment", Kokkos::RangePolicy<Space>(space, 0, sums.extent(0)),
+      KOKKOS_LAMBDA(int s) {
+        float sum = 0.0f;
+        for (int i = offsets(s); i < offsets(s + 1); ++i) sum += values(i);
+        sums(s) = sum;
+      });
+}
+
+// Checks a strided sample of the segment totals (and the first and last) against double sums.
+void check_sums(const std::function<double(std::int64_t)>& term, const segments::Offsets& offsets,
+                const std::vector<float>& got, const std::string& what) {
+  const std::size_t segs = offsets.size() - 1;
+  if (segs == 0) return;
+  const auto check_one = [&](std::size_t s) {
+    double sum = 0, abs_sum = 0;
+    for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) {
+      sum += term(i);
+      abs_sum += std::fabs(term(i));
+    }
+    const double bound = sum_error_bound(abs_sum, static_cast<std::size_t>(offsets[s + 1] - offsets[s]));
+    if (!(std::fabs(got[s] - sum) <= bound))
+      throw std::runtime_error(what + " gives a wrong total for segment " + std::to_string(s) + " (" +
+                               format_number(got[s]) + " instead of " + format_number(sum) + "): refusing to time it");
+  };
+  const std::size_t step = segs / 4099 + 1;
+  for (std::size_t s = 0; s < segs; s += step) check_one(s);
+  check_one(segs - 1);
+}
+
+std::string mean_name(std::int64_t mean) {
+  for (int p = 10; p <= 30; ++p)
+    if (mean == (std::int64_t{1} << p) && p > 10) return "2^" + std::to_string(p);
+  return std::to_string(mean);
+}
+
+template <class Space>
+void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& req, const std::vector<float>& host_values,
+                  View<const float*, Space> values, std::int64_t mean, const MergePathPlan& plan, int team_size) {
+  const bool gpu = space_name<Space>() == "cuda";
+  const auto n = static_cast<std::int64_t>(host_values.size());
+  Rng rng(req.seed + static_cast<std::uint64_t>(mean));
+  // Random lengths 0..2L for the short segments, equal lengths for L >= 2^20.
+  segments::Offsets offsets;
+  if (mean >= (std::int64_t{1} << 20)) {
+    for (std::int64_t at = 0; at < n; at += mean) offsets.push_back(at);
+    offsets.push_back(n);
+  } else {
+    offsets = segments::random_offsets(rng, n, mean);
+  }
+  segments::validate_offsets(offsets, n);
+  const std::int64_t segs = segments::count(offsets);
+  const std::vector<int> off32(offsets.begin(), offsets.end());
+  auto d_offsets = to_device(space, "offsets", off32);
+  View<const int*, Space> co = d_offsets;
+  View<float*, Space> sums(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "sums"), static_cast<std::size_t>(segs));
+  const double bytes = 4.0 * (static_cast<double>(n) + 2.0 * static_cast<double>(segs) + 1.0);
+  const std::string group = "L=" + mean_name(mean);
+  const auto term = [&](std::int64_t i) { return static_cast<double>(host_values[static_cast<std::size_t>(i)]); };
+  MergePathWorkspace<Space, float> ws(space, plan, segs, n);
+  const Launch launch{team_size, default_tile<Space>()};
+  const bool ref = req.impl == Impl::reference;
+
+  std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
+      {"merge path (framework), " + group, "puzzle", [&] { merge_path_reduce(space, plan, ws, values, co, sums); }},
+      {std::string("reduce (") + (ref ? "reference" : "exercise") + ": scan + gather, allocates), " + group, "puzzle",
+       [&] { (ref ? reference::reduce<Space, float> : exercise::reduce<Space, float>)(space, launch, values, co, sums); }},
+      {"team per segment, nested parallel_reduce, " + group, "builtin",
+       [&] { team_per_segment(space, gpu ? 128 : team_size, values, co, sums); }},
+  };
+  if (mean <= 1024)
+    kernels.push_back({"thread per segment, serial loop, " + group, "builtin",
+                       [&] { thread_per_segment(space, values, co, sums); }});
+  for (auto& [name, kind, launch_fn] : kernels) {
+    poison(sums);
+    launch_fn();
+    space.fence();
+    check_sums(term, offsets, to_host(sums), name);
+    report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
+  }
+  if (auto* cub_run = LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum)) {
+    const std::string label = "CUB DeviceSegmentedReduce::Sum";
+    poison(sums);
+    space.fence();
+    LibraryArgs args{{values.data(), co.data()}, {sums.data()}, {n, segs}, BenchConfig{0, 1}};
+    cub_run(args);
+    check_sums(term, offsets, to_host(sums), label);
+    args.cfg = req.cfg;
+    report.rows.push_back({label + ", " + group, "library", group, bytes, cub_run(args)});
+  }
+  report.notes.push_back(group + ": " + std::to_string(segs) + " segments, longest " +
+                         std::to_string(segments::longest(offsets)) + ", merge path " + std::to_string(ws.tiles) +
+                         " teams of " + std::to_string(plan.tile_items) + " items");
+}
+
+template <class Space>
+void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req, std::int64_t rows, bool power_law,
+                const MergePathPlan& plan, int team_size) {
+  Rng rng(req.seed + (power_law ? 7 : 3));
+  segments::Offsets offsets(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int64_t len;
+    if (power_law) {  // a quarter empty, the rest Pareto (alpha 1.5, minimum 3): mean about 7
+      len = rng.uniform() < 0.25 ? 0 : static_cast<std::int64_t>(std::min(3.0 * std::pow(1.0 - rng.uniform(), -1.0 / 1.5), static_cast<double>(rows)));
+    } else {  // short rows: 0..16 nonzeros, mean 8
+      len = rng.integer(0, 16);
+    }
+    offsets[static_cast<std::size_t>(r) + 1] = offsets[static_cast<std::size_t>(r)] + len;
+  }
+  const std::int64_t nnz = offsets.back();
+  if (nnz >= (std::int64_t{1} << 30)) throw UsageError("--rows gives too many nonzeros");
+  segments::validate_offsets(offsets, nnz, "CSR row offsets", "nnz");
+  std::vector<int> columns(static_cast<std::size_t>(nnz));
+  for (auto& c : columns) c = static_cast<int>(rng.integer(0, rows - 1));
+  std::vector<float> a(static_cast<std::size_t>(nnz)), x(static_cast<std::size_t>(rows));
+  for (auto& v : a) v = static_cast<float>(rng.uniform(-1.0, 2.0));
+  for (auto& v : x) v = static_cast<float>(rng.uniform(-2.0, 3.0));
+  const std::vector<int> off32(offsets.begin(), offsets.end());
+  auto d_offsets = to_device(space, "row_offsets", off32);
+  auto d_columns = to_device(space, "columns", columns);
+  auto d_a = to_device(space, "matrix_values", a);
+  auto d_x = to_device(space, "x", x);
+  View<float*, Space> y(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "y"), static_cast<std::size_t>(rows));
+  const double bytes = 8.0 * static_cast<double>(nnz) + 4.0 * (3.0 * static_cast<double>(rows) + 1.0);
+  const std::string group = power_law ? "spmv power law" : "spmv short rows";
+  const auto term = [&](std::int64_t j) {
+    return static_cast<double>(a[static_cast<std::size_t>(j)]) * x[static_cast<std::size_t>(columns[static_cast<std::size_t>(j)])];
+  };
+  MergePathWorkspace<Space, float> ws(space, plan, rows, nnz);
+  const Launch launch{team_size, default_tile<Space>()};
+  const bool ref = req.impl == Impl::reference;
+  View<const int*, Space> co = d_offsets, cc = d_columns;
+  View<const float*, Space> ca = d_a, cx = d_x;
+
+  std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
+      {"merge path spmv (framework), " + group, "puzzle", [&] { merge_path_spmv(space, plan, ws, co, cc, ca, cx, y); }},
+      {std::string("spmv (") + (ref ? "reference" : "exercise") + ": products + reduce, allocates), " + group, "puzzle",
+       [&] { (ref ? reference::spmv<Space, float> : exercise::spmv<Space, float>)(space, launch, co, cc, ca, cx, y); }},
+  };
+  std::unique_ptr<KokkosKernelsSpmv<Space, float>> kk;
+  if (have_kokkos_kernels()) {
+    kk = std::make_unique<KokkosKernelsSpmv<Space, float>>(space, static_cast<int>(rows), static_cast<int>(rows), d_offsets,
+                                                           d_columns, d_a, d_x, y);
+    kernels.push_back({"KokkosSparse::spmv (SPMV_NATIVE), " + group, "library", [&] { (*kk)(); }});
+  }
+  for (auto& [name, kind, launch_fn] : kernels) {
+    poison(y);
+    launch_fn();
+    space.fence();
+    check_sums(term, offsets, to_host(y), name);
+    report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
+  }
+  report.notes.push_back(group + ": " + std::to_string(rows) + " rows, " + std::to_string(nnz) + " nonzeros, longest row " +
+                         std::to_string(segments::longest(offsets)));
+}
+
+template <class Space>
+BenchReport bench_on(const Space& space, const BenchRequest& req) {
+  const bool gpu = space_name<Space>() == "cuda";
+  const std::int64_t n = req.params.get("size") ? req.params.get("size") : gpu ? std::int64_t{1} << 28 : std::int64_t{1} << 22;
+  std::vector<std::int64_t> means{4, 32, 1024, std::int64_t{1} << 20};
+  if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
+  const std::int64_t rows = req.params.get("rows") ? req.params.get("rows") : gpu ? std::int64_t{1} << 24 : std::int64_t{1} << 18;
+  const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
+  MergePathPlan plan = default_merge_path_plan<Space>(team_size);
+  if (req.params.get("tile-items")) plan.tile_items = static_cast<int>(req.params.get("tile-items"));
+  check_scratch<Space>(merge_path_scratch_bytes<Space, float>(plan), 0, "segscan merge path");
+  check_scratch<Space>(merge_path_carry_scratch_bytes<Space, float>(plan), 0, "segscan merge path carry scan");
+  check_scratch<Space>(hillis_steele_scratch_bytes<Space, float>(default_tile<Space>()), 0, "segscan --reduce");
+
+  BenchReport report;
+  report.puzzle = "segscan";
+  report.space = std::string(space_name<Space>());
+  report.config.set("size", n).set("spmv_rows", rows).set("team_size", team_size);
+  report.config.set("merge_path_items_per_team", plan.tile_items).set("impl", std::string(to_string(req.impl)));
+  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  report.config.set("kokkos_kernels", have_kokkos_kernels());
+  report.config.set("cub", LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) != nullptr);
+  add_copy_baselines(report, space, static_cast<std::size_t>(n), req.cfg);
+
+  Rng rng(req.seed);
+  std::vector<float> host_values(static_cast<std::size_t>(n));
+  for (auto& v : host_values) v = static_cast<float>(rng.uniform(-2.0, 3.0));
+  auto values = to_device(space, "values", host_values);
+  for (const std::int64_t mean : means) bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size);
+  if (req.params.get("spmv")) {
+    bench_spmv<Space>(report, space, req, rows, false, plan, team_size);
+    bench_spmv<Space>(report, space, req, rows, true, plan, team_size);
+  }
+  if (!have_kokkos_kernels())
+    report.notes.push_back("no Kokkos Kernels in this build: configure with -DKokkosKernels_ROOT=... for the KokkosSparse::spmv rows");
+  return report;
+}
+
+BenchSpec make_bench() {
+  return {"segscan",
+          "segmented sums for mean lengths 4, 32, 1024, 2^20 and SpMV: merge path vs CUB, Kokkos Kernels, first tries",
+          {{"size", "N values (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 29},
+           {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
+           {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
+           {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
+           {"tile-items", "merge items per team of the merge-path kernel (0: 2048)", 0, 0, 1 << 14}},
+          [](const BenchRequest& req) {
+            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
+          }};
+}
+
+}  // namespace
+
+KPZ_REGISTER_BENCH(make_bench);
+
+}  // namespace kpz::segscan

@@ -1,0 +1,100 @@
+// bin-extract exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run bin-extract`
+// (or the tests; bug hunts: `kpuzzles trace bin-extract --bug-...` in the trace build).
+// The solution is in reference/bin-extract/, but try first: docs/puzzles/bin-extract.md has hints.
+// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write bin-extract`
+// restores it (and discards your work).
+#include "bin-extract/bin-extract.hpp"
+
+namespace kpz::bin_extract::exercise {
+
+template <class Space>
+void histogram(const Space& space, int team_size, int num_bins, View<const float*, Space> in,
+               View<float**, Space> out, View<int*, Space> counts) {
+  const int n = static_cast<int>(in.extent(0));
+  // One team (CUDA: one block) for the whole input; its scratch holds the input and its bins.
+  const auto policy = TeamPolicy<Space>(space, 1, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(histogram_scratch_bytes<Space>(n)));
+  Kokkos::parallel_for(
+      "bin_extract::histogram", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        ScratchView<float*, Space> s_x(team.team_scratch(0), n);
+        ScratchView<int*, Space> s_bin(team.team_scratch(0), n);
+        // TODO(roughly 5 lines): stage the input: for every i of a TeamThreadRange over n, s_x(i) = in(i) and s_bin(i) = bin_of(in(i), num_bins); then wait until every member has written its part.
+        for (int k = 0; k < num_bins; ++k) {
+          // TODO(roughly 8 lines): one Kokkos::parallel_scan over a TeamThreadRange(team, n) with an int `offset`: the predicate is s_bin(i) == k, and offset arrives holding the number of selected elements before i (the exclusive prefix). In the final pass a selected element writes out(k, offset) = s_x(i), and element n - 1 writes counts(k) = offset + its predicate. Then add the predicate to offset.
+        }
+      });
+}
+
+template <class Space>
+void extract(const Space& space, const Launch& launch, int num_bins, int target_bin,
+             View<const float*, Space> in, View<int*, Space> tile_offsets, View<float*, Space> out) {
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile;
+  const int teams = teams_for(in.extent(0), tile);
+  const TeamPolicy<Space> policy(space, teams, launch.team_size);
+
+  // Level 1: every team counts the selected elements of its own tile.
+  Kokkos::parallel_for(
+      "bin_extract::extract_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int t = team.league_rank();
+        const int first = t * tile;
+        const int count = Kokkos::min(tile, n - first);  // the last tile may be shorter
+        // TODO(roughly 6 lines): count the elements of bin target_bin among in(first), ..., in(first + count - 1) with a Kokkos::parallel_reduce over a TeamThreadRange(team, count) into an int; then one member (Kokkos::single(Kokkos::PerTeam(team), ...)) writes the total to tile_offsets(t).
+      });
+
+  // Level 2: an exclusive scan of the team counts across the whole league, in place. Entry
+  // `teams` (a zero on entry) receives the total: the number of selected elements.
+  // TODO(roughly 6 lines): a Kokkos::parallel_scan over a Kokkos::RangePolicy<Space>(space, 0, teams + 1) with an int prefix: read c = tile_offsets(t) first (0 for t == teams), in the final pass write tile_offsets(t) = prefix (exclusive: before adding), then add c.
+
+  // Level 1 again: every team scans its tile and scatters its elements from its offset on.
+  Kokkos::parallel_for(
+      "bin_extract::extract_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int t = team.league_rank();
+        const int first = t * tile;
+        const int count = Kokkos::min(tile, n - first);
+        const int base = tile_offsets(t);  // selected elements of all earlier tiles
+        // TODO(roughly 7 lines): a Kokkos::parallel_scan over a TeamThreadRange(team, count) with an int offset (the exclusive prefix within this tile): x = in(first + i) is selected when bin_of(x, num_bins) == target_bin; in the final pass a selected x goes to out(base + offset); then add the predicate to offset.
+      });
+}
+
+template <class Space>
+void partition(const Space& space, const Launch& launch, int num_bins, View<const float*, Space> in,
+               View<int*, Space> tile_offsets, View<float*, Space> out, View<int*, Space> bin_offsets) {
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile;
+  const int teams = teams_for(in.extent(0), tile);
+  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(partition_scratch_bytes<Space>(tile, num_bins)));
+
+  // Pass 1: every team's histogram, stored bin-major: tile_offsets(b * teams + t).
+  Kokkos::parallel_for(
+      "bin_extract::partition_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        ScratchView<int*, Space> s_hist(team.team_scratch(0), num_bins);
+        const int t = team.league_rank();
+        const int first = t * tile;
+        const int count = Kokkos::min(tile, n - first);
+        // TODO(roughly 9 lines): zero s_hist (a TeamThreadRange over num_bins) and wait; every element of the tile adds 1 to s_hist(its bin) with Kokkos::atomic_add (members share the counters); wait; then write s_hist(b) to tile_offsets(b * teams + t) for every bin b.
+      });
+
+  // One exclusive scan over all (bin, team) counts in bin-major order: all of bin 0 (team 0,
+  // team 1, ...), then all of bin 1, ... Entry num_bins * teams receives N.
+  const int entries = num_bins * teams;
+  // TODO(roughly 6 lines): the same in-place exclusive scan as in extract, over the entries + 1 values of tile_offsets (read c first, 0 for the last entry; write the prefix in the final pass; add c).
+  // TODO(roughly 2 lines): a Kokkos::parallel_for over a RangePolicy<Space>(space, 0, num_bins + 1): bin b starts where team 0's elements of bin b go, bin_offsets(b) = tile_offsets(b * teams) (for b == num_bins that is N).
+
+  // Pass 2: every team stages its tile, then scans and scatters it once per bin (stable).
+  Kokkos::parallel_for(
+      "bin_extract::partition_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        ScratchView<float*, Space> s_x(team.team_scratch(0), tile);
+        const int t = team.league_rank();
+        const int first = t * tile;
+        const int count = Kokkos::min(tile, n - first);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { s_x(i) = in(first + i); });
+        team.team_barrier();
+        // TODO(roughly 10 lines): for every bin b: base = tile_offsets(b * teams + t); a Kokkos::parallel_scan over a TeamThreadRange(team, count) with predicate bin_of(s_x(i), num_bins) == b writes each selected s_x(i) to out(base + offset) in the final pass.
+      });
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_INSTANTIATE)
+
+}  // namespace kpz::bin_extract::exercise

@@ -1,0 +1,228 @@
+// reduce exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run reduce`
+// (or the tests; bug hunts: `kpuzzles trace reduce --bug-...` in the trace build).
+// The solution is in reference/reduce/, but try first: docs/puzzles/reduce.md has hints.
+// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write reduce`
+// restores it (and discards your work).
+#include <cstdint>
+#include <stdexcept>
+
+#include "reduce/reduce.hpp"
+
+namespace kpz::reduce::exercise {
+
+template <class Space, class T>
+using Slots = ScratchView<T*, Space>;
+
+// ---- Helpers shared by several rungs (each holds one rung's lesson) ----------------------------
+
+// The interleaved tree: for stride = lanes / 2, lanes / 4, ..., keep, slot i adds slot i + stride
+// for every i < stride. Leaves the sums of the tile in slots 0 .. keep - 1 (keep = 1: the whole
+// sum in s(0)). Collective: every member calls it, after the barrier that follows the loads.
+template <class Space, class T>
+KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes,
+                                             int keep) {
+  // TODO(roughly 6 lines): for stride = lanes / 2 down to keep (halving): a TeamThreadRange over stride where slot i adds s(i + stride) into s(i); a team barrier after each step.
+}
+
+// Loading with unrolling: lane i of the tile starting at `first` gets the sum of the Unroll
+// elements first + u * lanes + i (u < Unroll; 0 past n), then the team waits.
+template <int Unroll, class Space, class T>
+KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n,
+                                      int first, const Slots<Space, T>& s, int lanes) {
+  // TODO(roughly 9 lines): a TeamThreadRange over lanes: lane i loads its Unroll elements into a local array first (0 past n), then adds them and stores the sum in s(i). Then a team barrier.
+}
+
+// The last 64 partial sums (s(0) .. s(63), after the tree's last barrier) into partial(team),
+// without the tree's barriers. On CUDA with whole warps, warp 0 (team ranks 0..31, one
+// TeamThreadRange(team, 32) iteration each) adds them in registers with five shuffles; elsewhere
+// the same butterfly goes through `warp`, a 32-lane XorExchange in team scratch.
+template <class Space, class T>
+KOKKOS_INLINE_FUNCTION void warp_finish(const TeamMember<Space>& team, const Slots<Space, T>& s,
+                                        team::XorExchange<Space, T>& warp, const View<T*, Space>& partial) {
+  using Exchange = team::XorExchange<Space, T>;
+  const int t = team.league_rank();
+  // TODO(roughly 16 lines): if Exchange::full_warps(team.team_size()): a TeamThreadRange over 32 where lane i takes x = s(i) + s(i + 32), then x += Exchange::shuffle(x, mask) for mask = 16, 8, 4, 2, 1, and lane 0 writes x to partial(t). Otherwise: lane i writes s(i) + s(i + 32) into warp.values()(i), warp.all_reduce(team, op) with op adding two values, and one member writes warp.values()(0) to partial(t).
+}
+
+// ---- The ladder ----------------------------------------------------------------------------
+
+template <class Space, class T>
+void neighbored(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  const int n = static_cast<int>(in.extent(0));
+  const int lanes = launch.lanes;
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
+  Kokkos::parallel_for(
+      "reduce::neighbored", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Slots<Space, T> s(team.team_scratch(0), lanes);  // s(i): the running sum of lane i
+        const int first = team.league_rank() * lanes;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
+          s(i) = first + i < n ? in(first + i) : T(0);
+        });
+        team.team_barrier();
+        // TODO(roughly 6 lines): for stride = 1, 2, 4, ... below lanes: in a TeamThreadRange over all lanes, lane i adds s(i + stride) into s(i) when i % (2 * stride) == 0; a team barrier after each step.
+        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
+      });
+}
+
+template <class Space, class T>
+void neighbored_less(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  const int n = static_cast<int>(in.extent(0));
+  const int lanes = launch.lanes;
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
+  Kokkos::parallel_for(
+      "reduce::neighbored_less", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Slots<Space, T> s(team.team_scratch(0), lanes);
+        const int first = team.league_rank() * lanes;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
+          s(i) = first + i < n ? in(first + i) : T(0);
+        });
+        team.team_barrier();
+        // TODO(roughly 7 lines): the same pairs as neighbored, without idle iterations: for stride = 1, 2, 4, ... below lanes, a TeamThreadRange over lanes / (2 * stride) where iteration k adds s(i + stride) into s(i) for i = 2 * stride * k; a team barrier after each step.
+        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
+      });
+}
+
+template <class Space, class T>
+void interleaved(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  const int n = static_cast<int>(in.extent(0));
+  const int lanes = launch.lanes;
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
+  Kokkos::parallel_for(
+      "reduce::interleaved", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Slots<Space, T> s(team.team_scratch(0), lanes);
+        const int first = team.league_rank() * lanes;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
+          s(i) = first + i < n ? in(first + i) : T(0);
+        });
+        team.team_barrier();
+        interleaved_tree<Space, T>(team, s, lanes, 1);  // your TODO in interleaved_tree, above
+        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
+      });
+}
+
+template <int Unroll, class Space, class T>
+void unrolled(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  const int n = static_cast<int>(in.extent(0));
+  const int lanes = launch.lanes;
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
+  Kokkos::parallel_for(
+      "reduce::unrolled", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Slots<Space, T> s(team.team_scratch(0), lanes);
+        const int first = team.league_rank() * lanes * Unroll;  // this team's tile: Unroll * lanes elements
+        load_tile<Unroll, Space, T>(team, in, n, first, s, lanes);  // your TODO in load_tile, above
+        interleaved_tree<Space, T>(team, s, lanes, 1);
+        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
+      });
+}
+
+template <class Space, class T>
+void unroll_warps8(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  using Exchange = team::XorExchange<Space, T>;
+  const int n = static_cast<int>(in.extent(0));
+  const int lanes = launch.lanes;
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(warp_scratch_bytes<Space, T>(lanes)));
+  Kokkos::parallel_for(
+      "reduce::unroll_warps8", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Exchange warp(team, 32, 32);  // first: XorExchange carves its 32 slots before the tree's
+        const Slots<Space, T> s(team.team_scratch(0), lanes);
+        const int first = team.league_rank() * lanes * 8;
+        load_tile<8, Space, T>(team, in, n, first, s, lanes);
+        interleaved_tree<Space, T>(team, s, lanes, 64);  // with barriers down to 64 slots
+        warp_finish<Space, T>(team, s, warp, partial);   // your TODO in warp_finish, above
+      });
+}
+
+template <class Space, class T>
+void complete_unroll(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  using Exchange = team::XorExchange<Space, T>;
+  const int n = static_cast<int>(in.extent(0));
+  const int lanes = launch.lanes;
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(warp_scratch_bytes<Space, T>(lanes)));
+  Kokkos::parallel_for(
+      "reduce::complete_unroll", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Exchange warp(team, 32, 32);
+        const Slots<Space, T> s(team.team_scratch(0), lanes);
+        const int first = team.league_rank() * lanes * 8;
+        load_tile<8, Space, T>(team, in, n, first, s, lanes);
+        // TODO(roughly 20 lines): the tree written out, no loop: for each size 1024, 512, 256, 128 in turn, if lanes >= size: a TeamThreadRange over size / 2 where slot i adds s(i + size / 2) into s(i), then a team barrier. 64 slots are left for the warp finish.
+        warp_finish<Space, T>(team, s, warp, partial);
+      });
+}
+
+template <int Lanes, class Space, class T>
+void templated(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  using Exchange = team::XorExchange<Space, T>;
+  static_assert(Lanes >= 64 && Lanes <= 1024 && (Lanes & (Lanes - 1)) == 0, "Lanes: a power of two, 64 .. 1024");
+  const int n = static_cast<int>(in.extent(0));
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(warp_scratch_bytes<Space, T>(Lanes)));
+  Kokkos::parallel_for(
+      "reduce::templated", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Exchange warp(team, 32, 32);
+        const Slots<Space, T> s(team.team_scratch(0), Lanes);
+        const int first = team.league_rank() * Lanes * 8;
+        load_tile<8, Space, T>(team, in, n, first, s, Lanes);
+        // TODO(roughly 20 lines): as in complete_unroll, with the compile-time constant Lanes: if constexpr (Lanes >= size) for size = 1024, 512, 256, 128, so that the steps that do not apply are not even compiled.
+        warp_finish<Space, T>(team, s, warp, partial);
+      });
+}
+
+// ---- Beyond the book -----------------------------------------------------------------------
+
+template <class Space, class T>
+void persistent(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  using Quads = Kokkos::View<const Quad<T>*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
+  if (reinterpret_cast<std::uintptr_t>(in.data()) % alignof(Quad<T>) != 0)
+    throw std::invalid_argument("reduce::persistent needs a 16-byte aligned input");
+  const std::int64_t n = static_cast<std::int64_t>(in.extent(0));
+  const std::int64_t nq = n / 4;  // whole Quads; the 0 to 3 elements after them go to the last team
+  const Quads quads(reinterpret_cast<const Quad<T>*>(in.data()), static_cast<std::size_t>(nq));
+  const int league = launch.league;
+  const auto policy = TeamPolicy<Space>(space, league, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(persistent_scratch_bytes<Space, T>(launch.team_size)));
+  Kokkos::parallel_for(
+      "reduce::persistent", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Slots<Space, T> slots(team.team_scratch(0), team.team_size());
+        const int t = team.league_rank();
+        // This team's share: Quads [begin, end), cut into four runs of `quarter` Quads and a rest.
+        const std::int64_t begin = share_begin(nq, league, t), end = share_begin(nq, league, t + 1);
+        const int quarter = static_cast<int>((end - begin) / 4);
+        T acc = T(0);  // this member's sum
+        // TODO(roughly 8 lines): a TeamThreadRange over quarter: iteration g first loads the four Quads begin + g + k * quarter (k = 0, 1, 2, 3) into locals, then adds their sixteen values (quad_sum) to acc. Four independent 16-byte loads per member and iteration keep the memory system busy.
+        // The 0 to 3 Quads after the four runs, and in the last team the elements after the last Quad.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(end - begin - 4 * quarter)),
+                             [&](int r) { acc += quad_sum(quads(begin + 4 * quarter + r)); });
+        if (t == league - 1)
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(n - 4 * nq)),
+                               [&](int r) { acc += in(4 * nq + r); });
+        const T total = team_sum<Space, T>(team, slots, acc);
+        if (team.team_rank() == 0) partial(t) = total;
+      });
+}
+
+// ---- The comparisons -------------------------------------------------------------------------
+
+template <class Space, class T>
+void builtin(const Space& space, View<const T*, Space> in, View<T*, Space> result) {
+  const int n = static_cast<int>(in.extent(0));
+  // TODO(roughly 4 lines): one Kokkos::parallel_reduce over Kokkos::RangePolicy<Space>(space, 0, n) whose KOKKOS_LAMBDA(int i, T& acc) adds in(i) to acc, with Kokkos::subview(result, 0) (a View of one value) as the result.
+}
+
+template <class Space, class T>
+void recursive(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> work,
+               View<T*, Space> result) {
+  const std::size_t lanes = static_cast<std::size_t>(launch.lanes);
+  View<const T*, Space> level = in;  // the values still to be added
+  std::size_t offset = 0;            // where the next level's partial sums go in `work`
+  // TODO(roughly 9 lines): while level has more than one value: count = ceil(level size / lanes); sums = the next count values of work (Kokkos::subview(work, Kokkos::make_pair(offset, offset + count))); run interleaved<Space, T> on level into sums with a Launch of count teams; continue with level = sums. Then Kokkos::deep_copy(space, result, level): the last level has one value, the sum.
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_REDUCE_INSTANTIATE)
+
+}  // namespace kpz::reduce::exercise

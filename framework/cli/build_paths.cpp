@@ -1,0 +1,26 @@
+// Compiled once per executable: CMake passes this target's source and build trees.
+#include "paths.hpp"
+
+#ifndef KPZ_SOURCE_DIR
+#define KPZ_SOURCE_DIR ""
+#endif
+#ifndef KPZ_BUILD_DIR
+#define KPZ_BUILD_DIR ""
+#endif
+#ifndef KPZ_BUILD_TARGET
+#define KPZ_BUILD_TARGET "kpuzzles"
+#endif
+#ifndef KPZ_STATE_FILE
+#define KPZ_STATE_FILE ""
+#endif
+#ifndef KPZ_CMAKE_COMMAND
+#define KPZ_CMAKE_COMMAND "cmake"
+#endif
+
+namespace kpz::cli {
+
+BuildDefaults build_defaults() {
+  return {KPZ_SOURCE_DIR, KPZ_BUILD_DIR, KPZ_BUILD_TARGET, KPZ_STATE_FILE, KPZ_CMAKE_COMMAND};
+}
+
+}  // namespace kpz::cli

@@ -1,0 +1,80 @@
+#include <iostream>
+
+#include "cli.hpp"
+#include "exercises.hpp"
+#include "hints.hpp"
+#include "kpz/errors.hpp"
+#include "learner.hpp"
+#include "puzzle_flags.hpp"
+#include "terminal.hpp"
+
+namespace kpz::cli {
+
+// kpuzzles hint <puzzle> [--variant v] [--seen] [--json]: one more tier of hints per call
+// (a nudge, the concept, nearly the solution) for every TODO of the exercise's function,
+// remembered in the progress file. --seen repeats the tiers shown so far without a new one.
+int cmd_hint(const std::vector<std::string>& args) {
+  const PuzzleSpec& spec = find_puzzle(args, "hint");
+  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()},
+                                        {{"variant", true, "the exercise (default: the one you are on)"},
+                                         {"seen", false, "show the hints you have seen, without a new one"},
+                                         {"json", false, "print JSON"}},
+                                        "'kpuzzles hint " + spec.name + "'");
+  if (!flags.positional.empty())
+    throw UsageError("unexpected argument '" + flags.positional.front() + "' for 'kpuzzles hint'; choose the exercise with --variant");
+  const auto it = flags.values.find("variant");
+  const VariantSpec& variant = pick_variant(spec, it == flags.values.end() ? "" : it->second, load_state());
+  const ExerciseHints h = load_hints(spec, variant);
+  std::vector<std::string> sharing;
+  for (const auto& v : spec.variants)
+    if (hint_key(spec, v) == h.key) sharing.push_back("--" + v.name);
+
+  std::vector<int> show;
+  bool is_new = false;
+  if (flags.has("seen")) {
+    const int seen = load_state().hints_shown(h.key);
+    for (int t = 1; t <= std::min(seen, h.tiers); ++t) show.push_back(t);
+  } else {
+    show.push_back(reveal_next_tier(h, is_new));
+  }
+
+  if (flags.has("json")) {
+    Json tiers = Json::array();
+    for (int t : show) tiers.push(hints_json(h, t));
+    Json j = Json::object();
+    j.set("puzzle", spec.name).set("variant", variant.name).set("function", variant.function);
+    j.set("hint_set", h.key).set("tiers", h.tiers).set("new", is_new).set("hints", std::move(tiers));
+    std::cout << j.dump() << '\n';
+    return 0;
+  }
+  const Style style{use_color()};
+  const std::string file = exercise_file_for(learner_paths(), spec.name, variant.function);
+  const std::string where = variant.function.empty() ? file : "function " + variant.function + " in " + file;
+  std::cout << style.bold(spec.name + " --" + variant.name) << " (" << where << ")\n";
+  if (show.empty()) {
+    std::cout << "No hints shown yet: `kpuzzles hint " << spec.name << " --variant " << variant.name
+              << "` shows the first.\n";
+    return 0;
+  }
+  for (int t : show) {
+    std::cout << '\n' << style.bold("hint " + std::to_string(t) + " of " + std::to_string(h.tiers) + ": " + tier_name(t)) << "\n\n";
+    std::cout << render_tier(h, t);
+  }
+  if (flags.has("seen")) return 0;
+  const int tier = show.back();
+  std::cout << '\n';
+  if (!is_new)
+    std::cout << "That was the last hint. The solution opens once every variant of " << spec.name
+              << " passes: `kpuzzles solution " << spec.name << "`.\n";
+  else if (tier < h.tiers)
+    std::cout << "Try it, then ask again for hint " << tier + 1 << " (" << tier_name(tier + 1) << ").";
+  if (is_new && tier < h.tiers) {
+    if (sharing.size() > 1) std::cout << " These hints are shared by " << join(sharing, ", ") << ".";
+    std::cout << '\n';
+  } else if (is_new) {
+    std::cout << "That was the last hint for " << where << ".\n";
+  }
+  return 0;
+}
+
+}  // namespace kpz::cli

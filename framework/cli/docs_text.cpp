@@ -1,0 +1,168 @@
+#include "docs_text.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace kpz::cli {
+namespace {
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+bool is_fence(const std::string& line) {
+  const auto p = line.find_first_not_of(' ');
+  return p != std::string::npos && line.compare(p, 3, "```") == 0;
+}
+
+// Heading level of a markdown line outside code (0: not a heading).
+int heading_level(const std::string& line) {
+  int level = 0;
+  while (level < static_cast<int>(line.size()) && line[level] == '#') ++level;
+  return level > 0 && level <= 6 && static_cast<int>(line.size()) > level && line[level] == ' ' ? level : 0;
+}
+
+std::string trim_blank_lines(std::string s) {
+  const auto first = s.find_first_not_of('\n');
+  if (first == std::string::npos) return "";
+  s.erase(0, first);
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return "";
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<HintTodo> parse_hints(const std::string& markdown) {
+  static const std::regex todo_re(R"(^### TODO (\d+): (.*?)(?: \(`([^`]+)`\))?\s*$)");
+  static const std::regex hint_re(R"(^#### Hint (\d+)\s*$)");
+  std::vector<HintTodo> todos;
+  bool in_hints = false, in_fence = false;
+  std::string* body = nullptr;
+  for (const auto& line : split_lines(markdown)) {
+    if (is_fence(line)) in_fence = !in_fence;
+    const int level = in_fence || is_fence(line) ? 0 : heading_level(line);
+    if (level == 2) {
+      in_hints = line == "## Hints";
+      body = nullptr;
+      continue;
+    }
+    if (!in_hints) continue;
+    std::smatch m;
+    if (level == 3) {
+      body = nullptr;
+      if (std::regex_match(line, m, todo_re)) {
+        HintTodo t;
+        t.number = std::stoi(m[1]);
+        t.title = m[2];
+        t.function = m[3];
+        todos.push_back(std::move(t));
+      }
+      continue;
+    }
+    if (level == 4) {
+      body = nullptr;
+      if (!todos.empty() && std::regex_match(line, m, hint_re)) {
+        todos.back().tiers.emplace_back();
+        body = &todos.back().tiers.back();
+      }
+      continue;
+    }
+    if (body) *body += line + "\n";
+  }
+  for (auto& t : todos)
+    for (auto& tier : t.tiers) tier = trim_blank_lines(tier);
+  return todos;
+}
+
+std::vector<HintTodo> hints_for_function(const std::vector<HintTodo>& todos, const std::string& function,
+                                         const std::vector<std::string>& variant_functions) {
+  const bool tagged = !function.empty() && std::any_of(todos.begin(), todos.end(),
+                                                       [&](const HintTodo& t) { return t.function == function; });
+  if (!tagged) return todos;
+  std::vector<HintTodo> out;
+  for (const auto& t : todos) {
+    const bool shared = !t.function.empty() && !variant_functions.empty() &&
+                        std::find(variant_functions.begin(), variant_functions.end(), t.function) == variant_functions.end();
+    if (t.function == function || shared) out.push_back(t);
+  }
+  return out;
+}
+
+int tier_count(const std::vector<HintTodo>& todos) {
+  std::size_t n = 0;
+  for (const auto& t : todos) n = std::max(n, t.tiers.size());
+  return static_cast<int>(n);
+}
+
+std::string tier_name(int tier) {
+  switch (tier) {
+    case 1: return "a nudge";
+    case 2: return "the concept";
+    case 3: return "nearly the solution";
+    default: return "hint " + std::to_string(tier);
+  }
+}
+
+std::string markdown_section(const std::string& markdown, const std::string& title) {
+  std::string out;
+  bool inside = false, in_fence = false;
+  for (const auto& line : split_lines(markdown)) {
+    const bool fence = is_fence(line);
+    if (fence) in_fence = !in_fence;
+    if (!in_fence && !fence && heading_level(line) == 2) {
+      if (inside) break;
+      inside = line.substr(3) == title;
+      continue;
+    }
+    if (inside) out += line + "\n";
+  }
+  return trim_blank_lines(out);
+}
+
+std::string render_markdown(const std::string& markdown) {
+  static const std::regex link_re(R"(\[([^\]]+)\]\([^)\s]+\))");
+  std::string out;
+  bool in_fence = false;
+  int blank = 0;
+  for (const auto& line : split_lines(markdown)) {
+    if (is_fence(line)) {
+      in_fence = !in_fence;
+      continue;
+    }
+    std::string text;
+    if (in_fence) {
+      text = "    " + line;
+    } else if (const int level = heading_level(line)) {
+      text = line.substr(static_cast<std::size_t>(level) + 1);
+    } else {
+      text = std::regex_replace(line, link_re, "$1");
+    }
+    if (text.find_first_not_of(' ') == std::string::npos) {
+      if (++blank > 1 || out.empty()) continue;
+      out += "\n";
+      continue;
+    }
+    blank = 0;
+    out += text + "\n";
+  }
+  return trim_blank_lines(out) + "\n";
+}
+
+}  // namespace kpz::cli

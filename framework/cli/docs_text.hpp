@@ -1,0 +1,48 @@
+#pragma once
+// What the learner loop reads from a puzzle's docs page (docs/puzzles/<name>.md):
+//   ## Hints
+//   ### TODO 1: stage `a` and `b` (`simple`)      <- the function of the exercise it belongs to
+//   #### Hint 1                                     <- tier 1: a nudge
+//   #### Hint 2                                     <- tier 2: the concept
+//   #### Hint 3                                     <- tier 3: nearly the solution
+//   ## The solution explained                       <- shown by `kpuzzles solution`
+// The page is the single source: the hints on the website and in the terminal are the same.
+#include <string>
+#include <vector>
+
+namespace kpz::cli {
+
+struct HintTodo {
+  int number = 0;           // "TODO 3"
+  std::string title;        // "stage the tile and its halo"
+  std::string function;     // "tiled"; empty when the heading names none
+  std::vector<std::string> tiers;  // markdown of Hint 1, Hint 2, ...
+};
+
+// The TODOs of the page's "## Hints" section, in page order (empty when it has none).
+std::vector<HintTodo> parse_hints(const std::string& markdown);
+
+// The TODOs whose heading names `function`, and those whose heading names a function that no
+// variant runs (`variant_functions`: shared helpers such as a combine operator), in page order;
+// all of them when `function` is empty or no heading names it.
+std::vector<HintTodo> hints_for_function(const std::vector<HintTodo>& todos, const std::string& function,
+                                         const std::vector<std::string>& variant_functions = {});
+
+// The most tiers any of these TODOs has.
+int tier_count(const std::vector<HintTodo>& todos);
+
+// "a nudge", "the concept", "nearly the solution" for tiers 1, 2, 3 (then "hint N").
+std::string tier_name(int tier);
+
+// The body of the level-2 section titled `title` ("The solution explained"), up to the next
+// level-2 heading; "" when the page has no such section. Headings inside code fences do not count.
+std::string markdown_section(const std::string& markdown, const std::string& title);
+
+// Markdown made readable in a terminal: fences dropped and code indented, links reduced to
+// their text, heading marks removed, runs of blank lines collapsed.
+std::string render_markdown(const std::string& markdown);
+
+// The whole file, or "" when it cannot be read.
+std::string read_text_file(const std::string& path);
+
+}  // namespace kpz::cli

@@ -1,0 +1,222 @@
+#include "exercises.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "docs_text.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/report.hpp"
+#include "puzzle_flags.hpp"
+#include "skeleton.hpp"
+
+#if defined(KPZ_TRACE)
+#include "kpz/trace/puzzle.hpp"
+#endif
+
+namespace kpz::cli {
+
+std::vector<Exercise> course_exercises() {
+  std::vector<Exercise> list;
+  for (const PuzzleSpec* p : puzzles_in_course_order())
+    for (const VariantSpec* v : variants_in_learning_order(*p)) list.push_back({p, v});
+  return list;
+}
+
+int find_exercise(const std::vector<Exercise>& list, const std::string& id) {
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i].id() == id) return static_cast<int>(i);
+  return -1;
+}
+
+std::string hint_key(const PuzzleSpec& puzzle, const VariantSpec& variant) {
+  return puzzle.name + "/" + (variant.function.empty() ? variant.name : variant.function);
+}
+
+const VariantSpec& pick_variant(const PuzzleSpec& puzzle, const std::string& requested, const LearnerState& state) {
+  if (!requested.empty()) {
+    if (const VariantSpec* v = find_variant(puzzle, requested)) return *v;
+    std::vector<std::string> names;
+    for (const auto& v : puzzle.variants) names.push_back(v.name);
+    throw UsageError("unknown variant '" + requested + "' of " + puzzle.name + "; variants: " + join(names, ", "));
+  }
+  const std::string current = state.current();
+  if (current.rfind(puzzle.name + "/", 0) == 0)
+    if (const VariantSpec* v = find_variant(puzzle, current.substr(puzzle.name.size() + 1))) return *v;
+  const auto ordered = variants_in_learning_order(puzzle);
+  for (const VariantSpec* v : ordered)
+    if (!state.solved(puzzle.name, v->name)) return *v;
+  return *ordered.front();
+}
+
+const CaseResult* ExerciseResult::first_failure() const {
+  for (const auto& c : cases)
+    if (!c.usage_error.empty() || !c.report.pass) return &c;
+  return nullptr;
+}
+
+#if defined(KPZ_TRACE)
+namespace {
+
+// The trace build's check: the traced run of the variant's trace configuration. (The ordinary
+// cases would run at full size through the recording executor: far too slow.)
+ExerciseResult check_traced(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl) {
+  ExerciseResult result;
+  CaseResult c;
+  c.args = "--" + variant.name;
+  trace::TraceOptions o;
+  o.impl = impl;
+  const trace::VariantTrace t = trace::trace_variant(puzzle, variant, o);
+  c.request = t.request;
+  if (!t.not_traceable.empty()) {
+    c.usage_error = t.not_traceable;
+  } else {
+    c.report = t.runs.front().report;
+    for (const auto& run : t.runs)
+      if (!run.report.pass) c.report = run.report;  // show a wrong result first
+    c.report.pass = t.clean();
+    if (t.races()) c.report.notes.push_back(std::to_string(t.races()) + " race(s): kpuzzles trace " + puzzle.name + " " + c.args);
+    if (t.uninitialized()) c.report.notes.push_back("reads of scratch nobody wrote: kpuzzles trace " + puzzle.name + " " + c.args);
+    if (!t.kernel_ok()) c.report.notes.push_back("the team API is misused: kpuzzles trace " + puzzle.name + " " + c.args);
+    if (!t.within_budget()) c.report.notes.push_back("over budget: kpuzzles trace " + puzzle.name + " " + c.args);
+  }
+  result.pass = c.usage_error.empty() && c.report.pass;
+  result.cases.push_back(std::move(c));
+  return result;
+}
+
+}  // namespace
+#endif
+
+ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl,
+                              const std::string& space, bool keep_arrays) {
+#if defined(KPZ_TRACE)
+  (void)space, (void)keep_arrays;
+  return check_traced(puzzle, variant, impl);
+#endif
+  std::vector<std::string> case_args{""};
+  for (const auto& c : variant.checks) case_args.push_back(c);
+  std::vector<Flag> allowed = puzzle_flags(puzzle);
+  allowed.insert(allowed.end(), {{"seed", true, ""}, {"team-size", true, ""}, {"space", true, ""}});
+  ExerciseResult result;
+  result.pass = true;
+  result.untraced_bug_hunt = variant.bug_hunt && impl == Impl::exercise;
+  for (const auto& extra : case_args) {
+    std::vector<std::string> tokens;
+    std::istringstream in(extra);
+    for (std::string t; in >> t;) tokens.push_back(t);
+    CaseResult c;
+    c.args = "--" + variant.name + (extra.empty() ? "" : " " + extra);
+    // A malformed check is the puzzle's bug: UsageError from here would blame the learner.
+    ParsedFlags flags;
+    try {
+      flags = parse_flags(tokens, allowed, "check '" + c.args + "' of " + puzzle.name);
+      c.request.params = resolve_params(puzzle, variant, flags);
+    } catch (const UsageError& e) {
+      throw std::logic_error(std::string("puzzle ") + puzzle.name + ": bad VariantSpec::checks entry: " + e.what());
+    }
+    c.request.variant = variant.name;
+    c.request.impl = impl;
+    apply_common(c.request, flags);
+    if (!space.empty()) c.request.space = space;
+    const auto& values = c.request.params.values();
+    const auto size = values.find("size");
+    c.request.keep_arrays = keep_arrays && (size == values.end() || size->second <= 64);
+    try {
+      c.report = puzzle.run(c.request);
+    } catch (const UsageError& e) {
+      c.usage_error = e.what();
+    }
+    const bool ok = c.usage_error.empty() && c.report.pass;
+    result.cases.push_back(std::move(c));
+    if (!ok) {
+      result.pass = false;
+      break;
+    }
+  }
+  return result;
+}
+
+Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, const ExerciseResult& r) {
+  Json j = Json::object();
+  j.set("puzzle", puzzle.name).set("variant", variant.name).set("pass", r.pass);
+  if (r.untraced_bug_hunt) j.set("untraced_bug_hunt", true);
+  Json cases = Json::array();
+  for (const auto& c : r.cases) {
+    Json e = Json::object();
+    e.set("args", c.args);
+    if (!c.usage_error.empty()) {
+      e.set("pass", false).set("usage_error", c.usage_error);
+    } else {
+      e = report_json(puzzle.name, c.request, c.report);
+      e.set("args", c.args);
+    }
+    cases.push(std::move(e));
+  }
+  j.set("cases", std::move(cases));
+  return j;
+}
+
+std::string to_string(Status s) {
+  switch (s) {
+    case Status::solved: return "solved";
+    case Status::pending: return "pending";
+    case Status::not_attempted: return "not attempted";
+    case Status::cannot_run: return "cannot run";
+    case Status::bug_hunt: return "bug hunt";
+  }
+  return "?";
+}
+
+std::vector<std::string> exercise_files(const LearnerPaths& paths, const std::string& puzzle) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(paths.exercise_dir(puzzle), ec)) {
+    const auto ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".cpp" || ext == ".hpp" || ext == ".inc" || ext == ".h"))
+      files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string exercise_file_for(const LearnerPaths& paths, const std::string& puzzle, const std::string& function) {
+  const auto pairs = skeleton_pairs(paths.source_dir, puzzle);
+  for (const auto& p : pairs)
+    if (!function.empty() && !function_section(read_text_file(p.exercise), function).empty())
+      return relative_to_source(p.exercise);
+  if (pairs.size() == 1) return relative_to_source(pairs.front().exercise);
+  return "exercises/" + puzzle + "/";
+}
+
+bool exercise_untouched(const LearnerPaths& paths, const std::string& puzzle, const std::string& function) {
+  const auto pairs = skeleton_pairs(paths.source_dir, puzzle);
+  if (pairs.empty()) return false;
+  std::vector<std::pair<std::string, std::string>> texts;  // learner, skeleton
+  for (const auto& p : pairs) {
+    std::string skeleton;
+    try {
+      skeleton = skeleton_from_reference(read_text_file(p.reference), puzzle, p.reference);
+    } catch (const SkeletonError&) {
+      return false;
+    }
+    texts.emplace_back(read_text_file(p.exercise), std::move(skeleton));
+  }
+  // The file whose skeleton defines the function decides; otherwise every file must be untouched.
+  for (const auto& [mine, skeleton] : texts)
+    if (!function.empty() && !function_section(skeleton, function).empty())
+      return function_untouched(mine, skeleton, function);
+  return std::all_of(texts.begin(), texts.end(),
+                     [](const auto& t) { return function_untouched(t.first, t.second, ""); });
+}
+
+Status exercise_status(const Exercise& e, const ExerciseResult& result, const LearnerState& state,
+                       const LearnerPaths& paths) {
+  if (result.pass) return result.untraced_bug_hunt ? Status::bug_hunt : Status::solved;
+  if (const CaseResult* f = result.first_failure(); f && !f->usage_error.empty()) return Status::cannot_run;
+  if (state.hints_shown(hint_key(*e.puzzle, *e.variant)) > 0) return Status::pending;
+  return exercise_untouched(paths, e.puzzle->name, e.variant->function) ? Status::not_attempted : Status::pending;
+}
+
+}  // namespace kpz::cli

@@ -1,0 +1,40 @@
+#pragma once
+// Where the learner's files are: the source tree (exercises/, reference/, docs/), the build
+// tree that `kpuzzles watch` rebuilds, and the progress file. The defaults are baked in by
+// CMake for each executable (build_paths.cpp); environment variables override them:
+//   KPZ_SOURCE_DIR, KPZ_BUILD_DIR, KPZ_STATE_FILE, KPZ_CMAKE.
+#include <string>
+
+namespace kpz::cli {
+
+// Compiled into each executable from build_paths.cpp with that target's definitions.
+struct BuildDefaults {
+  const char* source_dir;
+  const char* build_dir;
+  const char* build_target;  // the CMake target that is this program (kpuzzles)
+  const char* state_file;
+  const char* cmake;         // the cmake that configured the build tree
+};
+BuildDefaults build_defaults();
+
+struct LearnerPaths {
+  std::string source_dir;
+  std::string build_dir;
+  std::string build_target;
+  std::string state_file;
+  std::string cmake;
+  std::string self;  // this program's path, resolved when first asked (before any rebuild)
+
+  std::string exercises_dir() const { return source_dir + "/exercises"; }
+  std::string exercise_dir(const std::string& puzzle) const { return exercises_dir() + "/" + puzzle; }
+  std::string reference_dir(const std::string& puzzle) const { return source_dir + "/reference/" + puzzle; }
+  std::string docs_file(const std::string& doc) const { return source_dir + "/docs/" + doc; }
+};
+
+// The defaults with the environment's overrides applied (read once).
+const LearnerPaths& learner_paths();
+
+// `path` relative to the source tree when it lies inside it (for messages), else unchanged.
+std::string relative_to_source(const std::string& path);
+
+}  // namespace kpz::cli

@@ -1,0 +1,157 @@
+#include "process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+extern char** environ;
+
+namespace kpz::cli {
+
+Child::~Child() { kill_now(); }
+
+bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
+  if (argv.empty()) return false;
+  // Everything the child needs is prepared here: between fork and exec a process with other
+  // threads (OpenMP's) may only make async-signal-safe calls, so no allocation, no setenv.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& kv : env) replaced = replaced || kv.first == key;
+    if (!replaced) env_strings.push_back(entry);
+  }
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp, args;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const std::string failure = "cannot run " + argv[0] + ": ";
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    output_ = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return false;
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    output_ = std::string("cannot fork: ") + std::strerror(errno);
+    close(fds[0]);
+    close(fds[1]);
+    return false;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    const int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    execvpe(args[0], args.data(), envp.data());
+    const char* why = strerror(errno);  // glibc: a static string for known errors
+    (void)!write(STDERR_FILENO, failure.data(), failure.size());
+    (void)!write(STDERR_FILENO, why, strlen(why));
+    (void)!write(STDERR_FILENO, "\n", 1);
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also here, so that kill_now works even before the child ran
+  close(fds[1]);
+  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  pid_ = pid;
+  fd_ = fds[0];
+  eof_ = false;
+  output_.clear();
+  return true;
+}
+
+bool Child::read_available() {
+  if (fd_ < 0) return false;
+  char buf[65536];
+  while (true) {
+    const ssize_t n = read(fd_, buf, sizeof buf);
+    if (n > 0) {
+      output_.append(buf, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n == 0) {
+      eof_ = true;
+      close(fd_);
+      fd_ = -1;
+      return false;
+    }
+    if (errno == EINTR) continue;
+    return true;  // EAGAIN: nothing more for now
+  }
+}
+
+bool Child::finished(ProcessResult& result) {
+  if (pid_ <= 0) return false;
+  read_available();
+  if (!eof_) return false;
+  int status = 0;
+  pid_t r;
+  do r = waitpid(pid_, &status, 0);
+  while (r < 0 && errno == EINTR);
+  result = ProcessResult{};
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  result.output = output_;
+  pid_ = -1;
+  return true;
+}
+
+void Child::kill_now() {
+  if (pid_ > 0) {
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    int status;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+  if (fd_ >= 0) {
+    close(fd_);
+    fd_ = -1;
+  }
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, const EnvList& env, double timeout_s) {
+  Child child;
+  ProcessResult result;
+  if (!child.start(argv, env)) {
+    result.started = false;
+    result.output = child.output();
+    return result;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (!child.finished(result)) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.output = child.output();
+      child.kill_now();
+      result.timed_out = true;
+      return result;
+    }
+    pollfd p{child.output_fd(), POLLIN, 0};
+    if (p.fd >= 0) poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 200)));
+  }
+  return result;
+}
+
+std::string describe_signal(int sig) {
+  const char* name = strsignal(sig);
+  return "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : "");
+}
+
+}  // namespace kpz::cli

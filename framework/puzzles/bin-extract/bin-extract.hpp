@@ -1,0 +1,172 @@
+#pragma once
+// bin-extract: stream compaction by prefix sums. NUM_BINS bins over [0, 1):
+// bin(x) = floor(x * NUM_BINS) in float arithmetic, clamped to [0, NUM_BINS - 1] (so negatives go
+// to bin 0, 1.0 and larger to the last bin). A selected element's place in the output is the
+// number of selected elements before it: an exclusive prefix sum of the predicate.
+//
+// The kernel signatures the learner completes are in signatures.inc, implemented twice:
+// exercises/bin-extract/ (namespace kpz::bin_extract::exercise) and reference/bin-extract/
+// (kpz::bin_extract::reference). The fast kernels the benchmark measures (a single-pass extract
+// with a decoupled look-back, a two-pass partition with packed team scans) are the framework's,
+// in fast_kernels.cpp.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kpz/bench.hpp"
+#include "kpz/spaces.hpp"
+#include "kpz/types.hpp"
+
+namespace kpz::bin_extract {
+
+// The bin of x. Float arithmetic on purpose: host oracle and kernels call this same function,
+// so an element right at a bin edge lands in the same bin everywhere. NaN never reaches a
+// kernel (the host rejects it); if it did, it would land in bin 0.
+KOKKOS_INLINE_FUNCTION int bin_of(float x, int num_bins) {
+  const float s = x * static_cast<float>(num_bins);
+  if (!(s >= 1.0f)) return 0;  // negatives, [0, 1/B), and NaN
+  if (s >= static_cast<float>(num_bins - 1)) return num_bins - 1;
+  return static_cast<int>(s);  // truncation is floor for s >= 1
+}
+
+// The predicate "x is in bin `target`" as a function object (for Kokkos::Experimental::copy_if
+// and CUB, which take a callable).
+struct InBin {
+  int num_bins;
+  int target;
+  KOKKOS_INLINE_FUNCTION bool operator()(const float& x) const { return bin_of(x, num_bins) == target; }
+};
+
+// What the host decides before a launch of the learner's kernels.
+struct Launch {
+  int team_size;  // members per team
+  int tile;       // elements per team: independent of the team size
+};
+
+inline int teams_for(std::size_t n, int tile) { return static_cast<int>((n + tile - 1) / tile); }
+
+// Elements per team of --extract and --partition when --tile is not given.
+template <class Space>
+int default_tile() {
+  return space_name<Space>() == "cuda" ? 2048 : 4096;
+}
+
+// Level-0 scratch of histogram(): the input and its bins, for one team.
+template <class Space>
+std::size_t histogram_scratch_bytes(int n) {
+  return ScratchView<float*, Space>::shmem_size(n) + ScratchView<int*, Space>::shmem_size(n);
+}
+
+// Level-0 scratch of partition(): the tile of input and a histogram of num_bins counters.
+template <class Space>
+std::size_t partition_scratch_bytes(int tile, int num_bins) {
+  return ScratchView<float*, Space>::shmem_size(tile) + ScratchView<int*, Space>::shmem_size(num_bins);
+}
+
+// Fewest bytes any implementation moves: read the input once, write what it outputs once.
+inline double extract_bytes(std::size_t n, std::size_t selected) {
+  return static_cast<double>(sizeof(float)) * static_cast<double>(n + selected);
+}
+inline double partition_bytes(std::size_t n, int num_bins) {
+  return static_cast<double>(sizeof(float)) * 2.0 * static_cast<double>(n) +
+         static_cast<double>(sizeof(int)) * static_cast<double>(num_bins + 1);
+}
+
+// Host boundary: bins of NaN (and of infinities) are not defined. Throws UsageError (exit 2).
+void validate_input(const std::vector<float>& values);
+
+// ---------------------------------------------------------------------------------------------
+// The framework's fast kernels (fast_kernels.cpp). Each member owns `items` consecutive elements
+// (CUB's "blocked arrangement"), loaded with 16-byte loads and kept in registers, so a tile is
+// items x team_size elements. Results do not depend on the team size (tests run several).
+
+// Four consecutive floats: one 16-byte load.
+struct alignas(16) Quad {
+  float v[4];
+};
+
+struct FastLaunch {
+  int team_size;
+  int items;  // elements per member (a multiple of 4)
+  int tile;   // items * team_size
+  int tiles;  // teams in the launch: ceil(N / tile)
+};
+
+// Elements per member: 16 on a GPU (4 loads of 16 bytes in flight per thread), 1024 on a host
+// (a host thread streams through them).
+template <class Space>
+constexpr int fast_items() {
+  return space_name<Space>() == "cuda" ? 16 : 1024;
+}
+
+// The team size and tile of the fast kernels: the request (or 256 on a GPU; 1 on a host, where a
+// team barrier costs microseconds and one thread per tile needs none), capped so that a tile
+// fits the staging buffer in level-0 scratch (8192 elements on a GPU, 4096 on a host) and so
+// that per-tile counts fit the 16-bit fields of the packed scans.
+template <class Space>
+FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_size) {
+  const bool gpu = space_name<Space>() == "cuda";
+  const int items = fast_items<Space>();
+  const int max_tile = gpu ? 8192 : 4096;
+  int team = resolve_team_size(space, requested_team_size, gpu ? 256 : 1);
+  if (team * items > max_tile) team = max_tile / items;
+  const int tile = team * items;
+  return {team, items, tile, teams_for(n, tile)};
+}
+
+// Level-0 scratch of the fast kernels: the staged tile, the look-back window and control words,
+// and (partition) the tile's local and global bin offsets.
+template <class Space>
+std::size_t fast_scratch_bytes(const FastLaunch& launch, int num_bins) {
+  return ScratchView<float*, Space>::shmem_size(launch.tile) +
+         ScratchView<long long*, Space>::shmem_size(4) +
+         ScratchView<unsigned long long*, Space>::shmem_size(32) +
+         ScratchView<int*, Space>::shmem_size(2 * num_bins + 1);
+}
+
+// --extract in one pass over the input: decoupled look-back (Merrill & Garland, 2016).
+// status has launch.tiles + 1 words (slot 0: the tile ticket); the function clears it.
+// count(0) receives the number of selected elements.
+template <class Space>
+void extract_single_pass(const Space& space, const FastLaunch& launch, int num_bins, int target_bin,
+                         View<const float*, Space> in, View<unsigned long long*, Space> status,
+                         View<float*, Space> out, View<int*, Space> count);
+
+// --partition: per-tile histograms (pass 1, reads N), one exclusive scan over (bin, tile) in
+// bin-major order, stable scatter staged in scratch (pass 2, reads N, writes N).
+// tile_offsets has num_bins * launch.tiles + 1 entries; bin_offsets num_bins + 1.
+template <class Space>
+void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins,
+                        View<const float*, Space> in, View<int*, Space> tile_offsets,
+                        View<float*, Space> out, View<int*, Space> bin_offsets);
+
+// ---------------------------------------------------------------------------------------------
+// Library baseline (benchmarks/bin-extract/cuda/, CUDA builds only): selects the elements of
+// `target_bin` from `in`, timed with CUDA events (cfg.warmup runs, median of cfg.runs), and
+// returns the selection in `selected` so the benchmark can check it before reporting.
+using LibrarySelectFn = ExternalTiming(const std::vector<float>& in, int num_bins, int target_bin,
+                                       const BenchConfig& cfg, std::vector<float>& selected);
+inline constexpr const char* kCubSelectIf = "bin-extract: CUB DeviceSelect::If";
+
+}  // namespace kpz::bin_extract
+
+namespace kpz::bin_extract::exercise {
+#include "bin-extract/signatures.inc"
+}
+namespace kpz::bin_extract::reference {
+#include "bin-extract/signatures.inc"
+}
+
+// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
+#define KPZ_BIN_EXTRACT_INSTANTIATE(S)                                                        \
+  template void histogram<S>(const S&, int, int, ::kpz::View<const float*, S>,               \
+                             ::kpz::View<float**, S>, ::kpz::View<int*, S>);                 \
+  template void extract<S>(const S&, const ::kpz::bin_extract::Launch&, int, int,            \
+                           ::kpz::View<const float*, S>, ::kpz::View<int*, S>,              \
+                           ::kpz::View<float*, S>);                                          \
+  template void partition<S>(const S&, const ::kpz::bin_extract::Launch&, int,               \
+                             ::kpz::View<const float*, S>, ::kpz::View<int*, S>,            \
+                             ::kpz::View<float*, S>, ::kpz::View<int*, S>);

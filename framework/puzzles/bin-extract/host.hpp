@@ -1,0 +1,43 @@
+#pragma once
+// Host-side helpers of bin-extract shared by the runner (spec.cpp), the tests and the benchmark:
+// seeded inputs and the oracle. Defined in spec.cpp.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kpz/random.hpp"
+
+namespace kpz::bin_extract {
+
+// Input patterns (--pattern).
+enum Pattern : int {
+  kMixed = 0,       // uniform in [0, 1), bin edges k/B, +0 and -0, negatives, values >= 1
+  kUniform = 1,     // uniform in [0, 1) (the benchmark's input)
+  kOneBin = 2,      // every value in one bin
+  kEdges = 3,       // only bin edges k/B (k = 0..B, so 1.0 too), 0.25, 0.5 and -0
+  kOutside = 4,     // only negatives and values >= 1 (clamped into the first and last bins)
+  kDescending = 5,  // random bins, values decreasing along the input inside every bin
+  kWithNan = 6,     // mixed, with one NaN in the middle: rejected at the host boundary
+};
+
+// N seeded values (the same on every backend). `bin` is the bin of kOneBin.
+std::vector<float> make_input(std::size_t n, int num_bins, int bin, int pattern, std::uint64_t seed);
+
+// A random value whose bin is b.
+float value_in_bin(Rng& rng, int b, int num_bins);
+
+// The oracle: a stable counting sort on the host. bins[i] is the bin of input i; order lists the
+// input indices in output order (bin 0 first, input order within a bin); offsets has
+// num_bins + 1 entries, bin b occupying order[offsets[b] .. offsets[b + 1]).
+struct Oracle {
+  std::vector<int> bins;
+  std::vector<std::size_t> order;
+  std::vector<std::size_t> offsets;
+};
+Oracle host_counting_sort(const std::vector<float>& in, int num_bins);
+
+// "[0.375, 0.5)"; the first bin starts at -inf and the last ends at +inf (clamping).
+std::string bin_range(int b, int num_bins);
+
+}  // namespace kpz::bin_extract

@@ -1,0 +1,379 @@
+// bin-extract's registration: variants, options, inputs, the host oracle (a stable counting sort)
+// and checking.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "bin-extract/bin-extract.hpp"
+#include "bin-extract/host.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::bin_extract {
+
+// A random value whose bin is b (drawn uniformly inside the bin; float rounding at the upper
+// edge is caught by checking bin_of, the definition).
+float value_in_bin(Rng& rng, int b, int num_bins) {
+  for (int tries = 0; tries < 64; ++tries) {
+    const float x = static_cast<float>((b + rng.uniform()) / num_bins);
+    if (bin_of(x, num_bins) == b) return x;
+  }
+  return static_cast<float>((b + 0.5) / num_bins);
+}
+
+std::vector<float> make_input(std::size_t n, int num_bins, int bin, int pattern, std::uint64_t seed) {
+  std::vector<float> in(n);
+  Rng rng(seed);
+  const auto edge = [&](std::int64_t k) { return static_cast<float>(k) / static_cast<float>(num_bins); };
+  for (std::size_t i = 0; i < n; ++i) {
+    float& x = in[i];
+    switch (pattern) {
+      case kUniform: x = static_cast<float>(rng.uniform()); break;
+      case kOneBin: x = value_in_bin(rng, bin, num_bins); break;
+      case kEdges: {
+        const std::int64_t k = rng.integer(0, num_bins + 3);
+        x = k <= num_bins ? edge(k) : k == num_bins + 1 ? 0.25f : k == num_bins + 2 ? 0.5f : -0.0f;
+        break;
+      }
+      case kOutside: {
+        const double r = rng.uniform();
+        x = r < 0.45 ? static_cast<float>(rng.uniform(-5.0, 0.0)) : r < 0.9 ? static_cast<float>(rng.uniform(1.0, 5.0)) : 1.0f;
+        break;
+      }
+      case kDescending: {
+        // Random bins; inside every bin the values decrease along the input, so that an
+        // output sorted by value differs from the stable one.
+        const int b = static_cast<int>(rng.integer(0, num_bins - 1));
+        const double frac = 0.999 * (1.0 - (static_cast<double>(i) + 0.5) / static_cast<double>(n));
+        x = static_cast<float>((b + frac) / num_bins);
+        if (bin_of(x, num_bins) != b) x = value_in_bin(rng, b, num_bins);
+        break;
+      }
+      default: {  // kMixed (and kWithNan, which then plants a NaN)
+        const double r = rng.uniform();
+        if (r < 0.08) x = edge(rng.integer(0, num_bins));
+        else if (r < 0.10) x = (rng.next() & 1) ? -0.0f : 0.0f;
+        else if (r < 0.16) x = static_cast<float>(rng.uniform(-2.0, 0.0));
+        else if (r < 0.22) x = static_cast<float>(rng.uniform(1.0, 3.0));
+        else x = static_cast<float>(rng.uniform());
+      }
+    }
+  }
+  if (pattern == kWithNan && n > 0) in[n / 2] = std::numeric_limits<float>::quiet_NaN();
+  return in;
+}
+
+Oracle host_counting_sort(const std::vector<float>& in, int num_bins) {
+  Oracle o;
+  o.bins.resize(in.size());
+  o.offsets.assign(static_cast<std::size_t>(num_bins) + 1, 0);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    o.bins[i] = bin_of(in[i], num_bins);
+    ++o.offsets[static_cast<std::size_t>(o.bins[i]) + 1];
+  }
+  for (int b = 0; b < num_bins; ++b) o.offsets[b + 1] += o.offsets[b];
+  o.order.resize(in.size());
+  std::vector<std::size_t> next(o.offsets.begin(), o.offsets.end() - 1);
+  for (std::size_t i = 0; i < in.size(); ++i) o.order[next[o.bins[i]]++] = i;
+  return o;
+}
+
+std::string bin_range(int b, int num_bins) {
+  char lo[32], hi[32];
+  std::snprintf(lo, sizeof lo, "%.6g", static_cast<double>(b) / num_bins);
+  std::snprintf(hi, sizeof hi, "%.6g", static_cast<double>(b + 1) / num_bins);
+  return std::string("[") + (b == 0 ? "-inf" : lo) + ", " + (b == num_bins - 1 ? "+inf" : hi) + ")";
+}
+
+namespace {
+
+constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
+constexpr int kMaxBins = 256;
+
+bool same_bits(float a, float b) {
+  std::uint32_t ua, ub;
+  std::memcpy(&ua, &a, sizeof ua);
+  std::memcpy(&ub, &b, sizeof ub);
+  return ua == ub;
+}
+
+std::string show(float v) { return std::isnan(v) ? "never written (nan)" : format_number(v); }
+std::string show_count(long long v) {
+  return v == kIntPoison ? "never written" : std::to_string(v);
+}
+
+void record(RunReport& r, std::size_t index, std::string expected, std::string actual, std::string owner) {
+  if (r.mismatches.size() < kMaxReportedMismatches) r.mismatches.push_back({index, std::move(expected), std::move(actual), std::move(owner)});
+  ++r.mismatch_count;
+}
+
+// Element j of a packed output must be bit for bit the input element src(j): copies, so no
+// rounding, and -0 differs from +0 (which makes swaps of the two visible).
+template <class Src, class Owner>
+void compare_packed(RunReport& r, const std::vector<float>& got, const std::vector<float>& in, std::size_t count,
+                    Src src, Owner owner) {
+  r.checked += count;
+  for (std::size_t j = 0; j < count; ++j) {
+    const std::size_t s = src(j);
+    const float have = j < got.size() ? got[j] : std::numeric_limits<float>::quiet_NaN();
+    if (!same_bits(have, in[s])) record(r, j, format_number(in[s]), show(have), owner(j, s));
+  }
+}
+
+// --trace: predicate, exclusive and inclusive prefix of bin k over 16 elements around its first
+// element, replayed on the host (what the scan should produce, not values read back from the
+// kernel); with tiles, also each tile's count and its exclusive offset (the second level).
+std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins, int k, int tile) {
+  std::size_t start = 0;
+  while (start < in.size() && bin_of(in[start], num_bins) != k) ++start;
+  start = start == in.size() ? 0 : (start > 3 ? start - 3 : 0);
+  const std::size_t end = std::min(in.size(), start + 16);
+  int sum = 0;
+  for (std::size_t i = 0; i < start; ++i) sum += bin_of(in[i], num_bins) == k;
+  std::vector<std::string> lines{"bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ", elements " +
+                                 std::to_string(start) + ".." + std::to_string(end - 1) + ":"};
+  std::string idx = "  i         ", x = "  x         ", pred = "  predicate ", excl = "  exclusive ", incl = "  inclusive ";
+  char cell[32];
+  for (std::size_t i = start; i < end; ++i) {
+    const int p = bin_of(in[i], num_bins) == k;
+    std::snprintf(cell, sizeof cell, "%7zu", i);
+    idx += cell;
+    std::snprintf(cell, sizeof cell, "%7.3g", static_cast<double>(in[i]));
+    x += cell;
+    std::snprintf(cell, sizeof cell, "%7d", p);
+    pred += cell;
+    std::snprintf(cell, sizeof cell, "%7d", sum);
+    excl += cell;
+    sum += p;
+    std::snprintf(cell, sizeof cell, "%7d", sum);
+    incl += cell;
+  }
+  lines.insert(lines.end(), {idx, x, pred, excl, incl});
+  lines.push_back("  a selected element goes to out[exclusive]; count = exclusive + predicate of the last element");
+  if (tile > 0 && static_cast<std::size_t>(tile) < in.size()) {
+    std::string counts = "  tile count ", offsets = "  tile offset";
+    int offset = 0;
+    const std::size_t teams = (in.size() + tile - 1) / tile;
+    for (std::size_t t = 0; t < teams && t < 12; ++t) {
+      int c = 0;
+      for (std::size_t i = t * tile; i < std::min(in.size(), (t + 1) * tile); ++i) c += bin_of(in[i], num_bins) == k;
+      std::snprintf(cell, sizeof cell, "%7d", c);
+      counts += cell;
+      std::snprintf(cell, sizeof cell, "%7d", offset);
+      offsets += cell;
+      offset += c;
+    }
+    lines.push_back("tiles of " + std::to_string(tile) + " (one per team): count per tile, then its exclusive scan" +
+                    (teams > 12 ? " (first 12 tiles)" : "") + ":");
+    lines.push_back(counts);
+    lines.push_back(offsets);
+  }
+  return lines;
+}
+
+template <class Space>
+RunReport run_on(const Space& space, const RunRequest& req) {
+  const std::string& variant = req.variant;
+  const int n = static_cast<int>(req.params.get("size"));
+  const int num_bins = static_cast<int>(req.params.get("num-bins"));
+  const int pattern = static_cast<int>(req.params.get("pattern"));
+  const bool extract_variant = variant == "extract";
+  const int target = extract_variant ? static_cast<int>(req.params.get("target-bin")) : -1;
+  if (extract_variant && target >= num_bins)
+    throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1) +
+                     " (--num-bins " + std::to_string(num_bins) + ")");
+  const std::string space_str(space_name<Space>());
+  const int team_size = resolve_team_size(space, req.team_size, space_str == "cuda" ? 256 : 64);
+  int tile = n;
+  if (variant == "histogram") {
+    check_scratch<Space>(histogram_scratch_bytes<Space>(n), 0,
+                         "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)");
+  } else {
+    tile = req.params.get("tile") ? static_cast<int>(req.params.get("tile")) : default_tile<Space>();
+    if (variant == "partition")
+      check_scratch<Space>(partition_scratch_bytes<Space>(tile, num_bins), 0,
+                           "bin-extract --partition with a tile of " + std::to_string(tile) + " elements and " +
+                               std::to_string(num_bins) + " bins");
+  }
+  const int teams = variant == "histogram" ? 1 : teams_for(n, tile);
+
+  // Inputs: the seed puzzle's i mod 80 / 100 for --histogram without --size or --pattern.
+  const bool worked = variant == "histogram" && !req.params.given("size") && !req.params.given("pattern");
+  std::vector<float> in;
+  if (worked) {
+    in.resize(n);
+    for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i % 80) / 100.0f;
+  } else {
+    in = make_input(n, num_bins, extract_variant ? target : num_bins / 2, pattern, req.seed);
+  }
+  validate_input(in);
+  const Oracle oracle = host_counting_sort(in, num_bins);
+
+  auto d_in = to_device(space, "in", in);
+  View<const float*, Space> cin = d_in;
+  const bool ref = req.impl == Impl::reference;
+  const Launch launch{team_size, tile};
+  const OwnerFn member_of = tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
+  const auto owner = [&](std::size_t, std::size_t s) { return "input index " + std::to_string(s) + ": " + member_of(s); };
+
+  RunReport report;
+  report.config.set("size", n).set("num_bins", num_bins);
+  if (extract_variant) report.config.set("target_bin", target);
+  report.config.set("team_size", team_size);
+  if (variant != "histogram") report.config.set("tile", tile).set("teams", teams);
+  report.config.set("pattern", pattern);
+  if (variant == "histogram") report.config.set("worked_example", worked);
+
+  std::vector<float> got, expected;
+  if (variant == "histogram") {
+    View<float**, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), num_bins, n);
+    View<int*, Space> counts(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "counts"), num_bins);
+    poison(out);
+    poison(counts);
+    space.fence();
+    (ref ? reference::histogram<Space> : exercise::histogram<Space>)(space, team_size, num_bins, cin, out, counts);
+    space.fence();
+    const auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
+    const std::vector<int> got_counts = to_host(counts);
+    // The packed outputs of all bins one after the other (the stable partition), each bin
+    // read up to its expected count.
+    Json counts_json = Json::array();
+    long long total = 0;
+    for (int k = 0; k < num_bins; ++k) {
+      const auto want = static_cast<long long>(oracle.offsets[k + 1] - oracle.offsets[k]);
+      ++report.checked;
+      if (got_counts[k] != want) record(report, static_cast<std::size_t>(k), std::to_string(want), show_count(got_counts[k]), "count of bin " + std::to_string(k));
+      counts_json.push(got_counts[k]);
+      total += got_counts[k];
+      for (long long j = 0; j < want; ++j) got.push_back(h_out(k, j));
+      // The seed's printout: per bin its range, count and first extracted elements (as produced).
+      std::string line = "bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ": count " + show_count(got_counts[k]);
+      const long long shown = std::min<long long>(std::max(0, std::min(got_counts[k], n)), 8);
+      for (long long j = 0; j < shown; ++j) line += (j ? ", " : ": ") + show(h_out(k, j));
+      if (got_counts[k] > shown && shown > 0) line += ", ...";
+      report.notes.push_back(line);
+    }
+    compare_packed(report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
+    report.extra.set("count", total).set("counts", std::move(counts_json));
+    if (req.trace) {
+      const auto lines = trace_lines(in, num_bins, std::min(3, num_bins - 1), 0);
+      report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
+    }
+  } else if (extract_variant) {
+    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);  // zeros
+    View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+    poison(out);
+    space.fence();
+    (ref ? reference::extract<Space> : exercise::extract<Space>)(space, launch, num_bins, target, cin, tile_offsets, out);
+    space.fence();
+    int got_count = 0;
+    Kokkos::deep_copy(got_count, Kokkos::subview(tile_offsets, teams));
+    got = to_host(out);
+    const std::size_t first = oracle.offsets[target], want = oracle.offsets[target + 1] - first;
+    ++report.checked;
+    if (got_count != static_cast<long long>(want))
+      record(report, 0, std::to_string(want), show_count(got_count), "the count: tile_offsets(teams) after the scan");
+    got.resize(want);
+    compare_packed(report, got, in, want, [&](std::size_t j) { return oracle.order[first + j]; }, owner);
+    report.extra.set("count", got_count);
+    report.notes.push_back("bin " + std::to_string(target) + " " + bin_range(target, num_bins) + ": " +
+                           std::to_string(got_count) + " of " + std::to_string(n) + " elements selected (expected " +
+                           std::to_string(want) + ")");
+    if (req.trace) {
+      const auto lines = trace_lines(in, num_bins, target, tile);
+      report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
+    }
+  } else {  // partition
+    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), static_cast<std::size_t>(num_bins) * teams + 1);
+    View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+    View<int*, Space> bin_offsets(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bin_offsets"), num_bins + 1);
+    poison(out);
+    poison(bin_offsets);
+    space.fence();
+    (ref ? reference::partition<Space> : exercise::partition<Space>)(space, launch, num_bins, cin, tile_offsets, out, bin_offsets);
+    space.fence();
+    got = to_host(out);
+    const std::vector<int> got_offsets = to_host(bin_offsets);
+    Json counts_json = Json::array(), offsets_json = Json::array();
+    for (int b = 0; b <= num_bins; ++b) {
+      ++report.checked;
+      if (got_offsets[b] != static_cast<long long>(oracle.offsets[b]))
+        record(report, static_cast<std::size_t>(b), std::to_string(oracle.offsets[b]), show_count(got_offsets[b]),
+               "bin_offsets(" + std::to_string(b) + ")");
+      offsets_json.push(got_offsets[b]);
+      if (b < num_bins) counts_json.push(got_offsets[b + 1] - got_offsets[b]);
+    }
+    compare_packed(report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
+    report.extra.set("count", got_offsets[num_bins]).set("counts", std::move(counts_json)).set("bin_offsets", std::move(offsets_json));
+    std::string line = "counts per bin:";
+    for (int b = 0; b < num_bins && b < 16; ++b) line += " " + std::to_string(got_offsets[b + 1] - got_offsets[b]);
+    report.notes.push_back(line + (num_bins > 16 ? " ..." : ""));
+  }
+  report.pass = report.mismatch_count == 0;
+
+  if (req.keep_arrays) {
+    report.inputs.set("input", Json::array_of(in));
+    report.output = Json::array_of(got);
+    if (extract_variant) {
+      const std::size_t first = oracle.offsets[target], count = oracle.offsets[target + 1] - first;
+      for (std::size_t j = 0; j < count; ++j) expected.push_back(in[oracle.order[first + j]]);
+    } else {
+      for (std::size_t s : oracle.order) expected.push_back(in[s]);
+    }
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+PuzzleSpec make_spec() {
+  const OptionSpec bins{"num-bins", "NUM_BINS: bins of width 1/NUM_BINS over [0, 1)", 8, 1, kMaxBins};
+  const OptionSpec tile{"tile", "elements per team (0: the backend's default)", 0, 0, 1 << 16};
+  const OptionSpec pattern{"pattern",
+                           "inputs: 0 mixed (uniform, bin edges, -0, negatives, >= 1), 1 uniform in [0, 1), "
+                           "2 all in one bin, 3 only bin edges k/NUM_BINS, 4 only < 0 or >= 1, 5 decreasing "
+                           "within every bin, 6 mixed with one NaN (rejected: exit 2)",
+                           0, 0, 6};
+  const OptionSpec size{"size", "N (random inputs)", (1 << 20) + 3, 1, kMaxSize};
+  PuzzleSpec spec;
+  spec.name = "bin-extract";
+  spec.summary = "predicate, exclusive scan, scatter: pick out one bin, then partition by all bins";
+  spec.doc = "puzzles/bin-extract.md";
+  spec.variants = {
+      {"extract", "the elements of one bin, in input order, from N elements over many teams",
+       {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
+      {"histogram", "the seed: 128 values i mod 80 / 100, one team, every bin extracted by a team scan",
+       {{"size", "N (random inputs from --pattern when given)", 128, 1, 1 << 14}, bins, pattern}},
+      {"partition", "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
+       {size, bins, tile, pattern}},
+  };
+  // The learner loop: the function each variant exercises, the cases it must pass besides its
+  // defaults, and the order of the course.
+  set_exercise(spec, "histogram", "histogram",
+               {"--size 1", "--size 1000 --pattern 3", "--num-bins 1 --size 77 --team-size 1"});
+  set_exercise(spec, "extract", "extract",
+               {"--size 1", "--size 5000 --target-bin 0 --pattern 2", "--size 10007 --tile 64 --pattern 4"});
+  set_exercise(spec, "partition", "partition",
+               {"--size 1", "--size 10007 --num-bins 3 --tile 100 --pattern 5", "--size 999 --team-size 1"});
+  spec.course_position = 3;
+  spec.learning_order = {"histogram", "extract", "partition"};
+  spec.run = [](const RunRequest& req) {
+    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
+  };
+  spec.bytes_moved = [](const Params& p) {
+    const auto n = static_cast<std::size_t>(p.get("size"));
+    const int b = static_cast<int>(p.get("num-bins"));
+    return p.values().count("target-bin") ? extract_bytes(n, n / b) : partition_bytes(n, b);
+  };
+  return spec;
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::bin_extract

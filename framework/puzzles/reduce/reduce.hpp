@@ -1,0 +1,260 @@
+#pragma once
+// reduce: the sum of N values, the classic GPU reduction ladder in Kokkos teams.
+//
+// Every team kernel writes one partial sum per team into `partial` (the ladder: team t owns the
+// tile of lanes * unroll elements starting at t * lanes * unroll; --persistent: team t owns one
+// contiguous share of the input, see share_begin). A second launch, finish(), adds the partial
+// sums into result(0). --builtin is Kokkos::parallel_reduce straight into result(0), and
+// --recursive replaces the book's device-side recursion by host-driven launches of `interleaved`
+// on the partial sums until one value is left.
+//
+// Lanes are logical, as in butterfly: a team reduces a tile of `lanes` scratch slots (the book's
+// block size, a power of two) and its members visit the slots with TeamThreadRange, so any team
+// size works (OpenMP teams of 1, 2 or 8 threads, Serial's single member, a CUDA block of 512).
+// With the CUDA defaults (team size = lanes = 512) every member owns exactly one slot, as in the
+// book.
+//
+// Kernel signatures are in signatures.inc, implemented by exercises/reduce/ (namespace
+// kpz::reduce::exercise) and reference/reduce/ (kpz::reduce::reference).
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kpz/registry.hpp"
+#include "kpz/spaces.hpp"
+#include "kpz/team/xor_exchange.hpp"
+#include "kpz/types.hpp"
+
+namespace kpz::reduce {
+
+// The rungs of the ladder, in the book's order, then the rung beyond the book and the two
+// comparisons. The first one, persistent, is the default variant.
+enum class Variant {
+  persistent,
+  neighbored,
+  neighbored_less,
+  interleaved,
+  unroll2,
+  unroll4,
+  unroll8,
+  unroll_warps8,
+  complete_unroll,
+  template_lanes,
+  builtin,
+  recursive,
+};
+
+struct VariantInfo {
+  Variant variant;
+  const char* name;  // the flag, without "--"
+  int unroll;        // tiles a team adds while loading (ladder variants), else 0
+};
+
+// Every variant, the default first.
+const std::vector<VariantInfo>& variants();
+const VariantInfo& info(Variant v);
+const VariantInfo& info(const std::string& name);  // throws std::logic_error for unknown names
+
+// What the host decides before a launch.
+struct Launch {
+  int team_size;  // members per team
+  int lanes;      // scratch slots per team (the book's block size): a power of two
+  int league;     // number of teams
+};
+
+// The template variant is instantiated for these lane counts.
+inline constexpr int kTemplateLanes[] = {64, 128, 256, 512, 1024};
+
+// Four consecutive values in one 16-byte word: --persistent reads the input as Quads, one
+// 16-byte load per four values (CUDA: LDG.128).
+template <class T>
+struct alignas(16) Quad {
+  T v[4];
+};
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T quad_sum(const Quad<T>& q) {
+  return (q.v[0] + q.v[1]) + (q.v[2] + q.v[3]);
+}
+
+// --persistent: team t of `league` owns quads [share_begin(t), share_begin(t + 1)) of the
+// `quads` whole Quads of the input (an even share: sizes differ by at most one Quad); the last
+// team also owns the 0 to 3 elements past the last whole Quad.
+KOKKOS_INLINE_FUNCTION std::int64_t share_begin(std::int64_t quads, int league, int t) {
+  return quads * t / league;
+}
+
+// Teams of a ladder variant: one per tile of lanes * unroll elements (at least one).
+inline int ladder_league(std::size_t n, int lanes, int unroll) {
+  const std::size_t tile = static_cast<std::size_t>(lanes) * static_cast<std::size_t>(unroll);
+  const std::size_t teams = (n + tile - 1) / tile;
+  return static_cast<int>(teams < 1 ? 1 : teams);
+}
+
+// Teams of --persistent: enough to fill the device once (CUDA: half the threads the GPU can
+// hold, so that every team is resident from the start even at 50% occupancy; host: one team
+// per group of team_size threads), and no more than one per 16 values a member could load.
+template <class Space>
+int persistent_league(const Space& space, std::size_t n, int team_size) {
+  const int concurrency = space.concurrency();
+  int league = space_name<Space>() == "cuda" ? concurrency / (2 * team_size) : concurrency / team_size;
+  const std::size_t useful = (n + 16 * static_cast<std::size_t>(team_size) - 1) / (16 * static_cast<std::size_t>(team_size));
+  if (static_cast<std::size_t>(league) > useful) league = static_cast<int>(useful);
+  return league < 1 ? 1 : league;
+}
+
+// Level-0 scratch requests (bytes per team).
+template <class Space, class T>
+std::size_t tree_scratch_bytes(int lanes) {
+  return ScratchView<T*, Space>::shmem_size(lanes);
+}
+// The tree plus the 32-slot XorExchange of the warp finish (its scratch path).
+template <class Space, class T>
+std::size_t warp_scratch_bytes(int lanes) {
+  return team::XorExchange<Space, T>::scratch_bytes(32) + ScratchView<T*, Space>::shmem_size(lanes);
+}
+// --persistent: one slot per member for team_sum.
+template <class Space, class T>
+std::size_t persistent_scratch_bytes(int team_size) {
+  return ScratchView<T*, Space>::shmem_size(team_size);
+}
+
+// Sum over the team of one value per member (`mine`); the result is valid on team rank 0.
+// Collective: every member calls it. `slots` has team_size values of level-0 scratch.
+// CUDA with whole warps: a shuffle butterfly in each warp (no barrier), one slot per warp, one
+// barrier, and warp 0 adds the warp sums with shuffles again. Elsewhere: every member writes its
+// slot, one barrier, and rank 0 adds the slots (host teams have at most 64 members).
+template <class Space, class T>
+KOKKOS_INLINE_FUNCTION T team_sum(const TeamMember<Space>& team, const ScratchView<T*, Space>& slots, T mine) {
+  using Exchange = team::XorExchange<Space, T>;
+  const int rank = team.team_rank(), size = team.team_size();
+  if (Exchange::full_warps(size)) {
+    for (int mask = 16; mask >= 1; mask /= 2) mine += Exchange::shuffle(mine, mask);
+    if (rank % 32 == 0) slots(rank / 32) = mine;
+    team.team_barrier();
+    T total = T(0);
+    if (rank < 32) {  // warp 0, all of it
+      total = rank < size / 32 ? slots(rank) : T(0);
+      for (int mask = 16; mask >= 1; mask /= 2) total += Exchange::shuffle(total, mask);
+    }
+    return total;
+  }
+  slots(rank) = mine;
+  team.team_barrier();
+  T total = T(0);
+  if (rank == 0)
+    for (int r = 0; r < size; ++r) total += slots(r);
+  return total;
+}
+
+// The second launch: result(0) = the sum of `partial`, by one team (Kokkos' nested
+// parallel_reduce over a TeamThreadRange). Defined in finish.cpp, compiled once per space.
+template <class Space, class T>
+void finish(const Space& space, View<const T*, Space> partial, View<T*, Space> result);
+
+// Values a --recursive run needs in its work array: the partial sums of every level.
+inline std::size_t recursive_work_size(std::size_t n, int lanes) {
+  std::size_t total = 0;
+  for (std::size_t count = n; count > 1; count = (count + lanes - 1) / lanes) total += (count + lanes - 1) / lanes;
+  return total < 1 ? 1 : total;
+}
+
+// Checks the host-side preconditions of a variant and throws UsageError naming what is allowed.
+void validate_lanes(const VariantInfo& v, int lanes);
+
+}  // namespace kpz::reduce
+
+namespace kpz::reduce::exercise {
+#include "reduce/signatures.inc"
+}
+namespace kpz::reduce::reference {
+#include "reduce/signatures.inc"
+}
+
+#define KPZ_REDUCE_INSTANTIATE_T(S, T)                                                                 \
+  template void persistent<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,    \
+                                 ::kpz::View<T*, S>);                                                 \
+  template void neighbored<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,    \
+                                 ::kpz::View<T*, S>);                                                 \
+  template void neighbored_less<S, T>(const S&, const ::kpz::reduce::Launch&,                          \
+                                      ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                  \
+  template void interleaved<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
+                                  ::kpz::View<T*, S>);                                                \
+  template void unrolled<2, S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
+                                  ::kpz::View<T*, S>);                                                \
+  template void unrolled<4, S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
+                                  ::kpz::View<T*, S>);                                                \
+  template void unrolled<8, S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
+                                  ::kpz::View<T*, S>);                                                \
+  template void unroll_warps8<S, T>(const S&, const ::kpz::reduce::Launch&,                            \
+                                    ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                    \
+  template void complete_unroll<S, T>(const S&, const ::kpz::reduce::Launch&,                          \
+                                      ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                  \
+  template void templated<64, S, T>(const S&, const ::kpz::reduce::Launch&,                            \
+                                    ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                    \
+  template void templated<128, S, T>(const S&, const ::kpz::reduce::Launch&,                           \
+                                     ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                   \
+  template void templated<256, S, T>(const S&, const ::kpz::reduce::Launch&,                           \
+                                     ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                   \
+  template void templated<512, S, T>(const S&, const ::kpz::reduce::Launch&,                           \
+                                     ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                   \
+  template void templated<1024, S, T>(const S&, const ::kpz::reduce::Launch&,                          \
+                                      ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                  \
+  template void builtin<S, T>(const S&, ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                 \
+  template void recursive<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,     \
+                                ::kpz::View<T*, S>, ::kpz::View<T*, S>);
+
+// Compiles one implementation's kernels for execution space S, for int and float values.
+#define KPZ_REDUCE_INSTANTIATE(S) KPZ_REDUCE_INSTANTIATE_T(S, int) KPZ_REDUCE_INSTANTIATE_T(S, float)
+
+namespace kpz::reduce {
+
+// Runs variant `v` of implementation `impl`: the team kernel into the first launch.league values
+// of `partial` and finish() on them into result(0); --builtin straight into result(0); --recursive with `work` (recursive_work_size
+// values). Only enqueues work on `space` (the benchmark times this call).
+template <class Space, class T>
+void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch, View<const T*, Space> in,
+                 View<T*, Space> partial, View<T*, Space> work, View<T*, Space> result) {
+  namespace ex = ::kpz::reduce::exercise;
+  namespace ref = ::kpz::reduce::reference;
+  const bool r = impl == Impl::reference;
+  using Kernel = void (*)(const Space&, const Launch&, View<const T*, Space>, View<T*, Space>);
+  Kernel kernel = nullptr;
+  switch (v) {
+    case Variant::persistent: kernel = r ? ref::persistent<Space, T> : ex::persistent<Space, T>; break;
+    case Variant::neighbored: kernel = r ? ref::neighbored<Space, T> : ex::neighbored<Space, T>; break;
+    case Variant::neighbored_less: kernel = r ? ref::neighbored_less<Space, T> : ex::neighbored_less<Space, T>; break;
+    case Variant::interleaved: kernel = r ? ref::interleaved<Space, T> : ex::interleaved<Space, T>; break;
+    case Variant::unroll2: kernel = r ? ref::unrolled<2, Space, T> : ex::unrolled<2, Space, T>; break;
+    case Variant::unroll4: kernel = r ? ref::unrolled<4, Space, T> : ex::unrolled<4, Space, T>; break;
+    case Variant::unroll8: kernel = r ? ref::unrolled<8, Space, T> : ex::unrolled<8, Space, T>; break;
+    case Variant::unroll_warps8: kernel = r ? ref::unroll_warps8<Space, T> : ex::unroll_warps8<Space, T>; break;
+    case Variant::complete_unroll: kernel = r ? ref::complete_unroll<Space, T> : ex::complete_unroll<Space, T>; break;
+    case Variant::template_lanes:
+      switch (launch.lanes) {
+        case 64: kernel = r ? ref::templated<64, Space, T> : ex::templated<64, Space, T>; break;
+        case 128: kernel = r ? ref::templated<128, Space, T> : ex::templated<128, Space, T>; break;
+        case 256: kernel = r ? ref::templated<256, Space, T> : ex::templated<256, Space, T>; break;
+        case 512: kernel = r ? ref::templated<512, Space, T> : ex::templated<512, Space, T>; break;
+        case 1024: kernel = r ? ref::templated<1024, Space, T> : ex::templated<1024, Space, T>; break;
+        default: throw std::logic_error("reduce --template: no instance for lanes " + std::to_string(launch.lanes));
+      }
+      break;
+    case Variant::builtin:
+      (r ? ref::builtin<Space, T> : ex::builtin<Space, T>)(space, in, result);
+      return;
+    case Variant::recursive:
+      (r ? ref::recursive<Space, T> : ex::recursive<Space, T>)(space, launch, in, work, result);
+      return;
+  }
+  // partial may be longer than the league (the benchmark reuses one array): use the first values.
+  const View<T*, Space> sums = Kokkos::subview(partial, Kokkos::make_pair(0, launch.league));
+  kernel(space, launch, in, sums);
+  finish<Space, T>(space, sums, result);
+}
+
+}  // namespace kpz::reduce

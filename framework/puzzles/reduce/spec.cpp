@@ -1,0 +1,299 @@
+// reduce's registration: variants, options, inputs, the oracle (per-team partial sums and the
+// total) and checking.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+#include "reduce/reduce.hpp"
+
+namespace kpz::reduce {
+
+const std::vector<VariantInfo>& variants() {
+  static const std::vector<VariantInfo> all{
+      {Variant::persistent, "persistent", 0},
+      {Variant::neighbored, "neighbored", 1},
+      {Variant::neighbored_less, "neighbored-less", 1},
+      {Variant::interleaved, "interleaved", 1},
+      {Variant::unroll2, "unroll2", 2},
+      {Variant::unroll4, "unroll4", 4},
+      {Variant::unroll8, "unroll8", 8},
+      {Variant::unroll_warps8, "unroll-warps8", 8},
+      {Variant::complete_unroll, "complete-unroll", 8},
+      {Variant::template_lanes, "template", 8},
+      {Variant::builtin, "builtin", 0},
+      {Variant::recursive, "recursive", 1},
+  };
+  return all;
+}
+
+const VariantInfo& info(Variant v) {
+  for (const auto& i : variants())
+    if (i.variant == v) return i;
+  throw std::logic_error("reduce: unknown variant");
+}
+
+const VariantInfo& info(const std::string& name) {
+  for (const auto& i : variants())
+    if (name == i.name) return i;
+  throw std::logic_error("reduce: unknown variant " + name);
+}
+
+void validate_lanes(const VariantInfo& v, int lanes) {
+  if (v.unroll == 0) return;  // persistent and builtin have no tree of lanes
+  const std::string flag = "--" + std::string(v.name);
+  const std::string given = "--lanes " + std::to_string(lanes);
+  if (lanes < 1 || (lanes & (lanes - 1)) != 0)
+    throw UsageError(given + " is not allowed: the tree halves the lanes at every step, so " + flag +
+                     " needs a power of two (1, 2, 4, ..., 4096)");
+  switch (v.variant) {
+    case Variant::unroll_warps8:
+      if (lanes < 64)
+        throw UsageError(given + " is too small for " + flag + ": the warp finish takes the last 64 values; use 64 .. 4096");
+      break;
+    case Variant::complete_unroll:
+      if (lanes < 64 || lanes > 1024)
+        throw UsageError(given + " is not allowed for " + flag +
+                         ": the tree is written out for 64 .. 1024 lanes (64, 128, 256, 512, 1024)");
+      break;
+    case Variant::template_lanes:
+      if (lanes < 64 || lanes > 1024)
+        throw UsageError(given + " is not allowed for " + flag +
+                         ": it is compiled for lanes 64, 128, 256, 512 and 1024 only");
+      break;
+    case Variant::recursive:
+      if (lanes < 2) throw UsageError(given + " is not allowed for " + flag + ": a level of 1 lane never shrinks; use 2 .. 4096");
+      break;
+    default: break;
+  }
+}
+
+namespace {
+
+constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // |sum| <= 7 * 2^28 < 2^31: int sums never wrap
+constexpr double kExactFloat = 4194304.0;                 // 2^22: quarters below it are exact floats
+
+// Worked example when no size is given: 1, 2, ..., N. Otherwise seeded random values, never 0,
+// asymmetric around 0 (mean about 2): ints in [-3, 7]; floats are quarters in [-3, 7], so that
+// every partial sum of a team is an exact float (see oracle()).
+template <class T>
+std::vector<T> make_input(const RunRequest& req, std::size_t n) {
+  std::vector<T> in(n);
+  if (!req.params.given("size")) {
+    for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<T>(i + 1);
+    return in;
+  }
+  Rng rng(req.seed);
+  for (auto& x : in) {
+    if constexpr (std::is_integral_v<T>) {
+      const std::int64_t k = rng.integer(-3, 6);
+      x = static_cast<T>(k >= 0 ? k + 1 : k);  // -3..-1, 1..7
+    } else {
+      const std::int64_t k = rng.integer(-12, 27);
+      x = static_cast<T>(static_cast<double>(k >= 0 ? k + 1 : k) / 4.0);  // -3..7 in quarters, not 0
+    }
+  }
+  return in;
+}
+
+// Which elements each partial sum covers: [first(t), first(t + 1)).
+struct Layout {
+  std::vector<std::size_t> first;  // league + 1 boundaries
+};
+
+Layout layout_of(const VariantInfo& v, std::size_t n, const Launch& launch) {
+  Layout l;
+  if (v.variant == Variant::persistent) {
+    const std::int64_t quads = static_cast<std::int64_t>(n / 4);
+    for (int t = 0; t <= launch.league; ++t)
+      l.first.push_back(t == launch.league ? n : static_cast<std::size_t>(4 * share_begin(quads, launch.league, t)));
+    return l;
+  }
+  const std::size_t tile = static_cast<std::size_t>(launch.lanes) * static_cast<std::size_t>(v.unroll);
+  for (int t = 0; t <= launch.league; ++t) l.first.push_back(std::min(n, static_cast<std::size_t>(t) * tile));
+  return l;
+}
+
+struct Expected {
+  std::vector<double> values, bound;  // per partial sum, then the total
+};
+
+// Exact sums in double (every sum of these inputs is an integer multiple of 1/4 below 2^53).
+// Floats: a float sum of quarters whose magnitudes add up to less than 2^22 is exact in any order
+// (every intermediate sum is a multiple of 1/4 below 2^22, which a 24-bit significand holds), so
+// the bound is 0; above that, the usual bound 2 eps (terms + 1) sum|x| for any order.
+template <class T>
+Expected oracle(const std::vector<T>& in, const Layout& l, bool with_partials) {
+  Expected e;
+  double total = 0, total_abs = 0;
+  const std::size_t teams = l.first.size() - 1;
+  for (std::size_t t = 0; t < teams; ++t) {
+    double sum = 0, abs_sum = 0;
+    for (std::size_t i = l.first[t]; i < l.first[t + 1]; ++i) {
+      sum += static_cast<double>(in[i]);
+      abs_sum += std::fabs(static_cast<double>(in[i]));
+    }
+    total += sum;
+    total_abs += abs_sum;
+    if (with_partials) {
+      e.values.push_back(sum);
+      e.bound.push_back(abs_sum < kExactFloat ? 0.0 : sum_error_bound(abs_sum, l.first[t + 1] - l.first[t]));
+    }
+  }
+  e.values.push_back(total);
+  e.bound.push_back(total_abs < kExactFloat ? 0.0 : sum_error_bound(total_abs, in.size()));
+  return e;
+}
+
+template <class Space, class T>
+RunReport run_typed(const Space& space, const RunRequest& req) {
+  const VariantInfo& v = info(req.variant);
+  const std::size_t n = static_cast<std::size_t>(req.params.get("size"));
+  const bool gpu = space_name<Space>() == "cuda";
+  const bool ladder = v.unroll > 0;
+  Launch launch{0, 0, 1};
+  std::size_t scratch = 0;
+  if (ladder) {
+    launch.lanes = static_cast<int>(req.params.get("lanes"));
+    validate_lanes(v, launch.lanes);
+    // CUDA: one member per lane, as in the book (up to 1024 threads per block).
+    launch.team_size = resolve_team_size(space, req.team_size, gpu ? std::min(launch.lanes, 1024) : 64);
+    launch.league = ladder_league(n, launch.lanes, v.unroll);
+    const bool warp = v.variant == Variant::unroll_warps8 || v.variant == Variant::complete_unroll ||
+                      v.variant == Variant::template_lanes;
+    scratch = warp ? warp_scratch_bytes<Space, T>(launch.lanes) : tree_scratch_bytes<Space, T>(launch.lanes);
+  } else if (v.variant == Variant::persistent) {
+    launch.team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
+    const auto teams = req.params.get("teams");
+    launch.league = teams > 0 ? static_cast<int>(teams) : persistent_league(space, n, launch.team_size);
+    scratch = persistent_scratch_bytes<Space, T>(launch.team_size);
+  } else {
+    launch.team_size = resolve_team_size(space, req.team_size, 1);  // builtin: no team
+  }
+  check_scratch<Space>(scratch, 0, "reduce --" + std::string(v.name) + " with " + std::to_string(launch.lanes) + " lanes");
+
+  const std::vector<T> host_in = make_input<T>(req, n);
+  auto in = to_device(space, "in", host_in);
+  const bool team_kernel = v.variant != Variant::builtin && v.variant != Variant::recursive;
+  View<T*, Space> partial(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "partial"),
+                          team_kernel ? launch.league : 0);
+  View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
+                       v.variant == Variant::recursive ? recursive_work_size(n, launch.lanes) : 0);
+  View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
+  poison(partial);
+  poison(work);
+  poison(result);
+  space.fence();
+  run_variant<Space, T>(req.impl, v.variant, space, launch, in, partial, work, result);
+  space.fence();
+
+  std::vector<T> got = team_kernel ? to_host(partial) : std::vector<T>{};
+  got.push_back(to_host(result)[0]);
+  const Layout layout = team_kernel ? layout_of(v, n, launch) : Layout{{0, n}};
+  const Expected expected = oracle(host_in, layout, team_kernel);
+  const std::size_t teams = team_kernel ? static_cast<std::size_t>(launch.league) : 0;
+  const std::string final_pass = v.variant == Variant::builtin    ? "result(0), written by parallel_reduce"
+                                 : v.variant == Variant::recursive ? "result(0), the last level of the recursion"
+                                                                   : "result(0), the second launch adding the partial sums";
+  const OwnerFn owner = [=](std::size_t i) {
+    if (i >= teams) return final_pass;
+    return "team " + std::to_string(i) + " (elements " + std::to_string(layout.first[i]) + " .. " +
+           std::to_string(layout.first[i + 1] - 1) + ")";
+  };
+
+  RunReport report;
+  report.config.set("size", n).set("type", std::is_integral_v<T> ? "int" : "float");
+  if (ladder) report.config.set("lanes", launch.lanes).set("unroll", v.unroll);
+  if (v.variant != Variant::builtin) report.config.set("team_size", launch.team_size).set("teams", launch.league);
+  if (ladder && v.variant != Variant::recursive) report.config.set("tile", launch.lanes * v.unroll);
+  if (team_kernel)
+    report.notes.push_back("values: the partial sum of each of the " + std::to_string(teams) + " team(s), then the total");
+  if (v.variant == Variant::recursive) {
+    std::string levels = std::to_string(n);
+    for (std::size_t c = n; c > 1;) {
+      c = (c + launch.lanes - 1) / launch.lanes;
+      levels += " -> " + std::to_string(c);
+    }
+    report.notes.push_back("levels (values per launch): " + levels);
+  }
+  if constexpr (std::is_integral_v<T>) {
+    std::vector<T> want(expected.values.size());
+    for (std::size_t i = 0; i < want.size(); ++i) want[i] = static_cast<T>(expected.values[i]);
+    compare_exact(report, got, want, owner);
+  } else {
+    compare_within(report, got, expected.values, expected.bound, owner);
+    report.config.set("tolerance_of_total", expected.bound.back());
+  }
+  report.extra.set("sum", static_cast<double>(got.back())).set("expected_sum", expected.values.back());
+  if (req.keep_arrays) report.inputs.set("in", Json::array_of(host_in));
+  if (req.keep_arrays || got.size() <= 64) {
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected.values);
+  }
+  return report;
+}
+
+template <class Space>
+RunReport run_on(const Space& space, const RunRequest& req) {
+  return req.params.get("float") ? run_typed<Space, float>(space, req) : run_typed<Space, int>(space, req);
+}
+
+PuzzleSpec make_spec() {
+  const OptionSpec size{"size", "N (random values when given; default: the worked example 1, 2, ..., 1000)", 1000, 1,
+                        kMaxSize};
+  const OptionSpec type{"float", "0: int values, summed exactly; 1: float values, within a stated bound", 0, 0, 1};
+  const OptionSpec lanes{"lanes", "scratch slots per team (the book's block size), a power of two", 512, 1, 4096};
+  const OptionSpec teams{"teams", "number of teams (0: enough to fill the device once)", 0, 0, 1 << 20};
+  PuzzleSpec spec;
+  spec.name = "reduce";
+  spec.summary = "the reduction ladder: nine team kernels from neighbored pairs to templates, and beyond";
+  spec.doc = "puzzles/reduce.md";
+  spec.variants = {
+      {"persistent", "beyond the book: one even share per resident team, four 16-byte loads in flight, warp shuffles",
+       {size, type, teams}},
+      {"neighbored", "rung 1: stride doubling, slot i adds slot i + stride when i % (2 stride) == 0", {size, type, lanes}},
+      {"neighbored-less", "rung 2: the same pairs on contiguous iterations (no idle ones)", {size, type, lanes}},
+      {"interleaved", "rung 3: stride halving from lanes / 2, slot i adds slot i + stride", {size, type, lanes}},
+      {"unroll2", "rung 4: each lane adds 2 tiles' elements while loading", {size, type, lanes}},
+      {"unroll4", "rung 5: 4 tiles while loading", {size, type, lanes}},
+      {"unroll8", "rung 6: 8 tiles while loading", {size, type, lanes}},
+      {"unroll-warps8", "rung 7: the last 64 values by warp shuffles (XorExchange), no barriers", {size, type, lanes}},
+      {"complete-unroll", "rung 8: the tree written out step by step for 64 .. 1024 lanes", {size, type, lanes}},
+      {"template", "rung 9: the lane count as a template parameter (64, 128, 256, 512, 1024)", {size, type, lanes}},
+      {"builtin", "Kokkos::parallel_reduce: the baseline every kernel is compared with", {size, type}},
+      {"recursive", "host-driven recursion: interleaved on the partial sums until one value is left",
+       {size, type, lanes}},
+  };
+  // The learner loop: the function whose TODOs each rung exercises, the cases it must pass besides
+  // the worked example, and the order of the ladder.
+  const std::vector<std::string> rung = {"--size 1", "--size 1001 --float 1", "--size 5000 --lanes 64 --team-size 1"};
+  set_exercise(spec, "neighbored", "neighbored", rung);
+  set_exercise(spec, "neighbored-less", "neighbored_less", rung);
+  set_exercise(spec, "interleaved", "interleaved_tree", rung);
+  set_exercise(spec, "unroll2", "load_tile", rung);
+  set_exercise(spec, "unroll4", "load_tile", rung);
+  set_exercise(spec, "unroll8", "load_tile", rung);
+  set_exercise(spec, "unroll-warps8", "warp_finish", rung);
+  set_exercise(spec, "complete-unroll", "complete_unroll", rung);
+  set_exercise(spec, "template", "templated", rung);
+  set_exercise(spec, "recursive", "recursive", rung);
+  set_exercise(spec, "builtin", "builtin", {"--size 1", "--size 4097 --float 1"});
+  set_exercise(spec, "persistent", "persistent", {"--size 1", "--size 1001 --float 1", "--size 5000 --teams 3 --team-size 1"});
+  spec.course_position = 4;
+  spec.learning_order = {"neighbored", "neighbored-less", "interleaved", "unroll2", "unroll4", "unroll8", "unroll-warps8",
+                         "complete-unroll", "template", "builtin", "recursive", "persistent"};
+  spec.run = [](const RunRequest& req) {
+    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
+  };
+  spec.bytes_moved = [](const Params& p) { return 4.0 * static_cast<double>(p.get("size")); };
+  return spec;
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::reduce

@@ -1,0 +1,197 @@
+#pragma once
+// segscan: segmented scans, segmented reductions and SpMV.
+//
+// A sequence of N values is cut into consecutive segments; head flags mark the first element of
+// each non-empty segment (framework/include/kpz/segments.hpp converts ids, flags and CSR
+// offsets). The segmented inclusive scan restarts at every head:
+//   out[i] = values[h] + ... + values[i], h = the head of i's segment.
+// It is an ordinary scan of (value, flag) pairs under the operator
+//   (v_i, f_i) (+) (v_j, f_j) = (f_j ? v_j : v_i + v_j, f_i | f_j)     (earlier (+) later),
+// which is associative but not commutative: Kokkos' team scans (sum only, backend-dependent
+// operand order) cannot run it, so the kernels write it in team scratch with barriers.
+//
+// The kernel signatures (signatures.inc) are implemented twice with the same text: by the
+// learner in exercises/segscan/ (namespace kpz::segscan::exercise) and in reference/segscan/
+// (namespace kpz::segscan::reference). merge_path.cpp holds the framework's fast segmented
+// reduction and SpMV (merge-path load balancing), kokkos_kernels.cpp the optional
+// KokkosSparse::spmv comparison.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kpz/spaces.hpp"
+#include "kpz/types.hpp"
+
+namespace kpz::segscan {
+
+using Flag = std::uint8_t;  // head flags on the device: 1 where a segment starts
+
+// One element of the scan: a value and "a segment starts here or earlier in the range".
+template <class T>
+struct SegPair {
+  T value;
+  int flag;
+};
+
+// What the host decides before a launch.
+struct Launch {
+  int team_size;  // team members per team
+  int tile;       // elements per team (multi-team scan); the single-team kernels use N
+};
+
+inline int next_pow2(int n) {
+  int p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+// Level-0 scratch of a buffer of n pairs.
+template <class Space, class T>
+std::size_t pair_buffer_bytes(int n) {
+  return ScratchView<SegPair<T>*, Space>::shmem_size(static_cast<std::size_t>(n));
+}
+
+// Hillis-Steele (simple, exclusive, multi-team): two buffers of n pairs (double buffering).
+template <class Space, class T>
+std::size_t hillis_steele_scratch_bytes(int n) {
+  return 2 * pair_buffer_bytes<Space, T>(n);
+}
+
+// Blelloch (work-efficient): one buffer of n rounded up to a power of two.
+template <class Space, class T>
+std::size_t blelloch_scratch_bytes(int n) {
+  return pair_buffer_bytes<Space, T>(next_pow2(n));
+}
+
+// Elements per team of the multi-team scan: 1024 (8 KiB per buffer of float pairs).
+template <class Space>
+int default_tile() {
+  return 1024;
+}
+
+// ---- The framework's fast segmented reduction (merge_path.cpp) ----
+//
+// Merge-path load balancing (Merrill & Garland's merge-based SpMV, ModernGPU's segreduce): the
+// S segment ends and the N value indices, merged, form a path of S + N items; team t takes
+// items [t * tile_items, (t + 1) * tile_items) whatever the segment lengths, stages its values
+// and segment ends in scratch, and each member walks items_per_member consecutive items
+// serially. Members' partial sums meet in a segmented scan in scratch; the partial sums of
+// segments that cross tiles meet in a segmented scan of the tiles' carries (a second, small
+// pass), which is added to the first segment that ends in each tile. Deterministic: no atomics.
+struct MergePathPlan {
+  int team_size;   // members per team
+  int tile_items;  // merge items per team (segment ends + values)
+  int chunk;       // pairs per team in the scan of tile carries
+};
+
+// 2048 items per team (CUDA: 256 members x 8 items, about 20 KiB of scratch); the carry scan
+// takes chunks of 2048 pairs on CUDA, 1024 on the host (32 KiB of host scratch per team).
+template <class Space>
+MergePathPlan default_merge_path_plan(int team_size) {
+  const bool gpu = space_name<Space>() == "cuda";
+  return MergePathPlan{team_size, 2048, gpu ? 2048 : 1024};
+}
+
+// A scratch slot of the main kernel: first the end of a segment (relative to the tile's first
+// value), later, once every member has searched the ends, that segment's total.
+template <class T>
+union EndOrTotal {
+  int end;
+  T total;
+};
+
+// Level-0 scratch of the main kernel: the tile's values, its segment ends (reused for the
+// totals), two buffers of team_size pairs.
+template <class Space, class T>
+std::size_t merge_path_scratch_bytes(const MergePathPlan& plan) {
+  return ScratchView<T*, Space>::shmem_size(plan.tile_items) +
+         ScratchView<EndOrTotal<T>*, Space>::shmem_size(plan.tile_items) + 2 * pair_buffer_bytes<Space, T>(plan.team_size);
+}
+
+// Scratch of the carry scan: two buffers of `chunk` pairs.
+template <class Space, class T>
+std::size_t merge_path_carry_scratch_bytes(const MergePathPlan& plan) {
+  return 2 * pair_buffer_bytes<Space, T>(plan.chunk);
+}
+
+// Where a team's share of the merge path starts: x segment ends and y values consumed.
+struct Coord {
+  int x, y;
+};
+
+// Device memory the merge-path kernels need, allocated once per problem shape (benchmarks
+// reuse it across runs, so no allocation is timed).
+template <class Space, class T>
+struct MergePathWorkspace {
+  MergePathWorkspace() = default;
+  MergePathWorkspace(const Space& space, const MergePathPlan& plan, std::int64_t segments, std::int64_t values);
+
+  std::int64_t segments = 0, values = 0;
+  int tiles = 0;
+  View<Coord*, Space> coords;  // tiles + 1 starting coordinates
+  // The tiles' carries, then the levels of their exclusive segmented scan: level l scans
+  // carry_in[l] into carry_out[l]; carry_in[l + 1] holds level l's chunk aggregates.
+  std::vector<View<SegPair<T>*, Space>> carry_in, carry_out;
+};
+
+// sums[s] = values[offsets[s]] + ... + values[offsets[s+1] - 1] (0 for an empty segment).
+// offsets has S + 1 entries, validated on the host; ws was built for (S, N).
+template <class Space, class T>
+void merge_path_reduce(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
+                       View<const T*, Space> values, View<const int*, Space> offsets, View<T*, Space> sums);
+
+// y = A x for a CSR matrix (row_offsets, columns, matrix_values): the segmented reduction of
+// the products matrix_values[j] * x[columns[j]] over the rows; ws was built for (rows, nnz).
+template <class Space, class T>
+void merge_path_spmv(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
+                     View<const int*, Space> row_offsets, View<const int*, Space> columns,
+                     View<const T*, Space> matrix_values, View<const T*, Space> x, View<T*, Space> y);
+
+// ---- Kokkos Kernels (kokkos_kernels.cpp): present when CMake found it ----
+
+// True when this build links Kokkos Kernels.
+bool have_kokkos_kernels();
+
+// y = A x by KokkosSparse::spmv with an SPMVHandle asking for KokkosSparse::SPMV_NATIVE (the
+// Kokkos Kernels implementation, never the vendor library). Returns a callable that runs it
+// (the handle and the matrix live inside it, so repeated calls time only the spmv); throws
+// std::logic_error when the build has no Kokkos Kernels.
+template <class Space, class T>
+struct KokkosKernelsSpmv {
+  KokkosKernelsSpmv(const Space& space, int rows, int cols, View<int*, Space> row_offsets, View<int*, Space> columns,
+                    View<T*, Space> matrix_values, View<T*, Space> x, View<T*, Space> y);
+  ~KokkosKernelsSpmv();
+  KokkosKernelsSpmv(const KokkosKernelsSpmv&) = delete;
+  KokkosKernelsSpmv& operator=(const KokkosKernelsSpmv&) = delete;
+  void operator()();
+  struct State;
+  State* state = nullptr;
+};
+
+}  // namespace kpz::segscan
+
+namespace kpz::segscan::exercise {
+#include "segscan/signatures.inc"
+}
+namespace kpz::segscan::reference {
+#include "segscan/signatures.inc"
+}
+
+// Compiles the kernels of one implementation for execution space S and value type T.
+#define KPZ_SEGSCAN_INSTANTIATE_T(S, T)                                                                   \
+  template void inclusive_simple<S, T>(const S&, int, ::kpz::View<const T*, S>,                           \
+                                       ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);   \
+  template void exclusive<S, T>(const S&, int, ::kpz::View<const T*, S>,                                  \
+                                ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);          \
+  template void work_efficient<S, T>(const S&, int, ::kpz::View<const T*, S>,                             \
+                                     ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);     \
+  template void multi_team<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const T*, S>,       \
+                                 ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);         \
+  template void reduce<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const T*, S>,           \
+                             ::kpz::View<const int*, S>, ::kpz::View<T*, S>);                             \
+  template void spmv<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const int*, S>,           \
+                           ::kpz::View<const int*, S>, ::kpz::View<const T*, S>, ::kpz::View<const T*, S>, \
+                           ::kpz::View<T*, S>);
+#define KPZ_SEGSCAN_INSTANTIATE(S) KPZ_SEGSCAN_INSTANTIATE_T(S, float) KPZ_SEGSCAN_INSTANTIATE_T(S, int)

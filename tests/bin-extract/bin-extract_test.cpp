@@ -1,0 +1,291 @@
+// bin-extract: the worked example, empty and full bins, bin edges, negatives and values >= 1,
+// sizes that are not a multiple of the tile, many teams and team sizes, stability, Kokkos::BinSort
+// and the host counting sort, and the framework's fast kernels against the oracle.
+#include <Kokkos_Sort.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "bin-extract/bin-extract.hpp"
+#include "bin-extract/host.hpp"
+#include "kpz/check.hpp"
+#include "kpz/library_baselines.hpp"
+#include "kpz/transfer.hpp"
+#include "kpz_test.hpp"
+
+namespace {
+
+using kpz::test::Case;
+using kpz::test::run_case;
+namespace be = kpz::bin_extract;
+
+class BinExtract : public ::testing::TestWithParam<std::string> {
+ protected:
+  kpz::RunReport run(const Case& c) { return run_case("bin-extract", GetParam(), c); }
+  static bool is_reference() { return kpz::test::impl_under_test() == kpz::Impl::reference; }
+};
+
+std::string counts_of(const kpz::RunReport& r) { return r.extra.find("counts")->dump(); }
+long long count_of(const kpz::RunReport& r) { return std::stoll(r.extra.find("count")->dump()); }
+
+// Expected counts of a case, from the host counting sort of the same input.
+std::vector<std::size_t> oracle_counts(std::size_t n, int bins, int bin, int pattern, std::uint64_t seed) {
+  const auto o = be::host_counting_sort(be::make_input(n, bins, bin, pattern, seed), bins);
+  std::vector<std::size_t> c(bins);
+  for (int b = 0; b < bins; ++b) c[b] = o.offsets[b + 1] - o.offsets[b];
+  return c;
+}
+
+TEST_P(BinExtract, HistogramWorkedExample) {
+  const auto r = run({"histogram", {}});
+  KPZ_EXPECT_PASS(r);
+  // The values printed in docs/puzzles/bin-extract.md: i mod 80 / 100 for i < 128, 8 bins.
+  EXPECT_EQ(counts_of(r), "[26,24,26,22,13,12,5,0]");
+  EXPECT_EQ(count_of(r), 128);
+  ASSERT_EQ(r.notes.size(), 8u);
+  EXPECT_EQ(r.notes[0], "bin 0 [-inf, 0.125): count 26: 0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, ...");
+  EXPECT_EQ(r.notes[3], "bin 3 [0.375, 0.5): count 22: 0.38, 0.39, 0.4, 0.41, 0.42, 0.43, 0.44, 0.45, ...");
+  EXPECT_EQ(r.notes[6], "bin 6 [0.75, 0.875): count 5: 0.75, 0.76, 0.77, 0.78, 0.79");
+  EXPECT_EQ(r.notes[7], "bin 7 [0.875, +inf): count 0");
+}
+
+TEST_P(BinExtract, HistogramRandomSizesBinsAndPatterns) {
+  for (int n : {1, 2, 7, 100, 1000})
+    for (int bins : {1, 3, 8, 16})
+      for (int pattern : {be::kMixed, be::kEdges, be::kOutside, be::kDescending}) {
+        const auto r = run({"histogram", {{"size", n}, {"num-bins", bins}, {"pattern", pattern}}, 0, 31u + n});
+        KPZ_EXPECT_PASS(r) << " N=" << n << " bins=" << bins << " pattern=" << pattern;
+      }
+}
+
+TEST_P(BinExtract, ExtractEdgeCases) {
+  struct C {
+    int n, bins, target, tile, pattern;
+  };
+  for (const C c : {C{1, 8, 3, 0, be::kOneBin},        // N = 1, selected
+                    C{1, 8, 3, 0, be::kOutside},       // N = 1, not selected
+                    C{1000, 8, 3, 64, be::kOutside},   // empty bin: count 0
+                    C{1000, 8, 0, 64, be::kOutside},   // negatives clamp into bin 0
+                    C{1000, 8, 7, 64, be::kOutside},   // 1.0 and larger clamp into the last bin
+                    C{1000, 8, 5, 64, be::kOneBin},    // every element selected
+                    C{999, 8, 2, 64, be::kEdges},      // 0.25 = 2/8 is in bin 2, not 1
+                    C{999, 8, 4, 64, be::kEdges},      // 0.5 in bin 4
+                    C{999, 4, 3, 7, be::kEdges},       // 1.0 in the last bin, odd tile
+                    C{5003, 10, 3, 100, be::kMixed},   // NUM_BINS not a power of two
+                    C{5003, 1, 0, 100, be::kMixed},    // one bin: everything
+                    C{70, 8, 3, 1, be::kMixed},        // a tile of one element: 70 teams
+                    C{64, 8, 3, 64, be::kMixed}}) {    // exactly one tile
+    const auto r = run({"extract", {{"size", c.n}, {"num-bins", c.bins}, {"target-bin", c.target}, {"tile", c.tile}, {"pattern", c.pattern}}, 0, 77u + c.n});
+    KPZ_EXPECT_PASS(r) << " N=" << c.n << " bins=" << c.bins << " target=" << c.target << " tile=" << c.tile
+                       << " pattern=" << c.pattern;
+    const auto want = oracle_counts(c.n, c.bins, c.target, c.pattern, 77u + c.n)[c.target];
+    EXPECT_EQ(count_of(r), static_cast<long long>(want));
+  }
+  EXPECT_EQ(count_of(run({"extract", {{"size", 1000}, {"pattern", be::kOutside}, {"tile", 64}}, 0, 5})), 0);
+  EXPECT_EQ(count_of(run({"extract", {{"size", 1000}, {"pattern", be::kOneBin}, {"tile", 64}}, 0, 5})), 1000);
+}
+
+TEST_P(BinExtract, PartitionEdgeCases) {
+  struct C {
+    int n, bins, tile, pattern;
+  };
+  for (const C c : {C{1, 8, 0, be::kMixed}, C{2, 8, 1, be::kMixed}, C{1000, 8, 64, be::kOneBin},
+                    C{1000, 8, 64, be::kOutside}, C{999, 8, 64, be::kEdges}, C{999, 4, 7, be::kEdges},
+                    C{5003, 10, 100, be::kMixed}, C{5003, 1, 100, be::kMixed}, C{300, 256, 32, be::kMixed},
+                    C{4099, 8, 4096, be::kDescending}}) {
+    const auto r = run({"partition", {{"size", c.n}, {"num-bins", c.bins}, {"tile", c.tile}, {"pattern", c.pattern}}, 0, 91u + c.n});
+    KPZ_EXPECT_PASS(r) << " N=" << c.n << " bins=" << c.bins << " tile=" << c.tile << " pattern=" << c.pattern;
+  }
+  // All in one bin: the histogram is N in bin B/2 and 0 elsewhere.
+  const auto r = run({"partition", {{"size", 1000}, {"pattern", be::kOneBin}, {"tile", 64}}, 0, 3});
+  EXPECT_EQ(counts_of(r), "[0,0,0,0,1000,0,0,0]");
+}
+
+TEST_P(BinExtract, AtLeastThreeTeamsEveryTeamSizeAndTile) {
+  for (const int team : kpz::test::team_sizes(GetParam()))
+    for (int tile : {1, 5, 64, 1000}) {
+      const auto e = run({"extract", {{"size", 5003}, {"tile", tile}}, team, 100u + team});
+      KPZ_EXPECT_PASS(e) << " team size " << team << " tile " << tile;
+      const auto p = run({"partition", {{"size", 5003}, {"tile", tile}}, team, 200u + team});
+      KPZ_EXPECT_PASS(p) << " team size " << team << " tile " << tile;
+    }
+  for (const int team : kpz::test::team_sizes(GetParam()))
+    KPZ_EXPECT_PASS(run({"histogram", {{"size", 1000}}, team, 7})) << " team size " << team;
+}
+
+TEST_P(BinExtract, StableOrderIsInputOrderNotValueOrder) {
+  // Inside every bin the values decrease along the input: a stable result is decreasing too.
+  const auto e = run({"extract", {{"size", 3001}, {"tile", 64}, {"pattern", be::kDescending}}, 0, 12});
+  KPZ_EXPECT_PASS(e);
+  const auto p = run({"partition", {{"size", 3001}, {"tile", 64}, {"pattern", be::kDescending}}, 0, 12});
+  KPZ_EXPECT_PASS(p);
+  const auto h = run({"histogram", {{"size", 3001}, {"pattern", be::kDescending}}, 0, 12});
+  KPZ_EXPECT_PASS(h);
+  // The test input really is decreasing within a bin (so sorting would be caught).
+  const auto in = be::make_input(3001, 8, 3, be::kDescending, 12);
+  const auto o = be::host_counting_sort(in, 8);
+  ASSERT_GT(o.offsets[4] - o.offsets[3], 2u);
+  EXPECT_GT(in[o.order[o.offsets[3]]], in[o.order[o.offsets[3] + 1]]);
+}
+
+TEST_P(BinExtract, SeedsChangeInputs) {
+  const auto a = run({"extract", {{"size", 50}}, 0, 1});
+  const auto b = run({"extract", {{"size", 50}}, 0, 2});
+  EXPECT_NE(a.inputs.dump(), b.inputs.dump());
+  KPZ_EXPECT_PASS(a);
+  KPZ_EXPECT_PASS(b);
+}
+
+TEST_P(BinExtract, UsageErrors) {
+  EXPECT_THROW(run({"extract", {{"num-bins", 4}, {"target-bin", 4}}}), kpz::UsageError);
+  EXPECT_THROW(run({"extract", {{"size", 100}, {"pattern", be::kWithNan}}}), kpz::UsageError);  // NaN: exit 2
+  EXPECT_THROW(run({"partition", {{"size", 100}, {"pattern", be::kWithNan}}}), kpz::UsageError);
+  EXPECT_THROW(run({"histogram", {{"size", 1 << 14}}}), kpz::UsageError);  // one team's scratch
+  EXPECT_THROW(run({"partition", {{"size", 100}, {"tile", 1 << 16}}}), kpz::UsageError);
+  EXPECT_THROW(be::validate_input({0.5f, std::nanf(""), 0.25f}), kpz::UsageError);
+  EXPECT_THROW(be::validate_input({0.5f, INFINITY}), kpz::UsageError);
+  EXPECT_NO_THROW(be::validate_input({0.5f, -0.0f, 1.0f, -3.0f}));
+}
+
+TEST_P(BinExtract, BinOfFollowsTheDefinition) {
+  EXPECT_EQ(be::bin_of(0.25f, 8), 2);
+  EXPECT_EQ(be::bin_of(0.5f, 8), 4);
+  EXPECT_EQ(be::bin_of(1.0f, 8), 7);
+  EXPECT_EQ(be::bin_of(7.5f, 8), 7);
+  EXPECT_EQ(be::bin_of(-0.0f, 8), 0);
+  EXPECT_EQ(be::bin_of(-1e30f, 8), 0);
+  EXPECT_EQ(be::bin_of(0.124999f, 8), 0);
+  EXPECT_EQ(be::bin_of(0.125f, 8), 1);
+  EXPECT_EQ(be::bin_of(0.999f, 1), 0);
+  EXPECT_EQ(be::bin_of(3e38f, 256), 255);
+}
+
+// --partition's counts against Kokkos::BinSort (bins over [0, 1]: its extra bin holds 1.0, which
+// the puzzle clamps into the last bin) and against the host counting sort.
+TEST_P(BinExtract, PartitionCountsMatchBinSortAndHostCountingSort) {
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    const int bins = 8;
+    for (int pattern : {be::kUniform, be::kEdges}) {
+      std::vector<float> host = be::make_input(20011, bins, 0, pattern, 4);
+      for (float& x : host) x = std::fabs(x);  // BinSort needs keys in [min, max]: -0 becomes 0
+      const auto oracle = be::host_counting_sort(host, bins);
+      auto in = kpz::to_device(space, "in", host);
+      kpz::View<const float*, Space> cin = in;
+      const be::Launch launch{kpz::resolve_team_size(space, 0, 64), 512};
+      const int teams = be::teams_for(host.size(), launch.tile);
+      kpz::View<int*, Space> tile_offsets("tile_offsets", bins * teams + 1), bin_offsets("bin_offsets", bins + 1);
+      kpz::View<float*, Space> out("out", host.size());
+      (is_reference() ? be::reference::partition<Space> : be::exercise::partition<Space>)(space, launch, bins, cin, tile_offsets, out, bin_offsets);
+      space.fence();
+      const auto offsets = kpz::to_host(bin_offsets);
+
+      using KeyView = kpz::View<const float*, Space>;
+      Kokkos::BinSort<KeyView, Kokkos::BinOp1D<KeyView>> sorter(space, cin, Kokkos::BinOp1D<KeyView>(bins, 0.0f, 1.0f), false);
+      sorter.create_permute_vector(space);
+      space.fence();
+      auto binsort_counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, sorter.get_bin_count());
+      ASSERT_EQ(binsort_counts.extent(0), static_cast<std::size_t>(bins + 1));  // the extra bin
+      for (int b = 0; b < bins; ++b) {
+        const long long ours = offsets[b + 1] - offsets[b];
+        const long long theirs = binsort_counts(b) + (b == bins - 1 ? binsort_counts(bins) : 0);
+        EXPECT_EQ(ours, theirs) << "bin " << b << " pattern " << pattern;
+        EXPECT_EQ(ours, static_cast<long long>(oracle.offsets[b + 1] - oracle.offsets[b])) << "bin " << b;
+      }
+      if (pattern == be::kEdges) EXPECT_GT(binsort_counts(bins), 0) << "1.0 went to BinSort's extra bin";
+    }
+  });
+}
+
+TEST_P(BinExtract, LargeRandom) {
+  KPZ_EXPECT_PASS(run({"extract", {{"size", (1 << 22) + 5}}, 0, 4242}));
+  KPZ_EXPECT_PASS(run({"partition", {{"size", (1 << 22) + 5}, {"pattern", be::kUniform}}, 0, 4243}));
+}
+
+// The framework's fast kernels (what the benchmark measures): against the oracle for every
+// pattern, several sizes, bins and team sizes, and a misaligned input (scalar loads).
+template <class Space>
+void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz::View<const float*, Space> in, int bins,
+                        int target, int team, const std::string& what) {
+  const auto o = be::host_counting_sort(host, bins);
+  const be::FastLaunch fast = be::fast_launch(space, host.size(), team);
+  ASSERT_LE(be::fast_scratch_bytes<Space>(fast, bins), kpz::scratch_size_max<Space>(0));
+  kpz::View<unsigned long long*, Space> status("status", fast.tiles + 1);
+  kpz::View<int*, Space> count("count", 1);
+  kpz::View<float*, Space> out("out", host.size());
+  kpz::poison(out);
+  kpz::poison(count);
+  be::extract_single_pass(space, fast, bins, target, in, status, out, count);
+  space.fence();
+  const auto got = kpz::to_host(out);
+  const int got_count = kpz::to_host(count)[0];
+  const std::size_t first = o.offsets[target], want = o.offsets[target + 1] - first;
+  ASSERT_EQ(got_count, static_cast<int>(want)) << what;
+  for (std::size_t j = 0; j < want; ++j)
+    ASSERT_EQ(std::memcmp(&got[j], &host[o.order[first + j]], sizeof(float)), 0) << what << " extract element " << j;
+
+  kpz::View<int*, Space> tile_offsets("tile_offsets", bins * fast.tiles + 1), bin_offsets("bin_offsets", bins + 1);
+  kpz::poison(out);
+  kpz::poison(bin_offsets);
+  be::partition_two_pass(space, fast, bins, in, tile_offsets, out, bin_offsets);
+  space.fence();
+  const auto part = kpz::to_host(out);
+  const auto offsets = kpz::to_host(bin_offsets);
+  for (int b = 0; b <= bins; ++b) ASSERT_EQ(offsets[b], static_cast<int>(o.offsets[b])) << what << " bin offset " << b;
+  for (std::size_t j = 0; j < host.size(); ++j)
+    ASSERT_EQ(std::memcmp(&part[j], &host[o.order[j]], sizeof(float)), 0) << what << " partition element " << j;
+}
+
+TEST_P(BinExtract, FastKernelsMatchTheOracle) {
+  if (!is_reference()) GTEST_SKIP() << "framework kernels, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    for (int team : kpz::test::team_sizes(GetParam()))
+      for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{17}, std::size_t{4097}, std::size_t{100003}})
+        for (int pattern : {be::kMixed, be::kOneBin, be::kOutside, be::kDescending, be::kEdges})
+          for (auto [bins, target] : {std::pair{8, 3}, {1, 0}, {5, 4}, {17, 0}}) {
+            if (n > 4097 && team > 8 && pattern != be::kMixed) continue;  // keep the suite quick
+            const auto host = be::make_input(n, bins, target, pattern, 1000u + n + team);
+            auto in = kpz::to_device(space, "in", host);
+            check_fast_kernels<Space>(space, host, in, bins, target, team,
+                                      "N=" + std::to_string(n) + " team=" + std::to_string(team) + " pattern=" +
+                                          std::to_string(pattern) + " bins=" + std::to_string(bins));
+          }
+    // Misaligned by one float: the kernels fall back to scalar loads.
+    const auto host = be::make_input(20001, 8, 3, be::kMixed, 9);
+    auto padded = kpz::to_device(space, "padded", std::vector<float>(host.size() + 1, 0.0f));
+    auto in = Kokkos::subview(padded, std::make_pair<std::size_t, std::size_t>(1, host.size() + 1));
+    Kokkos::deep_copy(in, kpz::View<const float*, Kokkos::HostSpace>(host.data(), host.size()));
+    check_fast_kernels<Space>(space, host, kpz::View<const float*, Space>(in), 8, 3, 0, "misaligned input");
+  });
+}
+
+TEST_P(BinExtract, LargeFastKernels) {
+  if (!is_reference()) GTEST_SKIP() << "framework kernels, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    const auto host = be::make_input((1 << 22) + 5, 8, 3, be::kUniform, 77);
+    auto in = kpz::to_device(space, "in", host);
+    check_fast_kernels<Space>(space, host, in, 8, 3, 0, "large uniform");
+  });
+}
+
+TEST(BinExtractLibraryBaselines, RegistryIsTypedAndOptional) {
+  if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework, not an exercise";
+  using Fn = int(int);
+  struct Local {
+    static int twice(int x) { return 2 * x; }
+  };
+  auto& table = kpz::LibraryBaselines::instance();
+  EXPECT_EQ(table.find<Fn>("bin-extract test: not registered"), nullptr);
+  table.add<Fn>("bin-extract test: twice", &Local::twice);
+  ASSERT_NE(table.find<Fn>("bin-extract test: twice"), nullptr);
+  EXPECT_EQ(table.find<Fn>("bin-extract test: twice")(21), 42);
+  EXPECT_THROW(table.find<double(double)>("bin-extract test: twice"), std::logic_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, BinExtract, ::testing::ValuesIn(kpz::enabled_space_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace

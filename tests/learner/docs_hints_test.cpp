@@ -1,0 +1,177 @@
+// Hints and explanations read from the docs pages: the parser, and every registered puzzle's
+// page (every variant has hints in three tiers, one per TODO of its function).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <regex>
+
+#include "docs_text.hpp"
+#include "exercises.hpp"
+#include "hints.hpp"
+#include "kpz/registry.hpp"
+#include "paths.hpp"
+#include "skeleton.hpp"
+
+namespace {
+
+using namespace kpz::cli;
+
+const char* kPage = R"(# A puzzle
+
+## Concept
+
+Text with a [link](other.md#x).
+
+## Hints
+
+Intro that belongs to no TODO.
+
+### TODO 1: load the tile (`load`)
+
+#### Hint 1
+
+Nudge one.
+
+#### Hint 2
+
+Concept one, see [the table](#table).
+
+#### Hint 3
+
+```cpp
+## not a heading: inside a fence
+x = 1;
+```
+
+### TODO 2: compute (`compute`)
+
+#### Hint 1
+
+Nudge two.
+
+#### Hint 2
+
+Concept two.
+
+#### Hint 3
+
+Near two.
+
+### TODO 3: untagged
+
+#### Hint 1
+
+Only one tier.
+
+## The solution explained
+
+Why it works.
+
+```text
+## still the solution
+```
+
+### A subsection
+
+More.
+
+## What to try next
+
+Other things.
+)";
+
+TEST(DocsHints, ParsesTodosTiersAndFunctions) {
+  const auto todos = parse_hints(kPage);
+  ASSERT_EQ(todos.size(), 3u);
+  EXPECT_EQ(todos[0].number, 1);
+  EXPECT_EQ(todos[0].title, "load the tile");
+  EXPECT_EQ(todos[0].function, "load");
+  ASSERT_EQ(todos[0].tiers.size(), 3u);
+  EXPECT_EQ(todos[0].tiers[0], "Nudge one.");
+  EXPECT_NE(todos[0].tiers[2].find("## not a heading"), std::string::npos);
+  EXPECT_EQ(todos[1].function, "compute");
+  EXPECT_EQ(todos[1].tiers[2], "Near two.");
+  EXPECT_EQ(todos[2].function, "");
+  EXPECT_EQ(todos[2].tiers.size(), 1u);
+  EXPECT_EQ(tier_count(todos), 3);
+}
+
+TEST(DocsHints, FiltersByFunctionWithFallback) {
+  const auto todos = parse_hints(kPage);
+  const auto load = hints_for_function(todos, "load");
+  ASSERT_EQ(load.size(), 1u);
+  EXPECT_EQ(load[0].number, 1);
+  // A TODO tagged with a function no variant runs (a shared helper) goes with every variant.
+  const auto shared = hints_for_function(todos, "compute", {"compute"});
+  ASSERT_EQ(shared.size(), 2u);
+  EXPECT_EQ(shared[0].number, 1);
+  EXPECT_EQ(shared[1].number, 2);
+  EXPECT_EQ(hints_for_function(todos, "compute", {"compute", "load"}).size(), 1u);
+  EXPECT_EQ(hints_for_function(todos, "nosuch").size(), 3u);
+  EXPECT_EQ(hints_for_function(todos, "").size(), 3u);
+  EXPECT_TRUE(parse_hints("# no hints here\n\n## Concept\n").empty());
+}
+
+TEST(DocsHints, SolutionSectionEndsAtTheNextLevelTwoHeading) {
+  const std::string s = markdown_section(kPage, "The solution explained");
+  EXPECT_EQ(s.find("Why it works."), 0u) << s;
+  EXPECT_NE(s.find("## still the solution"), std::string::npos);
+  EXPECT_NE(s.find("### A subsection"), std::string::npos);
+  EXPECT_EQ(s.find("Other things"), std::string::npos);
+  EXPECT_EQ(markdown_section(kPage, "No such section"), "");
+}
+
+TEST(DocsHints, RendersMarkdownForATerminal) {
+  const std::string r = render_markdown("### Title\n\nSee [the table](#table) and `code`.\n\n\n\n```cpp\nint x;\n```\n");
+  EXPECT_EQ(r, "Title\n\nSee the table and `code`.\n\n    int x;\n");
+  EXPECT_EQ(tier_name(1), "a nudge");
+  EXPECT_EQ(tier_name(2), "the concept");
+  EXPECT_EQ(tier_name(3), "nearly the solution");
+}
+
+// Every registered puzzle: its page gives every variant hints in three tiers, its TODOs match
+// the skeleton's, and it explains the solution.
+TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
+  const auto& puzzles = kpz::Registry::instance().all();
+  ASSERT_FALSE(puzzles.empty());
+  for (const auto& p : puzzles) {
+    if (p.name.rfind("zz-", 0) == 0) continue;  // registry tests add throwaway puzzles
+    SCOPED_TRACE(p.name);
+    const std::string page = read_text_file(learner_paths().docs_file(p.doc));
+    // A puzzle whose page is neither written nor in the site's nav is still being written.
+    const bool published = read_text_file(learner_paths().source_dir + "/mkdocs.yml").find(p.doc) != std::string::npos;
+    if (page.empty() && !published) {
+      std::printf("[ warning  ] %s: no docs page %s yet, so no hints and no explanation\n", p.name.c_str(), p.doc.c_str());
+      continue;
+    }
+    ASSERT_FALSE(page.empty()) << "no docs page " << p.doc;
+    const auto todos = parse_hints(page);
+    ASSERT_FALSE(todos.empty()) << p.doc << " has no '## Hints' with '### TODO n: ... (`function`)'";
+    for (const auto& t : todos) {
+      EXPECT_EQ(t.tiers.size(), 3u) << "TODO " << t.number << " needs Hint 1, 2, 3 (nudge, concept, near-solution)";
+      for (const auto& tier : t.tiers) EXPECT_FALSE(tier.empty()) << "TODO " << t.number;
+    }
+    for (const auto& v : p.variants) {
+      SCOPED_TRACE(v.name);
+      const ExerciseHints h = load_hints(p, v);
+      EXPECT_EQ(h.tiers, 3);
+      if (!v.function.empty()) {
+        // Its function is tagged on the page (a typo would silently give every hint instead).
+        EXPECT_TRUE(std::any_of(todos.begin(), todos.end(), [&](const HintTodo& t) { return t.function == v.function; }))
+            << "no '### TODO n: ... (`" << v.function << "`)' heading";
+        EXPECT_FALSE(render_tier(h, 1).empty());
+      }
+    }
+    // As many TODOs on the page as in the reference (one hint set per learner TODO).
+    int markers = 0;
+    for (const auto& pair : kpz::cli::skeleton_pairs(learner_paths().source_dir, p.name)) {
+      const std::string ref = read_text_file(pair.reference);
+      for (std::size_t at = ref.find("// KPZ-TODO("); at != std::string::npos; at = ref.find("// KPZ-TODO(", at + 1)) ++markers;
+    }
+    EXPECT_EQ(static_cast<int>(todos.size()), markers) << "TODO headings on the page vs KPZ-TODO blocks";
+    EXPECT_FALSE(markdown_section(page, "The solution explained").empty());
+  }
+}
+
+}  // namespace

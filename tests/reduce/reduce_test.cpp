@@ -1,0 +1,188 @@
+// reduce: the worked example, every variant on edge sizes with int and float values, every lane
+// count each variant allows, every team size, persistent shares (more teams than data), deep
+// recursion, large random inputs, unchanged inputs and the usage errors.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+#include "kpz_test.hpp"
+#include "reduce/reduce.hpp"
+
+namespace {
+
+using kpz::test::Case;
+using kpz::test::run_case;
+namespace rd = kpz::reduce;
+
+const std::vector<std::string> kVariants = {"persistent",    "neighbored",      "neighbored-less", "interleaved",
+                                            "unroll2",       "unroll4",         "unroll8",         "unroll-warps8",
+                                            "complete-unroll", "template",      "builtin",         "recursive"};
+
+bool has_lanes(const std::string& v) { return v != "persistent" && v != "builtin"; }
+bool warp_variant(const std::string& v) { return v == "unroll-warps8" || v == "complete-unroll" || v == "template"; }
+
+class Reduce : public ::testing::TestWithParam<std::string> {
+ protected:
+  kpz::RunReport run(const Case& c) { return run_case("reduce", GetParam(), c); }
+};
+
+// The last value of the output (the total), as printed.
+std::string last_value(const kpz::RunReport& r) {
+  const std::string all = r.output.dump();  // "[p0,p1,...,total]"
+  const std::size_t from = all.find_last_of("[,") + 1;
+  return all.substr(from, all.size() - 1 - from);
+}
+
+TEST_P(Reduce, WorkedExampleEveryVariant) {
+  // docs/puzzles/reduce.md: 1, 2, ..., 1000 with 512 lanes; the one-element tiles give Gauss' 500500.
+  for (const auto& v : kVariants) {
+    const auto r = run({v, {}});
+    KPZ_EXPECT_PASS(r) << v;
+    EXPECT_EQ(last_value(r), "500500") << v << ": " << r.output.dump();
+  }
+  for (const char* v : {"neighbored", "neighbored-less", "interleaved"})
+    EXPECT_EQ(run({v, {}}).output.dump(), "[131328,369172,500500]") << v;
+  EXPECT_EQ(run({"unroll8", {}}).output.dump(), "[500500,500500]");
+  EXPECT_EQ(run({"builtin", {}}).output.dump(), "[500500]");
+  EXPECT_EQ(run({"recursive", {}}).notes.back(), "levels (values per launch): 1000 -> 2 -> 1");
+}
+
+TEST_P(Reduce, WorkedExampleFloat) {
+  for (const auto& v : kVariants) {
+    const auto r = run({v, {{"float", 1}}});
+    KPZ_EXPECT_PASS(r) << v;
+    EXPECT_EQ(last_value(r), "500500") << v;
+  }
+}
+
+TEST_P(Reduce, EdgeSizesEveryVariantBothTypes) {
+  // 1; below one tile of 512 lanes; around a tile; not a power of two; not a multiple of 8 tiles
+  // (4096 elements) with >= 3 teams even for the unroll-8 rungs.
+  for (const auto& v : kVariants)
+    for (int type : {0, 1})
+      for (int n : {1, 2, 3, 5, 100, 511, 512, 513, 1000, 3 * 4096, 3 * 4096 + 17, 65537}) {
+        const auto r = run({v, {{"size", n}, {"float", type}}, 0, 100u + n});
+        KPZ_EXPECT_PASS(r) << v << " N=" << n << (type ? " float" : " int");
+      }
+}
+
+TEST_P(Reduce, EveryLaneCountWithAtLeastThreeTeams) {
+  for (const auto& v : kVariants) {
+    if (!has_lanes(v)) continue;
+    for (int lanes : {1, 2, 4, 8, 32, 64, 128, 256, 512, 1024, 2048, 4096}) {
+      if (warp_variant(v) && lanes < 64) continue;
+      if ((v == "complete-unroll" || v == "template") && lanes > 1024) continue;
+      if (v == "recursive" && lanes < 2) continue;
+      const int unroll = rd::info(v).unroll;
+      const int n = 3 * unroll * lanes + 1;  // one element into a fourth tile
+      const auto r = run({v, {{"size", n}, {"lanes", lanes}}, 0, static_cast<std::uint64_t>(lanes)});
+      KPZ_EXPECT_PASS(r) << v << " lanes=" << lanes;
+      EXPECT_EQ(r.config.find("teams")->dump(), "4") << v << " lanes=" << lanes;
+    }
+  }
+}
+
+TEST_P(Reduce, TeamSizesDoNotChangeResults) {
+  // Any team size works (lanes are logical). On CUDA, sizes that are multiples of 32 take the warp
+  // shuffle paths, the others the XorExchange scratch path.
+  for (const int team : kpz::test::team_sizes(GetParam()))
+    for (const auto& v : kVariants)
+      for (int type : {0, 1}) {
+        std::map<std::string, std::int64_t> options{{"size", 3 * 4096 + 77}, {"float", type}};
+        if (v == "persistent") options["teams"] = 5;
+        const auto r = run({v, options, team, 7});
+        KPZ_EXPECT_PASS(r) << v << " team size " << team << (type ? " float" : " int");
+      }
+}
+
+TEST_P(Reduce, PersistentSharesIncludingEmptyOnes) {
+  for (int teams : {1, 2, 3, 7, 64, 1000})
+    for (int n : {1, 2, 3, 4, 5, 17, 64, 1000, 100003}) {
+      const auto r = run({"persistent", {{"size", n}, {"teams", teams}}, 0, 11u + n});
+      KPZ_EXPECT_PASS(r) << "teams=" << teams << " N=" << n;
+      EXPECT_EQ(r.config.find("teams")->dump(), std::to_string(teams));
+    }
+}
+
+TEST_P(Reduce, PersistentDefaultLeagueFillsTheDevice) {
+  const auto r = run({"persistent", {{"size", 1 << 20}}});
+  KPZ_EXPECT_PASS(r);
+  const int teams = std::stoi(r.config.find("teams")->dump());
+  const int team_size = std::stoi(r.config.find("team_size")->dump());
+  const int concurrency = kpz::with_space(GetParam(), [](const auto& s) { return s.concurrency(); });
+  EXPECT_GE(teams, 1);
+  EXPECT_LE(teams * team_size, concurrency);
+}
+
+TEST_P(Reduce, RecursiveManyLevels) {
+  for (int n : {1, 2, 3, 1000, 4097}) {
+    const auto r = run({"recursive", {{"size", n}, {"lanes", 2}}, 0, 3});
+    KPZ_EXPECT_PASS(r) << "N=" << n;
+  }
+  EXPECT_EQ(run({"recursive", {{"size", 9}, {"lanes", 2}}}).notes.back(),
+            "levels (values per launch): 9 -> 5 -> 3 -> 2 -> 1");
+}
+
+TEST_P(Reduce, SeedsChangeTheInputs) {
+  const auto a = run({"builtin", {{"size", 64}}, 0, 1});
+  const auto b = run({"builtin", {{"size", 64}}, 0, 2});
+  const auto c = run({"builtin", {{"size", 64}}, 0, 1});
+  EXPECT_NE(a.inputs.dump(), b.inputs.dump());
+  EXPECT_EQ(a.inputs.dump(), c.inputs.dump());
+  EXPECT_EQ(a.inputs.dump().find(",0,"), std::string::npos) << "inputs are never 0";
+}
+
+TEST_P(Reduce, LargeRandom) {
+  for (const char* v : {"persistent", "interleaved", "unroll8", "unroll-warps8", "template", "builtin", "recursive"})
+    for (int type : {0, 1}) {
+      const auto r = run({v, {{"size", (1 << 22) + 3}, {"float", type}}, 0, 99});
+      KPZ_EXPECT_PASS(r) << v << (type ? " float" : " int");
+    }
+}
+
+// The kernels read the input through View<const T*>; this checks it end to end, for every variant.
+TEST_P(Reduce, InputIsNotModified) {
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    kpz::Rng rng(4);
+    std::vector<int> host(3 * 4096 + 9);
+    for (auto& x : host) x = static_cast<int>(rng.integer(1, 7));
+    const auto in = kpz::to_device(space, "in", host);
+    for (const auto& name : kVariants) {
+      const auto& v = rd::info(name);
+      const int team = kpz::resolve_team_size(space, 0, 64);
+      const int league = v.variant == rd::Variant::persistent ? 3 : rd::ladder_league(host.size(), 512, v.unroll ? v.unroll : 1);
+      const rd::Launch launch{team, 512, league};
+      kpz::View<int*, Space> partial("partial", league), work("work", rd::recursive_work_size(host.size(), 512)),
+          result("result", 1);
+      rd::run_variant<Space, int>(kpz::test::impl_under_test(), v.variant, space, launch, in, partial, work, result);
+      space.fence();
+      EXPECT_EQ(kpz::to_host(in), host) << name << " changed its input";
+    }
+  });
+}
+
+TEST_P(Reduce, BadConfigurationsAreUsageErrors) {
+  EXPECT_THROW(run({"interleaved", {{"size", 64}, {"lanes", 3}}}), kpz::UsageError);
+  EXPECT_THROW(run({"neighbored", {{"size", 64}, {"lanes", 384}}}), kpz::UsageError);
+  EXPECT_THROW(run({"unroll-warps8", {{"size", 64}, {"lanes", 32}}}), kpz::UsageError);
+  EXPECT_THROW(run({"complete-unroll", {{"size", 64}, {"lanes", 2048}}}), kpz::UsageError);
+  EXPECT_THROW(run({"complete-unroll", {{"size", 64}, {"lanes", 32}}}), kpz::UsageError);
+  EXPECT_THROW(run({"template", {{"size", 64}, {"lanes", 2048}}}), kpz::UsageError);
+  EXPECT_THROW(run({"template", {{"size", 64}, {"lanes", 96}}}), kpz::UsageError);
+  EXPECT_THROW(run({"recursive", {{"size", 64}, {"lanes", 1}}}), kpz::UsageError);
+  EXPECT_THROW(run({"interleaved", {{"size", 64}}, 4096}), kpz::UsageError);
+  try {
+    run({"template", {{"size", 64}, {"lanes", 2048}}});
+  } catch (const kpz::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("64, 128, 256, 512 and 1024"), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, Reduce, ::testing::ValuesIn(kpz::enabled_space_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
