@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -77,6 +78,39 @@ TEST(TraceCli, BadUsageIsExitTwoOnOneLine) {
     const Result r = kpuzzles(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+  }
+}
+
+// Variants that cannot be traced by design say so on one line and exit 2, never crash.
+TEST(TraceCli, UntraceableVariantsExitTwoWithTheReason) {
+  for (const char* args : {"trace reduce --builtin --reference --no-svg", "trace reduce --persistent --no-svg"}) {
+    const Result r = kpuzzles(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot be traced: "), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+// Every puzzle, every reference variant: clean, and within the time limit (5 s on two
+// cores) for the whole puzzle, both distributions.
+TEST(TraceCli, EveryPuzzleTracesCleanlyInUnderFiveSeconds) {
+  for (const char* puzzle : {"conv1d", "butterfly", "bin-extract", "reduce", "segscan"}) {
+    const Result list = kpuzzles(std::string("run ") + puzzle + " --help");
+    std::istringstream lines(list.out);
+    int variants = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (std::string line; std::getline(lines, line);) {
+      // Variant lines of `run <puzzle> --help` start with "  --<variant>".
+      if (line.rfind("  --", 0) != 0) continue;
+      const std::string variant = line.substr(2, line.find(' ', 2) - 2);
+      const Result r = kpuzzles(std::string("trace ") + puzzle + " " + variant + " --reference --no-svg");
+      const bool untraceable = r.code == 2 && r.err.find("cannot be traced: ") != std::string::npos;
+      EXPECT_TRUE(r.code == 0 || untraceable) << puzzle << " " << variant << "\n" << r.out << r.err;
+      ++variants;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_GE(variants, 3) << puzzle << ": no variants found in\n" << list.out;
+    EXPECT_LT(seconds, 5.0) << puzzle;
   }
 }
 

@@ -3,6 +3,9 @@
 // distributions (CUDA's cyclic one and the host's blockwise one) and several team sizes.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "butterfly/butterfly.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/trace/puzzle.hpp"
@@ -25,7 +28,7 @@ std::vector<Case> traceable_variants() {
 
 TEST(References, EveryTraceableReferenceIsCleanForEveryTeamSize) {
   const auto cases = traceable_variants();
-  ASSERT_GE(cases.size(), 10u);  // conv1d and butterfly at least
+  ASSERT_GE(cases.size(), 30u);  // every variant of the five puzzles but reduce's two untraceable ones
   for (const auto& c : cases) {
     for (int team : {0, 1, 3, 8}) {  // 0: the variant's trace team size
       kpz::trace::TraceOptions o;
@@ -37,11 +40,36 @@ TEST(References, EveryTraceableReferenceIsCleanForEveryTeamSize) {
   }
 }
 
-TEST(References, ConvAndButterflyAreTraceable) {
-  for (const char* name : {"conv1d", "butterfly"}) {
-    const auto* spec = kpz::Registry::instance().find(name);
-    ASSERT_NE(spec, nullptr);
-    for (const auto& v : spec->variants) EXPECT_TRUE(v.trace.traceable) << name << " --" << v.name;
+// Every variant of every puzzle is traceable, or declares why it cannot be (and the trace says
+// so instead of running it). Only reduce's builtin (a Kokkos::parallel_reduce over a RangePolicy)
+// and persistent (a raw Kokkos::View of Quads) cannot be traced.
+TEST(References, EveryVariantIsTraceableOrSaysWhyNot) {
+  std::vector<std::string> untraceable;
+  for (const auto& spec : kpz::Registry::instance().all()) {
+    for (const auto& v : spec.variants) {
+      if (v.trace.traceable) continue;
+      EXPECT_FALSE(v.trace.not_traceable_reason.empty()) << spec.name << " --" << v.name << " has no trace configuration";
+      kpz::trace::TraceOptions o;
+      o.impl = kpz::Impl::reference;
+      const auto t = kpz::trace::trace_variant(spec, v, o);
+      EXPECT_NE(t.not_traceable.find("cannot be traced: " + v.trace.not_traceable_reason), std::string::npos)
+          << t.not_traceable;
+      EXPECT_TRUE(t.runs.empty());
+      untraceable.push_back(spec.name + " --" + v.name);
+    }
+  }
+  EXPECT_EQ(untraceable, (std::vector<std::string>{"reduce --persistent", "reduce --builtin"}));
+}
+
+// Every budget row of every traced reference has a limit for the counts the puzzle promises.
+TEST(References, EveryTracedVariantDeclaresABudget) {
+  for (const auto& c : traceable_variants()) {
+    kpz::trace::TraceOptions o;
+    o.impl = kpz::Impl::reference;
+    const auto t = kpz::trace::trace_variant(*c.spec, *c.variant, o);
+    int limited = 0;
+    for (const auto& row : t.budget) limited += row.max.has_value();
+    EXPECT_GE(limited, 4) << c.spec->name << " --" << c.variant->name;
   }
 }
 

@@ -41,10 +41,12 @@ VariantTrace trace_variant(const PuzzleSpec& spec, const VariantSpec& variant, c
   t.variant = variant.name;
   t.impl = o.impl;
   if (!variant.trace.traceable) {
-    t.not_traceable = spec.name + " --" + variant.name + " is not traceable yet: " +
-                      (variant.trace.not_traceable_reason.empty()
-                           ? std::string("it declares no trace configuration (see docs/tracing.md)")
-                           : variant.trace.not_traceable_reason);
+    // A declared reason: the variant cannot be traced by design (a Kokkos built-in, a raw
+    // Kokkos::View); none: nobody has written its trace configuration yet.
+    t.not_traceable = variant.trace.not_traceable_reason.empty()
+                          ? spec.name + " --" + variant.name +
+                                " is not traceable yet: it declares no trace configuration (see docs/tracing.md)"
+                          : spec.name + " --" + variant.name + " cannot be traced: " + variant.trace.not_traceable_reason;
     return t;
   }
   RunRequest& req = t.request;
