@@ -182,8 +182,10 @@ TEST(Cli, BugHuntsAreListedAsBugHunts) {
   const Result l = kpuzzles("list --json");
   EXPECT_EQ(l.code, 0) << l.err;
   EXPECT_NE(l.out.find("\"variant\":\"bug-missing-barrier\""), std::string::npos) << l.out;
-  // A bug hunt passes the ordinary checks by luck: "bug hunt", never "solved", outside the trace build.
-  EXPECT_NE(l.out.find("\"status\":\"bug hunt\",\"bug_hunt\":true"), std::string::npos) << l.out;
+  // Outside the trace build a bug hunt's pass proves nothing: "bug hunt" when its checks pass by
+  // luck, "not attempted" when the race shows (OpenMP, from run to run); never "solved".
+  EXPECT_NE(l.out.find("\"bug_hunt\":true"), std::string::npos) << l.out;
+  EXPECT_EQ(l.out.find("\"status\":\"solved\",\"bug_hunt\":true"), std::string::npos) << l.out;
 }
 
 TEST(Cli, BenchRunsAndReportsCopyRatio) {
