@@ -11,6 +11,18 @@ becomes `// TODO(roughly 3 lines): what to do` in the skeleton, and the namespac
 `kpz::<puzzle>::reference` becomes `kpz::<puzzle>::exercise`. The file's leading comment
 is replaced by the learner's header.
 
+A bug hunt (a variant declared with `bug_hunt = true`) puts a bug into the skeleton instead of a
+TODO:
+
+    // KPZ-BUG(note for maintainers: what the bug is)
+    ...correct lines (the reference)...
+    // KPZ-BUGGY:
+    // ...buggy lines, commented out (the skeleton gets them uncommented)...
+    // KPZ-END
+
+Without a `KPZ-BUGGY:` part the correct lines are simply left out of the skeleton (e.g. a
+barrier). The skeleton shows no marker at the bug: finding it is the exercise (`kpuzzles trace`).
+
   kpz_skeletons.py --check          exit 1 if any skeleton differs from what generation gives
   kpz_skeletons.py --write [PUZZLE] (re)write skeletons (this overwrites learner work)
   kpz_skeletons.py --print FILE     print the skeleton of one reference file
@@ -22,12 +34,16 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TODO = re.compile(r"^(\s*)// KPZ-TODO\((roughly \d+ lines?)\): (.+)$")
+BUG = re.compile(r"^(\s*)// KPZ-BUG\((.+)\)\s*$")
+BUGGY = re.compile(r"^\s*// KPZ-BUGGY:\s*$")
 END = re.compile(r"^\s*// KPZ-END\s*$")
+COMMENTED = re.compile(r"^(\s*)// ?(.*)$")
 
 
 def header(puzzle: str) -> str:
     return (
-        f"// {puzzle} exercise: fill in every TODO, then run `kpuzzles run {puzzle}` (or the tests).\n"
+        f"// {puzzle} exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run {puzzle}`\n"
+        f"// (or the tests; bug hunts: `kpuzzles trace {puzzle} --bug-...` in the trace build).\n"
         f"// The solution is in reference/{puzzle}/, but try first: docs/puzzles/{puzzle}.md has hints.\n"
         f"// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write {puzzle}`\n"
         f"// restores it (and discards your work).\n"
@@ -40,29 +56,42 @@ def skeleton(text: str, puzzle: str, source: str) -> str:
     while i < len(lines) and lines[i].startswith("//"):  # drop the reference's header comment
         i += 1
     out = [header(puzzle).rstrip("\n")]
-    in_block = False
+    block = None  # None, "todo", "bug" (correct lines, dropped) or "buggy" (commented buggy lines)
     todo_count = 0
     for lineno, line in enumerate(lines[i:], start=i + 1):
         m = TODO.match(line)
-        if m:
-            if in_block:
-                sys.exit(f"{source}:{lineno}: KPZ-TODO inside another KPZ-TODO block")
-            in_block = True
+        b = BUG.match(line)
+        if m or b:
+            if block:
+                sys.exit(f"{source}:{lineno}: a KPZ-TODO or KPZ-BUG block inside another block")
+            block = "todo" if m else "bug"
             todo_count += 1
-            out.append(f"{m.group(1)}// TODO({m.group(2)}): {m.group(3)}")
+            if m:
+                out.append(f"{m.group(1)}// TODO({m.group(2)}): {m.group(3)}")
+            continue
+        if BUGGY.match(line):
+            if block != "bug":
+                sys.exit(f"{source}:{lineno}: KPZ-BUGGY outside a KPZ-BUG block")
+            block = "buggy"
             continue
         if END.match(line):
-            if not in_block:
-                sys.exit(f"{source}:{lineno}: KPZ-END without KPZ-TODO")
-            in_block = False
+            if not block:
+                sys.exit(f"{source}:{lineno}: KPZ-END without KPZ-TODO or KPZ-BUG")
+            block = None
             continue
-        if in_block:
+        if block == "buggy":
+            c = COMMENTED.match(line)
+            if not c:
+                sys.exit(f"{source}:{lineno}: the buggy lines of a KPZ-BUG block must be commented out (// ...)")
+            out.append(c.group(1) + c.group(2) if c.group(2) else "")
+            continue
+        if block:
             continue
         out.append(line.replace(f"kpz::{puzzle_ns(puzzle)}::reference", f"kpz::{puzzle_ns(puzzle)}::exercise"))
-    if in_block:
-        sys.exit(f"{source}: unterminated KPZ-TODO block")
+    if block:
+        sys.exit(f"{source}: unterminated KPZ-TODO or KPZ-BUG block")
     if todo_count == 0:
-        sys.exit(f"{source}: no KPZ-TODO block: a skeleton must leave work to do")
+        sys.exit(f"{source}: no KPZ-TODO or KPZ-BUG block: a skeleton must leave work to do")
     return "\n".join(out) + "\n"
 
 

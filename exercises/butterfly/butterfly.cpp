@@ -1,4 +1,5 @@
-// butterfly exercise: fill in every TODO, then run `kpuzzles run butterfly` (or the tests).
+// butterfly exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run butterfly`
+// (or the tests; bug hunts: `kpuzzles trace butterfly --bug-...` in the trace build).
 // The solution is in reference/butterfly/, but try first: docs/puzzles/butterfly.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write butterfly`
 // restores it (and discards your work).
@@ -67,6 +68,37 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
         team.team_barrier();
         // TODO(roughly 12 lines): for mask = group / 2 down to 1: the lower lane i of each pair (i & mask == 0) takes partner j = i ^ mask and writes the pair's max to hi(i) and hi(j), its min to lo(i) and lo(j) (XOR pairs never overlap, so no other lane touches them); then team_barrier() before the next mask.
         // TODO(roughly 3 lines): even lanes write their group max hi(i), odd lanes the min lo(i), for first + i < n.
+      });
+}
+
+// Bug hunt: in the exercise, this kernel has a bug that gives the right maxima on Serial and on
+// OpenMP, by luck. Build the trace preset and run `kpuzzles trace butterfly --bug-in-place`: the
+// race report shows what goes wrong; fix it without a second buffer.
+template <class Space>
+void bug_in_place(const Space& space, const Launch& launch, View<const float*, Space> in,
+                  View<float*, Space> out) {
+  using Buffer = ScratchView<float*, Space>;
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile, group = launch.group;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
+  Kokkos::parallel_for(
+      "butterfly::bug_in_place", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          lane(i) = first + i < n ? in(first + i) : 0.0f;
+        });
+        team.team_barrier();
+        for (int mask = group / 2; mask >= 1; mask /= 2) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+            lane(i) = apply(Op::max, lane(i), lane(i ^ mask));
+          });
+          team.team_barrier();
+        }
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          if (first + i < n) out(first + i) = lane(i);
+        });
       });
 }
 

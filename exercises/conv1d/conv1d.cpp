@@ -1,4 +1,5 @@
-// conv1d exercise: fill in every TODO, then run `kpuzzles run conv1d` (or the tests).
+// conv1d exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run conv1d`
+// (or the tests; bug hunts: `kpuzzles trace conv1d --bug-...` in the trace build).
 // The solution is in reference/conv1d/, but try first: docs/puzzles/conv1d.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write conv1d`
 // restores it (and discards your work).
@@ -67,6 +68,40 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
         const int first = team.league_rank() * tile;
         // TODO(roughly 14 lines): fill every Quad of s_a (a(first + 4q + r), 0 past n) and of s_b (b(4q + r), 0 past taps) with TeamThreadRange loops over Quads: load the 4 floats into a local Quad, then store it once. Then wait for every member.
         // TODO(roughly 16 lines): member q of a TeamThreadRange over ceil(count / 4) computes outputs 4q..4q+3: for each Quad t of b, the 8 inputs s_a(q + t) and s_a(q + t + 1) form a window; acc[r] += window[r + u] * s_b(t).v[u] for r, u < 4. Write only outputs below count.
+      });
+}
+
+// Bug hunt: in the exercise, this copy of `tiled` has a bug that passes on Serial by luck (on
+// OpenMP it passes or fails from run to run). Build the trace preset and run
+// `kpuzzles trace conv1d --bug-missing-barrier`: the diagram and the race report show what goes
+// wrong; fix it.
+template <class Space>
+void bug_missing_barrier(const Space& space, const Launch& launch, View<const float*, Space> a,
+                         View<const float*, Space> b, View<float*, Space> out) {
+  using Scratch = ScratchView<float*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      "conv1d::bug_missing_barrier", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Scratch s_a(team.team_scratch(0), tile + taps - 1);
+        Scratch s_b(team.team_scratch(0), taps);
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile + taps - 1), [&](int i) {
+          const int g = first + i;
+          s_a(i) = g < n ? a(g) : 0.0f;
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](int j) { s_b(j) = b(j); });
+        const int count = Kokkos::min(tile, n - first);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
+          float sum = 0.0f;
+          for (int j = 0; j < taps; ++j) sum += s_a(i + j) * s_b(j);
+          out(first + i) = sum;
+        });
       });
 }
 

@@ -1,4 +1,5 @@
-// segscan exercise: fill in every TODO, then run `kpuzzles run segscan` (or the tests).
+// segscan exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run segscan`
+// (or the tests; bug hunts: `kpuzzles trace segscan --bug-...` in the trace build).
 // The solution is in reference/segscan/, but try first: docs/puzzles/segscan.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write segscan`
 // restores it (and discards your work).

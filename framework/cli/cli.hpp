@@ -42,5 +42,6 @@ int cmd_watch(const std::vector<std::string>& args);
 int cmd_hint(const std::vector<std::string>& args);
 int cmd_reset(const std::vector<std::string>& args);
 int cmd_solution(const std::vector<std::string>& args);
+int cmd_trace(const std::vector<std::string>& args);
 
 }  // namespace kpz::cli

@@ -12,7 +12,8 @@ namespace kpz::cli {
 
 // Every exercise (puzzle variant) in course order with its status: solved (your code passes
 // the defaults and the variant's extra cases), pending (changed, not passing yet), not
-// attempted (still the skeleton), or cannot run on this backend.
+// attempted (still the skeleton), cannot run on this backend, or bug hunt (passes by luck
+// outside the trace build).
 int cmd_list(const std::vector<std::string>& args) {
   const ParsedFlags flags = parse_flags(args, {{"json", false, "print JSON"}}, "'kpuzzles list'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles list' takes no arguments");
@@ -22,7 +23,7 @@ int cmd_list(const std::vector<std::string>& args) {
   std::vector<std::pair<Exercise, bool>> passes;
   for (const auto& e : exercises) {
     results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false));
-    passes.emplace_back(e, results.back().pass);
+    passes.emplace_back(e, results.back().proven_pass());
   }
   record_passes(passes);
   const LearnerState state = load_state();
@@ -44,7 +45,7 @@ int cmd_list(const std::vector<std::string>& args) {
       Json j = Json::object();
       j.set("puzzle", e.puzzle->name).set("variant", e.variant->name).set("summary", e.variant->summary);
       j.set("function", e.variant->function).set("file", exercise_file_for(paths, e.puzzle->name, e.variant->function));
-      j.set("status", to_string(status[i]));
+      j.set("status", to_string(status[i])).set("bug_hunt", e.variant->bug_hunt);
       if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) j.set("reason", f->usage_error);
       j.set("solved_before", state.solved(e.puzzle->name, e.variant->name));
       j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));

@@ -402,7 +402,7 @@ class Watch {
     const Exercise& e = exercises_[static_cast<std::size_t>(idx)];
     Json j;
     std::string text;
-    bool pass = false, understood = false;
+    bool pass = false, understood = false, bug_hunt = false;
     if (!r.started) {
       text = "cannot start the checker: " + r.output;
     } else if (r.timed_out) {
@@ -417,12 +417,20 @@ class Watch {
       const Json& ex = j["exercises"].items().front();
       pass = ex["pass"].as_bool();
       text = render_result(e, ex);
+      if (pass && ex["untraced_bug_hunt"].as_bool()) {
+        // A bug hunt passes by luck outside the trace build: not solved, and said so.
+        bug_hunt = true;
+        pass = false;
+        text += "\nbug hunt: this passes by luck here; `kpuzzles trace " + e.puzzle->name + " --" + e.variant->name +
+                "` in the trace build tells whether it is fixed\n";
+      }
     } else {
       text = "the checker answered (exit " + std::to_string(r.exit_code) + "):\n" + tail_lines(r.output, 10);
     }
     std::string& st = status_[static_cast<std::size_t>(idx)];
     const bool newly = pass && st != "solved";
     if (pass) st = "solved";
+    else if (bug_hunt) st = "bug hunt";
     else if (understood && !j["exercises"].items().front()["cases"].items().empty() &&
              !j["exercises"].items().front()["cases"].items().back()["usage_error"].is_null())
       st = "cannot run";

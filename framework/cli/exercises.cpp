@@ -10,6 +10,10 @@
 #include "puzzle_flags.hpp"
 #include "skeleton.hpp"
 
+#if defined(KPZ_TRACE)
+#include "kpz/trace/puzzle.hpp"
+#endif
+
 namespace kpz::cli {
 
 std::vector<Exercise> course_exercises() {
@@ -51,14 +55,52 @@ const CaseResult* ExerciseResult::first_failure() const {
   return nullptr;
 }
 
+#if defined(KPZ_TRACE)
+namespace {
+
+// The trace build's check: the traced run of the variant's trace configuration. (The ordinary
+// cases would run at full size through the recording executor: far too slow.)
+ExerciseResult check_traced(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl) {
+  ExerciseResult result;
+  CaseResult c;
+  c.args = "--" + variant.name;
+  trace::TraceOptions o;
+  o.impl = impl;
+  const trace::VariantTrace t = trace::trace_variant(puzzle, variant, o);
+  c.request = t.request;
+  if (!t.not_traceable.empty()) {
+    c.usage_error = t.not_traceable;
+  } else {
+    c.report = t.runs.front().report;
+    for (const auto& run : t.runs)
+      if (!run.report.pass) c.report = run.report;  // show a wrong result first
+    c.report.pass = t.clean();
+    if (t.races()) c.report.notes.push_back(std::to_string(t.races()) + " race(s): kpuzzles trace " + puzzle.name + " " + c.args);
+    if (t.uninitialized()) c.report.notes.push_back("reads of scratch nobody wrote: kpuzzles trace " + puzzle.name + " " + c.args);
+    if (!t.kernel_ok()) c.report.notes.push_back("the team API is misused: kpuzzles trace " + puzzle.name + " " + c.args);
+    if (!t.within_budget()) c.report.notes.push_back("over budget: kpuzzles trace " + puzzle.name + " " + c.args);
+  }
+  result.pass = c.usage_error.empty() && c.report.pass;
+  result.cases.push_back(std::move(c));
+  return result;
+}
+
+}  // namespace
+#endif
+
 ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl,
                               const std::string& space, bool keep_arrays) {
+#if defined(KPZ_TRACE)
+  (void)space, (void)keep_arrays;
+  return check_traced(puzzle, variant, impl);
+#endif
   std::vector<std::string> case_args{""};
   for (const auto& c : variant.checks) case_args.push_back(c);
   std::vector<Flag> allowed = puzzle_flags(puzzle);
   allowed.insert(allowed.end(), {{"seed", true, ""}, {"team-size", true, ""}, {"space", true, ""}});
   ExerciseResult result;
   result.pass = true;
+  result.untraced_bug_hunt = variant.bug_hunt && impl == Impl::exercise;
   for (const auto& extra : case_args) {
     std::vector<std::string> tokens;
     std::istringstream in(extra);
@@ -98,6 +140,7 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
 Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, const ExerciseResult& r) {
   Json j = Json::object();
   j.set("puzzle", puzzle.name).set("variant", variant.name).set("pass", r.pass);
+  if (r.untraced_bug_hunt) j.set("untraced_bug_hunt", true);
   Json cases = Json::array();
   for (const auto& c : r.cases) {
     Json e = Json::object();
@@ -120,6 +163,7 @@ std::string to_string(Status s) {
     case Status::pending: return "pending";
     case Status::not_attempted: return "not attempted";
     case Status::cannot_run: return "cannot run";
+    case Status::bug_hunt: return "bug hunt";
   }
   return "?";
 }
@@ -169,7 +213,7 @@ bool exercise_untouched(const LearnerPaths& paths, const std::string& puzzle, co
 
 Status exercise_status(const Exercise& e, const ExerciseResult& result, const LearnerState& state,
                        const LearnerPaths& paths) {
-  if (result.pass) return Status::solved;
+  if (result.pass) return result.untraced_bug_hunt ? Status::bug_hunt : Status::solved;
   if (const CaseResult* f = result.first_failure(); f && !f->usage_error.empty()) return Status::cannot_run;
   if (state.hints_shown(hint_key(*e.puzzle, *e.variant)) > 0) return Status::pending;
   return exercise_untouched(paths, e.puzzle->name, e.variant->function) ? Status::not_attempted : Status::pending;

@@ -42,20 +42,29 @@ struct CaseResult {
 
 struct ExerciseResult {
   bool pass = false;
+  // A bug hunt of the learner's code checked outside the trace build: its cases pass by luck, so
+  // a pass proves nothing (status "bug hunt"; `kpuzzles trace` in the trace build decides).
+  bool untraced_bug_hunt = false;
+  bool proven_pass() const { return pass && !untraced_bug_hunt; }
   std::vector<CaseResult> cases;  // up to and including the first that failed
   const CaseResult* first_failure() const;
 };
 
 // Runs the learner's (or the reference's) code on every case of the exercise, in this
-// process, stopping at the first failure. `space` empty: the build's default space.
+// process, stopping at the first failure. `space` empty: the build's default space. The trace
+// build (KPZ_TRACE) instead traces the variant's small trace configuration (one case, "trace
+// --<variant>"): it passes when the result is right, race-free and within budget; a variant
+// without a trace configuration cannot run there.
 ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl,
                               const std::string& space = "", bool keep_arrays = true);
 
 // {"puzzle","variant","pass","cases":[{"args","pass","usage_error"?, report...}]}
 Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, const ExerciseResult& r);
 
-enum class Status { solved, pending, not_attempted, cannot_run };
-std::string to_string(Status s);  // "solved", "pending", "not attempted", "cannot run"
+enum class Status { solved, pending, not_attempted, cannot_run, bug_hunt };
+// "solved", "pending", "not attempted", "cannot run", "bug hunt" (passes here by luck: only the
+// trace build can tell)
+std::string to_string(Status s);
 
 // Solved when it passes; cannot run when a case is refused on this backend; otherwise pending
 // if the learner changed the variant's function from the skeleton (or asked for a hint), else

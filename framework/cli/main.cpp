@@ -40,6 +40,10 @@ constexpr Command kCommands[] = {
      kpz::cli::cmd_bench},
     {"doctor", "kpuzzles doctor [--json]                     this build's backends and limits",
      kpz::cli::cmd_doctor},
+    {"trace",
+     "kpuzzles trace <puzzle> [--<variant>] [--reference] [--team-size T] [--distribution D] [--svg FILE]\n"
+     "             [puzzle options]   access diagram, races, budget (trace build: cmake --preset trace)",
+     kpz::cli::cmd_trace},
 };
 
 void print_usage(std::ostream& os) {
@@ -62,7 +66,7 @@ int main(int argc, char* argv[]) {
   try {
     if (!command)
       throw kpz::UsageError("unknown command '" + args[0] +
-                            "'; commands: watch, list, hint, solution, reset, run, check, bench, doctor");
+                            "'; commands: watch, list, hint, solution, reset, run, check, bench, doctor, trace");
     Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
     return command->fn({args.begin() + 1, args.end()});
   } catch (const kpz::UsageError& e) {

@@ -39,7 +39,8 @@ std::string rstrip(std::string s) {
 }  // namespace
 
 std::string skeleton_header(const std::string& puzzle) {
-  return "// " + puzzle + " exercise: fill in every TODO, then run `kpuzzles run " + puzzle + "` (or the tests).\n" +
+  return "// " + puzzle + " exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run " + puzzle + "`\n" +
+         "// (or the tests; bug hunts: `kpuzzles trace " + puzzle + " --bug-...` in the trace build).\n" +
          "// The solution is in reference/" + puzzle + "/, but try first: docs/puzzles/" + puzzle + ".md has hints.\n" +
          "// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write " + puzzle + "`\n" +
          "// restores it (and discards your work).\n";
@@ -47,7 +48,10 @@ std::string skeleton_header(const std::string& puzzle) {
 
 std::string skeleton_from_reference(const std::string& text, const std::string& puzzle, const std::string& source) {
   static const std::regex todo_re(R"(^(\s*)// KPZ-TODO\((roughly \d+ lines?)\): (.+)$)");
+  static const std::regex bug_re(R"(^(\s*)// KPZ-BUG\((.+)\)\s*$)");
+  static const std::regex buggy_re(R"(^\s*// KPZ-BUGGY:\s*$)");
   static const std::regex end_re(R"(^\s*// KPZ-END\s*$)");
+  static const std::regex commented_re(R"(^(\s*)// ?(.*)$)");
   const std::vector<std::string> lines = split_lines(text);
   std::size_t i = 0;
   while (i < lines.size() && lines[i].rfind("//", 0) == 0) ++i;
@@ -55,29 +59,43 @@ std::string skeleton_from_reference(const std::string& text, const std::string& 
   header.pop_back();
   std::vector<std::string> out{header};
   const std::string from = "kpz::" + ns_of(puzzle) + "::reference", to = "kpz::" + ns_of(puzzle) + "::exercise";
-  bool in_block = false;
+  // A KPZ-BUG block (a bug hunt) keeps no marker in the skeleton: its correct lines are dropped
+  // and its commented-out buggy lines (after KPZ-BUGGY:) are uncommented.
+  enum class Block { none, todo, bug, buggy } block = Block::none;
   int todos = 0;
   for (; i < lines.size(); ++i) {
     const std::string& line = lines[i];
     const std::string where = source + ":" + std::to_string(i + 1) + ": ";
     std::smatch m;
-    if (std::regex_match(line, m, todo_re)) {
-      if (in_block) throw SkeletonError(where + "KPZ-TODO inside another KPZ-TODO block");
-      in_block = true;
+    const bool is_todo = std::regex_match(line, m, todo_re);
+    if (is_todo || std::regex_match(line, bug_re)) {
+      if (block != Block::none) throw SkeletonError(where + "a KPZ-TODO or KPZ-BUG block inside another block");
+      block = is_todo ? Block::todo : Block::bug;
       ++todos;
-      out.push_back(m[1].str() + "// TODO(" + m[2].str() + "): " + m[3].str());
+      if (is_todo) out.push_back(m[1].str() + "// TODO(" + m[2].str() + "): " + m[3].str());
+      continue;
+    }
+    if (std::regex_match(line, buggy_re)) {
+      if (block != Block::bug) throw SkeletonError(where + "KPZ-BUGGY outside a KPZ-BUG block");
+      block = Block::buggy;
       continue;
     }
     if (std::regex_match(line, end_re)) {
-      if (!in_block) throw SkeletonError(where + "KPZ-END without KPZ-TODO");
-      in_block = false;
+      if (block == Block::none) throw SkeletonError(where + "KPZ-END without KPZ-TODO or KPZ-BUG");
+      block = Block::none;
       continue;
     }
-    if (in_block) continue;
+    if (block == Block::buggy) {
+      if (!std::regex_match(line, m, commented_re))
+        throw SkeletonError(where + "the buggy lines of a KPZ-BUG block must be commented out (// ...)");
+      out.push_back(m[2].str().empty() ? "" : m[1].str() + m[2].str());
+      continue;
+    }
+    if (block != Block::none) continue;
     out.push_back(replace_all(line, from, to));
   }
-  if (in_block) throw SkeletonError(source + ": unterminated KPZ-TODO block");
-  if (todos == 0) throw SkeletonError(source + ": no KPZ-TODO block: a skeleton must leave work to do");
+  if (block != Block::none) throw SkeletonError(source + ": unterminated KPZ-TODO or KPZ-BUG block");
+  if (todos == 0) throw SkeletonError(source + ": no KPZ-TODO or KPZ-BUG block: a skeleton must leave work to do");
   std::string result;
   for (std::size_t k = 0; k < out.size(); ++k) result += (k ? "\n" : "") + out[k];
   return result + "\n";

@@ -16,7 +16,9 @@ struct SkeletonError : std::runtime_error {
 std::string skeleton_header(const std::string& puzzle);
 
 // Each `// KPZ-TODO(roughly N lines): text` ... `// KPZ-END` block becomes
-// `// TODO(roughly N lines): text`; kpz::<ns>::reference becomes kpz::<ns>::exercise. Throws
+// `// TODO(roughly N lines): text`; a `// KPZ-BUG(...)` ... `// KPZ-BUGGY:` ... `// KPZ-END` block
+// (a bug hunt) becomes its buggy lines, uncommented, with no marker; kpz::<ns>::reference becomes
+// kpz::<ns>::exercise. Throws
 // SkeletonError (naming `source` and the line) for unbalanced or missing markers.
 std::string skeleton_from_reference(const std::string& text, const std::string& puzzle, const std::string& source);
 

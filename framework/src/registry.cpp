@@ -48,6 +48,16 @@ std::vector<std::string> Registry::names() const {
   return out;
 }
 
+TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
+                    std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget) {
+  TraceSpec t;
+  t.traceable = true;
+  t.options = std::move(options);
+  t.team_size = team_size;
+  t.budget = std::move(budget);
+  return t;
+}
+
 const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
   for (const auto& v : spec.variants)
     if (v.name == name) return &v;

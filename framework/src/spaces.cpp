@@ -9,10 +9,17 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
 }
 
 std::string default_space_name() {
+#if defined(KPZ_TRACE)
+  return "serial";
+#else
   return std::string(space_name<Kokkos::DefaultExecutionSpace>());
+#endif
 }
 
 std::vector<std::string> enabled_space_names() {
+#if defined(KPZ_TRACE)
+  return {"serial"};
+#else
   std::vector<std::string> names{default_space_name()};
   auto add = [&](std::string_view n) {
     if (std::string(n) != names.front()) names.emplace_back(n);
@@ -27,8 +34,16 @@ std::vector<std::string> enabled_space_names() {
   add("serial");
 #endif
   return names;
+#endif
 }
 
-bool team_range_is_cyclic(std::string_view space) { return space == "cuda"; }
+bool team_range_is_cyclic(std::string_view space) {
+#if defined(KPZ_TRACE)
+  (void)space;
+  return trace::current_distribution() == trace::Distribution::cyclic;
+#else
+  return space == "cuda";
+#endif
+}
 
 }  // namespace kpz

@@ -101,6 +101,44 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
       });
 }
 
+// Bug hunt: in the exercise, this kernel has a bug that gives the right maxima on Serial and on
+// OpenMP, by luck. Build the trace preset and run `kpuzzles trace butterfly --bug-in-place`: the
+// race report shows what goes wrong; fix it without a second buffer.
+template <class Space>
+void bug_in_place(const Space& space, const Launch& launch, View<const float*, Space> in,
+                  View<float*, Space> out) {
+  using Buffer = ScratchView<float*, Space>;
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile, group = launch.group;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
+  Kokkos::parallel_for(
+      "butterfly::bug_in_place", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          lane(i) = first + i < n ? in(first + i) : 0.0f;
+        });
+        team.team_barrier();
+        for (int mask = group / 2; mask >= 1; mask /= 2) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+            // KPZ-BUG(the skeleton updates every lane in place, reading its partner's slot while the partner overwrites it)
+            if (i & mask) return;  // the lower lane of each pair updates both: pairs never overlap
+            const float m = apply(Op::max, lane(i), lane(i ^ mask));
+            lane(i) = m;
+            lane(i ^ mask) = m;
+            // KPZ-BUGGY:
+            // lane(i) = apply(Op::max, lane(i), lane(i ^ mask));
+            // KPZ-END
+          });
+          team.team_barrier();
+        }
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          if (first + i < n) out(first + i) = lane(i);
+        });
+      });
+}
+
 KPZ_FOR_EACH_SPACE(KPZ_BUTTERFLY_INSTANTIATE)
 
 }  // namespace kpz::butterfly::reference

@@ -125,6 +125,43 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
       });
 }
 
+// Bug hunt: in the exercise, this copy of `tiled` has a bug that passes on Serial by luck (on
+// OpenMP it passes or fails from run to run). Build the trace preset and run
+// `kpuzzles trace conv1d --bug-missing-barrier`: the diagram and the race report show what goes
+// wrong; fix it.
+template <class Space>
+void bug_missing_barrier(const Space& space, const Launch& launch, View<const float*, Space> a,
+                         View<const float*, Space> b, View<float*, Space> out) {
+  using Scratch = ScratchView<float*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      "conv1d::bug_missing_barrier", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Scratch s_a(team.team_scratch(0), tile + taps - 1);
+        Scratch s_b(team.team_scratch(0), taps);
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile + taps - 1), [&](int i) {
+          const int g = first + i;
+          s_a(i) = g < n ? a(g) : 0.0f;
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](int j) { s_b(j) = b(j); });
+        // KPZ-BUG(the skeleton has no barrier here)
+        team.team_barrier();
+        // KPZ-END
+        const int count = Kokkos::min(tile, n - first);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
+          float sum = 0.0f;
+          for (int j = 0; j < taps; ++j) sum += s_a(i + j) * s_b(j);
+          out(first + i) = sum;
+        });
+      });
+}
+
 KPZ_FOR_EACH_SPACE(KPZ_CONV1D_INSTANTIATE)
 
 }  // namespace kpz::conv1d::reference

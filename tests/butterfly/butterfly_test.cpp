@@ -173,6 +173,16 @@ TEST_P(Butterfly, ExchangeKernelMatchesOracleOnBothPaths) {
   });
 }
 
+// The bug hunt's reference (the exercise passes here too, by luck: only `kpuzzles trace` tells).
+TEST_P(Butterfly, BugHuntGroupMaxInOneBuffer) {
+  for (const int team : kpz::test::team_sizes(GetParam())) {
+    for (auto [n, group, tile] : {std::tuple{32, 8, 16}, {96, 32, 32}, {64, 2, 8}, {40, 4, 8}}) {
+      const auto r = run({"bug-in-place", {{"size", n}, {"group-size", group}, {"tile", tile}}, team, 5u + team});
+      KPZ_EXPECT_PASS(r) << " team size " << team << " N=" << n << " W=" << group;
+    }
+  }
+}
+
 TEST_P(Butterfly, BadConfigurationsAreUsageErrors) {
   EXPECT_THROW(run({"general", {{"size", 64}, {"group-size", 3}}}), kpz::UsageError);
   EXPECT_THROW(run({"general", {{"size", 33}, {"group-size", 32}}}), kpz::UsageError);

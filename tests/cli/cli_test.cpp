@@ -174,6 +174,21 @@ TEST(Cli, ListAndDoctor) {
   EXPECT_NE(d.out.find("team_size_max"), std::string::npos);
 }
 
+TEST(Cli, TraceNeedsTheTraceBuild) {
+  expect_usage_error("trace conv1d --simple", "cmake --preset trace");
+  expect_usage_error("trace", "cmake --preset trace");
+}
+
+TEST(Cli, BugHuntsAreListedAsBugHunts) {
+  const Result l = kpuzzles("list --json");
+  EXPECT_EQ(l.code, 0) << l.err;
+  EXPECT_NE(l.out.find("\"variant\":\"bug-missing-barrier\""), std::string::npos) << l.out;
+  // Outside the trace build a bug hunt's pass proves nothing: "bug hunt" when its checks pass by
+  // luck, "not attempted" when the race shows (OpenMP, from run to run); never "solved".
+  EXPECT_NE(l.out.find("\"bug_hunt\":true"), std::string::npos) << l.out;
+  EXPECT_EQ(l.out.find("\"status\":\"solved\",\"bug_hunt\":true"), std::string::npos) << l.out;
+}
+
 TEST(Cli, BenchRunsAndReportsCopyRatio) {
   if (KPZ_HAS_CUDA) GTEST_SKIP() << "timed on the GPU machine, not in unit tests";
   const Result r = kpuzzles("bench conv1d --size 4096 --kernel-size 3 --runs 3 --warmup 1 --json");

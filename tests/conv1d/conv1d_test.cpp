@@ -70,6 +70,24 @@ TEST_P(Conv1d, ScratchLimitIsAUsageError) {
   EXPECT_THROW(run({"general", {{"size", 1 << 20}, {"kernel-size", 1 << 20}}}), kpz::UsageError);
 }
 
+// The bug hunt's reference (the exercise passes here too, by luck: only `kpuzzles trace` tells).
+TEST_P(Conv1d, BugHuntWorkedExampleAndTeamSizes) {
+  const auto r = run({"bug-missing-barrier", {}});
+  KPZ_EXPECT_PASS(r);
+  EXPECT_EQ(r.output.dump(), "[14,20,26,32,38,44,50,56,62,68,74,80,41,14,0]");
+  for (const int team : kpz::test::team_sizes(GetParam())) {
+    const auto g = run({"bug-missing-barrier", {{"size", 301}, {"kernel-size", 6}, {"tile", 32}}, team, 3});
+    KPZ_EXPECT_PASS(g) << " team size " << team;
+  }
+}
+
+TEST_P(Conv1d, GeneralWithAGivenTile) {
+  for (auto [n, k, tile] : {std::tuple{37, 5, 16}, {100, 9, 4}, {33, 40, 8}, {1000, 3, 7}}) {
+    const auto r = run({"general", {{"size", n}, {"kernel-size", k}, {"tile", tile}}, 0, 17});
+    KPZ_EXPECT_PASS(r) << " N=" << n << " K=" << k << " tile=" << tile;
+  }
+}
+
 TEST_P(Conv1d, LargeRandom) {
   const auto r = run({"general", {{"size", (1 << 22) + 1}, {"kernel-size", 16}}, 0, 4242});
   KPZ_EXPECT_PASS(r);

@@ -163,13 +163,15 @@ TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
         EXPECT_FALSE(render_tier(h, 1).empty());
       }
     }
-    // As many TODOs on the page as in the reference (one hint set per learner TODO).
+    // As many TODOs on the page as in the reference (one hint set per learner TODO, and one per
+    // bug hunt's KPZ-BUG block).
     int markers = 0;
     for (const auto& pair : kpz::cli::skeleton_pairs(learner_paths().source_dir, p.name)) {
       const std::string ref = read_text_file(pair.reference);
-      for (std::size_t at = ref.find("// KPZ-TODO("); at != std::string::npos; at = ref.find("// KPZ-TODO(", at + 1)) ++markers;
+      for (const char* marker : {"// KPZ-TODO(", "// KPZ-BUG("})
+        for (std::size_t at = ref.find(marker); at != std::string::npos; at = ref.find(marker, at + 1)) ++markers;
     }
-    EXPECT_EQ(static_cast<int>(todos.size()), markers) << "TODO headings on the page vs KPZ-TODO blocks";
+    EXPECT_EQ(static_cast<int>(todos.size()), markers) << "TODO headings on the page vs KPZ-TODO and KPZ-BUG blocks";
     EXPECT_FALSE(markdown_section(page, "The solution explained").empty());
   }
 }

@@ -70,6 +70,24 @@ struct RunReport {
   std::size_t checked = 0;
 };
 
+// A limit `kpuzzles trace` checks: the measured `metric` must not exceed `max`
+// (metrics: docs/tracing.md, e.g. "global-reads-per-cell-per-team", "barriers-per-team").
+struct BudgetLimit {
+  std::string metric;
+  double max;
+  std::string why;  // shown in the budget table, e.g. "each input once per team"
+};
+
+// How `kpuzzles trace` runs a variant (trace builds only; docs/tracing.md).
+struct TraceSpec {
+  bool traceable = false;            // false: `trace` says why not (exit 2)
+  std::string not_traceable_reason;  // why it cannot be traced (empty: "not traceable yet")
+  std::map<std::string, std::int64_t> options;  // a small configuration (overrides the defaults)
+  int team_size = 4;
+  // The budget, from the resolved options and the run's configuration (RunReport::config).
+  std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget;
+};
+
 // Each variant is one exercise of the learner loop (kpuzzles list, watch, hint, solution).
 struct VariantSpec {
   std::string name;  // used as --<name>
@@ -83,6 +101,10 @@ struct VariantSpec {
   // Cases the learner's code must pass as well as the defaults before the exercise counts as
   // solved, written as `kpuzzles run` flags: "--size 1 --kernel-size 1", "--team-size 1".
   std::vector<std::string> checks = {};
+  TraceSpec trace = {};
+  // A bug hunt: the exercise holds a bug that passes on Serial by luck (a KPZ-BUG block in the
+  // reference) instead of a TODO; `kpuzzles trace` finds it.
+  bool bug_hunt = false;
 };
 
 // What one execution space of this build allows a team kernel (for PuzzleSpec::advice).
@@ -92,6 +114,10 @@ struct SpaceLimits {
   int team_size_max = 1;
   std::size_t scratch0_max = 0;  // bytes of level-0 scratch per team
 };
+
+// A TraceSpec that lets `kpuzzles trace` run the variant with `options` and `team_size`.
+TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
+                    std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget);
 
 struct PuzzleSpec {
   std::string name;

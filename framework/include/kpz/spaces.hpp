@@ -10,20 +10,28 @@
 #include "kpz/errors.hpp"
 #include "kpz/space_names.hpp"
 
+#if defined(KPZ_TRACE)
+#include "kpz/trace/runtime.hpp"
+#endif
+
 // KPZ_FOR_EACH_SPACE(M) expands M(Space) once per enabled execution space. Exercise and
 // reference files end with it so that every kernel template is compiled for every backend.
+// The trace build (KPZ_TRACE) runs its own team executor on top of Serial only.
 #if defined(KOKKOS_ENABLE_SERIAL)
 #define KPZ_IF_SERIAL(M) M(Kokkos::Serial)
+#define KPZ_SPACE_SERIAL 1
 #else
 #define KPZ_IF_SERIAL(M)
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(KPZ_TRACE)
 #define KPZ_IF_OPENMP(M) M(Kokkos::OpenMP)
+#define KPZ_SPACE_OPENMP 1
 #else
 #define KPZ_IF_OPENMP(M)
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KPZ_TRACE)
 #define KPZ_IF_CUDA(M) M(Kokkos::Cuda)
+#define KPZ_SPACE_CUDA 1
 #else
 #define KPZ_IF_CUDA(M)
 #endif
@@ -53,13 +61,13 @@ bool team_range_is_cyclic(std::string_view space);
 // Calls f(Space{}) for the space called `name`; throws UsageError for other names.
 template <class F>
 decltype(auto) with_space(std::string_view name, F&& f) {
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(KPZ_SPACE_SERIAL)
   if (name == "serial") return f(Kokkos::Serial{});
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(KPZ_SPACE_OPENMP)
   if (name == "openmp") return f(Kokkos::OpenMP{});
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(KPZ_SPACE_CUDA)
   if (name == "cuda") return f(Kokkos::Cuda{});
 #endif
   throw UsageError("unknown or disabled execution space '" + std::string(name) +
@@ -77,8 +85,13 @@ struct SampleTeamFunctor {
 // thread count; CUDA: by the block size).
 template <class Space>
 int team_size_max(const Space& space) {
+#if defined(KPZ_TRACE)
+  (void)space;
+  return trace::kMaxTeamSize;  // the trace executor runs any team size on Serial
+#else
   Kokkos::TeamPolicy<Space> policy(space, 1, 1);
   return policy.team_size_max(detail::SampleTeamFunctor{}, Kokkos::ParallelForTag{});
+#endif
 }
 
 template <class Space>

@@ -1,10 +1,16 @@
 #pragma once
-// The names kernels use for their data and their team. Today they are plain Kokkos types;
-// they exist so that a trace build can swap in recording versions without touching the
-// exercise sources (see docs/tracing.md once it exists).
+// The names kernels use for their data and their team. In normal builds they are plain Kokkos
+// types. In the trace build (KPZ_TRACE, `cmake --preset trace`) they become recording versions
+// (framework/include/kpz/trace/) without any change to the exercise sources: docs/tracing.md.
 #include <Kokkos_Core.hpp>
 
+#if defined(KPZ_TRACE)
+#include "kpz/trace/team.hpp"
+#endif
+
 namespace kpz {
+
+#if !defined(KPZ_TRACE)
 
 // A View in the memory of execution space Space (global memory on a GPU).
 template <class DataType, class Space>
@@ -21,5 +27,21 @@ using TeamPolicy = Kokkos::TeamPolicy<Space>;
 // One team member (CUDA: one thread of a block) as seen inside a team kernel.
 template <class Space>
 using TeamMember = typename Kokkos::TeamPolicy<Space>::member_type;
+
+#else
+
+template <class DataType, class Space>
+using View = trace::View<DataType, Space>;
+
+template <class DataType, class Space>
+using ScratchView = trace::ScratchView<DataType, Space>;
+
+template <class Space>
+using TeamPolicy = trace::TeamPolicy<Space>;
+
+template <class Space>
+using TeamMember = trace::Member<Space>;
+
+#endif
 
 }  // namespace kpz

@@ -90,6 +90,9 @@ std::string bin_range(int b, int num_bins) {
   return std::string("[") + (b == 0 ? "-inf" : lo) + ", " + (b == num_bins - 1 ? "+inf" : hi) + ")";
 }
 
+// `kpuzzles trace` configurations and budgets of every variant (trace_config.cpp).
+void set_trace_configs(PuzzleSpec& spec);
+
 namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
@@ -361,6 +364,7 @@ PuzzleSpec make_spec() {
                {"--size 1", "--size 10007 --num-bins 3 --tile 100 --pattern 5", "--size 999 --team-size 1"});
   spec.course_position = 3;
   spec.learning_order = {"histogram", "extract", "partition"};
+  set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -75,4 +75,6 @@ namespace kpz::butterfly::reference {
                               ::kpz::butterfly::Op, ::kpz::View<const float*, S>,          \
                               ::kpz::View<float*, S>);                                     \
   template void conditional<S>(const S&, const ::kpz::butterfly::Launch&,                  \
-                               ::kpz::View<const float*, S>, ::kpz::View<float*, S>);
+                               ::kpz::View<const float*, S>, ::kpz::View<float*, S>);       \
+  template void bug_in_place<S>(const S&, const ::kpz::butterfly::Launch&,                 \
+                                ::kpz::View<const float*, S>, ::kpz::View<float*, S>);

@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
 
-enum class Kind { pair_swap, all_reduce, conditional };
+enum class Kind { pair_swap, all_reduce, conditional, in_place };
 
 struct VariantInfo {
   Kind kind;
@@ -26,6 +26,7 @@ VariantInfo info(const std::string& variant) {
   if (variant == "parallel-max") return {Kind::all_reduce, Op::max};
   if (variant == "parallel-min") return {Kind::all_reduce, Op::min};
   if (variant == "parallel-sum") return {Kind::all_reduce, Op::sum};
+  if (variant == "bug-in-place") return {Kind::in_place, Op::max};
   return {Kind::conditional, Op::max};  // conditional-max, general
 }
 
@@ -71,6 +72,7 @@ void oracle(const std::vector<float>& in, int group, VariantInfo v, std::vector<
           if (v.op == Op::sum) bound[i] = sum_error_bound(abs_sum, group);
           break;
         case Kind::conditional: expected[i] = (i % 2 == 0) ? mx : mn; break;
+        case Kind::in_place: expected[i] = mx; break;
       }
     }
   }
@@ -136,6 +138,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     case Kind::pair_swap: (ref ? reference::pair_swap<Space> : exercise::pair_swap<Space>)(space, launch, cin, out); break;
     case Kind::all_reduce: (ref ? reference::all_reduce<Space> : exercise::all_reduce<Space>)(space, launch, v.op, cin, out); break;
     case Kind::conditional: (ref ? reference::conditional<Space> : exercise::conditional<Space>)(space, launch, cin, out); break;
+    case Kind::in_place: (ref ? reference::bug_in_place<Space> : exercise::bug_in_place<Space>)(space, launch, cin, out); break;
   }
   space.fence();
   const std::vector<float> got = to_host(out);
@@ -156,6 +159,45 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     report.expected = Json::array_of(expected);
   }
   return report;
+}
+
+// Budgets for `kpuzzles trace` (docs/tracing.md): each input read once, each output written once,
+// one barrier after staging and one per butterfly step.
+std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) {
+  const double group = static_cast<double>(p.get("group-size"));
+  const double tile = config.find("tile") ? config.find("tile")->as_double(0) : 0;
+  const double steps = kind == Kind::pair_swap ? 1 : std::log2(group);
+  std::vector<BudgetLimit> b = {
+      {"global-reads-per-cell-per-team", 1, "each input once"},
+      {"global-writes-per-cell", 1, "each output once"},
+      {"global-reads-per-output", 1, "each input once"},
+      {"barriers-per-team", kind == Kind::pair_swap ? 1 : 1 + steps, "after staging, then one per step"},
+      {"collectives-per-team", 0, ""},
+  };
+  switch (kind) {
+    case Kind::pair_swap:
+      b.push_back({"scratch-writes-per-team", tile, "each lane once"});
+      b.push_back({"scratch-reads-per-team", tile, "each partner once"});
+      break;
+    case Kind::all_reduce:
+      b.push_back({"scratch-writes-per-team", tile * (1 + steps), "each lane once per step"});
+      b.push_back({"scratch-reads-per-team", tile * (1 + 2 * steps), "two per lane and step"});
+      break;
+    case Kind::in_place:
+      b.push_back({"scratch-writes-per-team", tile * (1 + steps), "each lane once per step"});
+      b.push_back({"scratch-reads-per-team", tile * (1 + 2 * steps), "two per lane and step"});
+      break;
+    case Kind::conditional:
+      b.push_back({"scratch-writes-per-team", 2 * tile * (1 + steps), "hi and lo: each lane once per step"});
+      b.push_back({"scratch-reads-per-team", tile * (1 + 3 * steps), "the lower lane: 3 reads of hi and of lo"});
+      break;
+  }
+  return b;
+}
+
+TraceSpec trace_config(const std::string& variant, std::map<std::string, std::int64_t> options) {
+  const Kind kind = info(variant).kind;
+  return traceable(std::move(options), 4, [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
 }
 
 PuzzleSpec make_spec() {
@@ -183,9 +225,13 @@ PuzzleSpec make_spec() {
       {"conditional-max", "64 values, groups of 32 in two teams: even lanes max, odd lanes min",
        {size(64, "N (random inputs when given)"), group, {"tile", "lanes per team", 32, 0, 1 << 13}},
        "conditional", {"--size 96 --group-size 8 --tile 16", "--size 4096 --tile 0"}},
+      {"bug-in-place", "bug hunt: every lane gets its group's max in one buffer; right on Serial by luck",
+       {size(32, "N (random inputs)"), {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
+        {"tile", "lanes per team", 16, 0, 1 << 13}},
+       "bug_in_place", {"--size 96 --group-size 4 --tile 8"}},
   };
   spec.course_position = 2;
-  spec.learning_order = {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "conditional-max", "general"};
+  spec.learning_order = {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "bug-in-place", "conditional-max", "general"};
   spec.advice = [](const SpaceLimits& s) {
     std::vector<std::string> lines;
     if (s.space == "cuda") {
@@ -200,6 +246,13 @@ PuzzleSpec make_spec() {
     }
     return lines;
   };
+  // `kpuzzles trace`: two teams of four members, groups of 8 (the docs' diagrams).
+  for (auto& v : spec.variants) {
+    if (v.name == "pair-swap") v.trace = trace_config(v.name, {{"size", 16}, {"group-size", 2}, {"tile", 8}});
+    else if (v.name == "bug-in-place") v.trace = trace_config(v.name, {});
+    else v.trace = trace_config(v.name, {{"size", 32}, {"group-size", 8}, {"tile", 16}});
+  }
+  for (auto& v : spec.variants) v.bug_hunt = v.name == "bug-in-place";
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -85,4 +85,7 @@ namespace kpz::conv1d::reference {
                          ::kpz::View<float*, S>);                                        \
   template void general<S>(const S&, const ::kpz::conv1d::Launch&,                        \
                            ::kpz::View<const float*, S>, ::kpz::View<const float*, S>,    \
-                           ::kpz::View<float*, S>);
+                           ::kpz::View<float*, S>);                                      \
+  template void bug_missing_barrier<S>(const S&, const ::kpz::conv1d::Launch&,            \
+                                       ::kpz::View<const float*, S>,                      \
+                                       ::kpz::View<const float*, S>, ::kpz::View<float*, S>);

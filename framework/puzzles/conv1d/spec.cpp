@@ -63,7 +63,8 @@ OwnerFn owner_of(const std::string& variant, std::string_view space, int tile, i
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
   const bool simple_variant = req.variant == "simple";
-  const bool worked = (req.variant == "simple" || req.variant == "block-boundary") &&
+  const bool bug_hunt = req.variant == "bug-missing-barrier";
+  const bool worked = (req.variant == "simple" || req.variant == "block-boundary" || bug_hunt) &&
                       !req.params.given("size") && !req.params.given("kernel-size");
   const int n = static_cast<int>(req.params.get("size"));
   const int k = static_cast<int>(req.params.get("kernel-size"));
@@ -79,7 +80,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     launch.tile = n;
   } else {
     const bool general = req.variant == "general";
-    launch.tile = general ? default_tile<Space>(team_size, taps) : static_cast<int>(req.params.get("tile"));
+    launch.tile = static_cast<int>(req.params.get("tile"));
+    if (general && launch.tile == 0) launch.tile = default_tile<Space>(team_size, taps);
     check_scratch<Space>(general ? general_scratch_bytes<Space>(launch.tile, taps)
                                  : tiled_scratch_bytes<Space>(launch.tile, taps),
                          0, "conv1d --" + req.variant + " with K=" + std::to_string(k) + " and a tile of " +
@@ -97,6 +99,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const bool ref = req.impl == Impl::reference;
   if (simple_variant) (ref ? reference::simple<Space> : exercise::simple<Space>)(space, team_size, ca, cb, out);
   else if (req.variant == "general") (ref ? reference::general<Space> : exercise::general<Space>)(space, launch, ca, cb, out);
+  else if (bug_hunt) (ref ? reference::bug_missing_barrier<Space> : exercise::bug_missing_barrier<Space>)(space, launch, ca, cb, out);
   else (ref ? reference::tiled<Space> : exercise::tiled<Space>)(space, launch, ca, cb, out);
   space.fence();
   const std::vector<float> got = to_host(out);
@@ -117,6 +120,45 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   return report;
 }
 
+// Budgets for `kpuzzles trace` (docs/tracing.md): every kernel reads each input element at most
+// once per team (the halo is read by two teams), writes each output once, and needs one barrier.
+std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, const Json& config) {
+  const double n = static_cast<double>(p.get("size"));
+  const double taps = effective_taps(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
+  const double tile = config.find("tile") ? config.find("tile")->as_double(n) : n;
+  const double teams = config.find("teams") ? config.find("teams")->as_double(1) : 1;
+  std::vector<BudgetLimit> b = {
+      {"global-reads-per-cell-per-team", 1, "each input element once per team"},
+      {"global-writes-per-cell", 1, "each output once"},
+      {"barriers-per-team", 1, "one, between staging and computing"},
+      {"collectives-per-team", 0, ""},
+  };
+  if (variant == "simple") {
+    double terms = 0;
+    for (double i = 0; i < n; ++i) terms += std::min(taps, n - i);
+    b.push_back({"global-reads", n + taps, "a and b once"});
+    b.push_back({"scratch-writes-per-team", n + taps, "a and b staged once"});
+    b.push_back({"scratch-reads-per-team", 2 * terms, "two per term"});
+  } else if (variant == "general") {
+    const double tap_quads = std::ceil(taps / 4);
+    b.push_back({"global-reads", n + teams * (4 * tap_quads + 3) + teams * taps,
+                 "a once plus a halo of ceil(K/4) Quads per team, b once per team"});
+    b.push_back({"scratch-writes-per-team", std::ceil(tile / 4) + 2 * tap_quads, "one store per Quad"});
+    b.push_back({"scratch-reads-per-team", std::ceil(tile / 4) * (1 + 2 * tap_quads), "per 4 outputs: 1 + 2 per tap Quad"});
+  } else {
+    b.push_back({"global-reads", n + teams * (taps - 1) + teams * taps,
+                 "a once plus a halo of K-1 per team, b once per team"});
+    b.push_back({"scratch-writes-per-team", tile + 2 * taps - 1, "the tile, its halo and b staged once"});
+    b.push_back({"scratch-reads-per-team", 2 * tile * taps, "two per term"});
+  }
+  return b;
+}
+
+TraceSpec trace_config(const std::string& variant, std::map<std::string, std::int64_t> options) {
+  return traceable(std::move(options), 4,
+                   [variant](const Params& p, const Json& config) { return budget(variant, p, config); });
+}
+
 PuzzleSpec make_spec() {
   const OptionSpec size_general{"size", "number of inputs and outputs N", (1 << 20) + 3, 1, kMaxSize};
   const OptionSpec k_general{"kernel-size", "filter taps K (may exceed N)", 7, 1, 1 << 20};
@@ -126,9 +168,9 @@ PuzzleSpec make_spec() {
   spec.doc = "puzzles/conv1d.md";
   spec.variants = {
       {"general", "any N and K, fast: 4 outputs per member from 16-byte scratch words",
-       {size_general, k_general}, "general",
-       {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
-        "--size 4099 --kernel-size 5 --team-size 1"}},
+       {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}}, "general",
+        {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
+         "--size 4099 --kernel-size 5 --team-size 1"}},
       {"simple", "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
        {{"size", "N (random inputs when given)", 6, 1, 1 << 16},
         {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}},
@@ -141,9 +183,15 @@ PuzzleSpec make_spec() {
        "tiled",
        {"--size 1 --kernel-size 1", "--size 100 --kernel-size 20 --tile 8",
         "--size 1000 --kernel-size 3 --tile 64"}},
+      {"bug-missing-barrier", "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
+       {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
+        {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
+        {"tile", "outputs per team", 8, 1, 1 << 13}},
+       "bug_missing_barrier",
+       {"--size 100 --kernel-size 20 --tile 8"}},
   };
   spec.course_position = 1;
-  spec.learning_order = {"simple", "block-boundary", "general"};
+  spec.learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general"};
   spec.advice = [](const SpaceLimits& s) {
     std::vector<std::string> lines;
     // --simple keeps all of a (and b) in one team's level-0 scratch.
@@ -152,6 +200,12 @@ PuzzleSpec make_spec() {
                     std::to_string(simple_max) + " here");
     return lines;
   };
+  // `kpuzzles trace`: small configurations with three teams or fewer, four members per team.
+  for (auto& v : spec.variants) {
+    if (v.name == "general") v.trace = trace_config(v.name, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
+    else v.trace = trace_config(v.name, {});
+  }
+  for (auto& v : spec.variants) v.bug_hunt = v.name == "bug-missing-barrier";
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -71,6 +71,9 @@ void validate_lanes(const VariantInfo& v, int lanes) {
   }
 }
 
+// `kpuzzles trace` configurations and budgets of every variant (trace_config.cpp).
+void set_trace_configs(PuzzleSpec& spec);
+
 namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // |sum| <= 7 * 2^28 < 2^31: int sums never wrap
@@ -285,6 +288,7 @@ PuzzleSpec make_spec() {
   spec.course_position = 4;
   spec.learning_order = {"neighbored", "neighbored-less", "interleaved", "unroll2", "unroll4", "unroll8", "unroll-warps8",
                          "complete-unroll", "template", "builtin", "recursive", "persistent"};
+  set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

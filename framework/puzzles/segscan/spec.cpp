@@ -14,6 +14,10 @@
 #include "segscan/segscan.hpp"
 
 namespace kpz::segscan {
+
+// `kpuzzles trace` configurations and budgets of every variant (trace_config.cpp).
+void set_trace_configs(PuzzleSpec& spec);
+
 namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // values (or nonzeros) per run
@@ -571,6 +575,7 @@ PuzzleSpec make_spec() {
   set_exercise(spec, "spmv", "spmv", {"--size 1", "--size 300 --tile 64", "--size 1000 --shape 4 --team-size 1"});
   spec.course_position = 5;
   spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "spmv"};
+  set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

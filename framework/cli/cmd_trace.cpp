@@ -1,0 +1,158 @@
+// kpuzzles trace: access diagrams, races and budgets of one small run (trace builds only).
+// Exit codes: 0 race-free, within budget and correct; 1 a race, an uninitialised scratch read,
+// a misuse of the team API, a budget violation or a wrong result; 2 bad usage.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <limits>
+
+#include "cli.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/registry.hpp"
+#include "puzzle_flags.hpp"
+
+#if defined(KPZ_TRACE)
+#include "kpz/trace/puzzle.hpp"
+#endif
+
+namespace kpz::cli {
+
+#if !defined(KPZ_TRACE)
+
+int cmd_trace(const std::vector<std::string>&) {
+  throw UsageError(
+      "'kpuzzles trace' needs the trace build: cmake --preset trace && cmake --build --preset trace "
+      "(add -DKokkos_ROOT=... to reuse an installed Kokkos), then run build/trace/framework/cli/kpuzzles trace ...");
+}
+
+#else
+
+namespace {
+
+std::vector<trace::Distribution> distributions(const ParsedFlags& flags) {
+  const auto it = flags.values.find("distribution");
+  if (it == flags.values.end() || it->second == "both")
+    return {trace::Distribution::cyclic, trace::Distribution::blockwise};
+  if (it->second == "cyclic") return {trace::Distribution::cyclic};
+  if (it->second == "blockwise") return {trace::Distribution::blockwise};
+  throw UsageError("--distribution '" + it->second + "' is not allowed: use cyclic (CUDA), blockwise (host) or both");
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw UsageError("cannot write '" + path + "'");
+  out << text;
+  if (!out) throw UsageError("cannot write '" + path + "'");
+}
+
+int trace_all(const ParsedFlags& flags) {
+  const Impl impl = flags.has("reference") ? Impl::reference : Impl::exercise;
+  const auto dir = flags.values.find("svg-dir");
+  trace::DiagramOptions style;
+  style.color = use_color();
+  int failed = 0, traced = 0, skipped = 0;
+  for (const auto& spec : Registry::instance().all()) {
+    for (const auto& v : spec.variants) {
+      trace::TraceOptions o;
+      o.impl = impl;
+      o.distributions = distributions(flags);
+      const trace::VariantTrace t = trace::trace_variant(spec, v, o);
+      if (!t.not_traceable.empty()) {
+        std::cout << "skipped  " << t.not_traceable << '\n';
+        ++skipped;
+        continue;
+      }
+      ++traced;
+      if (t.clean()) {
+        std::cout << "ok       " << spec.name << " --" << v.name << ": race-free and within budget\n";
+      } else {
+        ++failed;
+        std::cout << "FAILED   " << spec.name << " --" << v.name << "\n" << trace::render_report(t, style) << '\n';
+      }
+      if (dir != flags.values.end()) {
+        const std::string path = dir->second + "/" + spec.name + "-" + v.name + ".svg";
+        trace::DiagramOptions svg;
+        write_file(path, trace::render_svg(t, svg));
+      }
+    }
+  }
+  std::cout << traced - failed << " of " << traced << " traced variants clean, " << failed << " failed, " << skipped
+            << " not traceable\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int cmd_trace(const std::vector<std::string>& args) {
+  const std::vector<Flag> common = {
+      {"reference", false, "trace the solution instead of your code"},
+      {"team-size", true, "team members per team (default: the puzzle's trace configuration)"},
+      {"seed", true, "input seed"},
+      {"distribution", true, "TeamThreadRange distribution: cyclic (CUDA), blockwise (host) or both (default)"},
+      {"svg", true, "where to write the SVG diagram (default <puzzle>-<variant>.trace.svg)"},
+      {"no-svg", false, "write no SVG file"},
+      {"teams", true, "teams drawn (default 3)"},
+      {"help", false, "list variants and options"}};
+  if (!args.empty() && args[0] == "--all") {
+    const ParsedFlags flags = parse_flags(
+        {args.begin() + 1, args.end()},
+        {{"reference", false, "trace the solutions"}, {"svg-dir", true, "write one SVG per variant here"},
+         {"distribution", true, "cyclic, blockwise or both"}},
+        "'kpuzzles trace --all'");
+    if (!flags.positional.empty()) throw UsageError("'kpuzzles trace --all' takes no puzzle name");
+    return trace_all(flags);
+  }
+  const PuzzleSpec& spec = find_puzzle(args, "trace");
+  std::vector<Flag> allowed = puzzle_flags(spec);
+  allowed.insert(allowed.end(), common.begin(), common.end());
+  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles trace " + spec.name + "'");
+  if (!flags.positional.empty())
+    throw UsageError("unexpected argument '" + flags.positional.front() + "' for 'kpuzzles trace " + spec.name +
+                     "' (variants are flags, e.g. --" + spec.variants.front().name + ")");
+  if (flags.has("help")) {
+    print_puzzle_help(spec);
+    std::cout << "trace: --distribution cyclic|blockwise|both --svg FILE --no-svg --teams N\n";
+    return 0;
+  }
+  const VariantSpec& variant = chosen_variant(spec, flags);
+  trace::TraceOptions o;
+  o.impl = flags.has("reference") ? Impl::reference : Impl::exercise;
+  o.distributions = distributions(flags);
+  for (const auto& opt : variant.options)
+    if (const auto it = flags.values.find(opt.name); it != flags.values.end())
+      o.options[opt.name] = parse_int(opt.name, it->second, opt.min, opt.max);
+  for (const auto& [name, value] : flags.values) {
+    (void)value;
+    const bool mine = std::any_of(variant.options.begin(), variant.options.end(),
+                                  [&](const OptionSpec& opt) { return opt.name == name; });
+    const bool common_flag = name == "team-size" || name == "seed" || name == "distribution" || name == "svg" ||
+                             name == "teams";
+    if (!mine && !common_flag)
+      throw UsageError("--" + name + " does not apply to " + spec.name + " --" + variant.name);
+  }
+  if (const auto it = flags.values.find("team-size"); it != flags.values.end())
+    o.team_size = static_cast<int>(parse_int("team-size", it->second, 1, trace::kMaxTeamSize));
+  if (const auto it = flags.values.find("seed"); it != flags.values.end())
+    o.seed = static_cast<std::uint64_t>(parse_int("seed", it->second, 0, std::numeric_limits<std::int64_t>::max()));
+  trace::DiagramOptions style;
+  style.color = use_color();
+  if (const auto it = flags.values.find("teams"); it != flags.values.end())
+    style.max_teams = static_cast<int>(parse_int("teams", it->second, 0, 1 << 20));
+
+  const trace::VariantTrace t = trace::trace_variant(spec, variant, o);
+  if (!t.not_traceable.empty()) throw UsageError(t.not_traceable);
+  std::cout << trace::render_report(t, style);
+  if (!flags.has("no-svg")) {
+    const auto it = flags.values.find("svg");
+    const std::string path = it != flags.values.end() ? it->second : spec.name + "-" + variant.name + ".trace.svg";
+    trace::DiagramOptions svg;
+    svg.max_teams = style.max_teams;
+    write_file(path, trace::render_svg(t, svg));
+    std::cout << "diagram: " << path << '\n';
+  }
+  return t.clean() ? 0 : 1;
+}
+
+#endif
+
+}  // namespace kpz::cli

@@ -1,0 +1,67 @@
+// bin-extract's `kpuzzles trace` configurations and budgets (docs/tracing.md): a few dozen
+// elements in tiles of 16 (three teams of four members), four bins (the histogram: 12 values, 3 bins). The flat RangePolicy scans
+// between the team kernels run untraced (the report counts their accesses).
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kpz/registry.hpp"
+
+namespace kpz::bin_extract {
+namespace {
+
+// A nested parallel_scan runs as Kokkos runs it (docs/tracing.md): two passes over the
+// elements, and on CUDA's cyclic distribution a team scan and a broadcast per chunk of
+// team-size elements. Counts are per team and launch (the largest over the launches).
+std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, const Json& config) {
+  const double n = static_cast<double>(p.get("size"));
+  const double bins = static_cast<double>(p.get("num-bins"));
+  const double tile = config.find("tile") ? config.find("tile")->as_double(n) : n;
+  const double team = config.find("team_size") ? config.find("team_size")->as_double(1) : 1;
+  const double teams = std::ceil(n / tile);
+  const double scan_syncs = 2 * std::ceil(tile / team);  // one scan over a tile, cyclic
+  std::vector<BudgetLimit> b = {{"global-writes-per-cell", 1, "each output (and each tile count) once"}};
+  if (variant == "histogram") {
+    b.push_back({"global-reads", n, "each input once, into scratch"});
+    b.push_back({"global-reads-per-cell-per-team", 1, "each input once"});
+    b.push_back({"barriers-per-team", 1, "after staging"});
+    b.push_back({"collectives-per-team", bins * scan_syncs, "one team scan per bin"});
+    b.push_back({"scratch-writes-per-team", 2 * n, "each value and its bin staged once"});
+    b.push_back({"scratch-reads-per-team", n + 2 * bins * n + n,
+                 "each bin computed once; per bin both scan passes read every bin; each value once"});
+  } else if (variant == "extract") {
+    b.push_back({"global-reads", 3 * n + team * teams, "count once, scan twice (two passes), every member the tile offset"});
+    b.push_back({"global-reads-per-cell-per-team", std::max(2.0, team), "two scan passes; every member reads the offset"});
+    b.push_back({"barriers-per-team", 0, "none: the reduction and the scan synchronise"});
+    b.push_back({"collectives-per-team", std::max(1.0, scan_syncs), "the count's reduction, the scatter's scan"});
+    b.push_back({"scratch-writes-per-team", 0, "no scratch"});
+  } else {
+    b.push_back({"global-reads", 2 * n + bins * teams * team, "count and stage each input once; every member the offsets"});
+    b.push_back({"global-reads-per-cell-per-team", std::max(1.0, team), "each input once per pass; every member the offsets"});
+    b.push_back({"barriers-per-team", 2, "count: after zeroing, after counting; scatter: after staging"});
+    b.push_back({"collectives-per-team", bins * scan_syncs, "one scan per bin"});
+    b.push_back({"scratch-writes-per-team", tile + bins, "zero the counters, one atomic per element (or stage the tile)"});
+    b.push_back({"scratch-reads-per-team", 2 * bins * tile, "per bin, both scan passes read the staged tile"});
+  }
+  return b;
+}
+
+}  // namespace
+
+// Called by make_spec() (spec.cpp).
+void set_trace_configs(PuzzleSpec& spec) {
+  for (auto& v : spec.variants) {
+    std::map<std::string, std::int64_t> options{{"size", 40}, {"num-bins", 4}, {"pattern", 0}};
+    // The histogram's scans synchronise the team 2 * ceil(N / 4) times per bin: fewer values and
+    // bins keep its diagram short.
+    if (v.name == "histogram") options["size"] = 12, options["num-bins"] = 3;
+    else options["tile"] = 16;
+    if (v.name == "extract") options["target-bin"] = 1;
+    const std::string name = v.name;
+    v.trace = traceable(options, 4, [name](const Params& p, const Json& config) { return budget(name, p, config); });
+  }
+}
+
+}  // namespace kpz::bin_extract

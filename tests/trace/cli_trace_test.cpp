@@ -1,0 +1,117 @@
+// `kpuzzles trace` end to end in the trace build: exit codes (0 clean, 1 race or budget, 2 bad
+// usage), the report, the SVG file, and determinism.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result kpuzzles(const std::string& args) {
+  const std::string err_file = testing::TempDir() + "kpz_trace_stderr.txt";
+  const std::string cmd = std::string(KPZ_KPUZZLES) + " " + args + " 2>" + err_file;
+  Result r{-1, "", ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream e(err_file);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  r.err = ss.str();
+  return r;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(TraceCli, ReferenceIsCleanAndDrawsItsDiagram) {
+  const std::string svg = testing::TempDir() + "kpz_trace_simple.svg";
+  const Result r = kpuzzles("trace conv1d --simple --reference --svg " + svg);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("epoch 0: start -> team_barrier (reference/conv1d/conv1d.cpp:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("global  a   read   012301"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("global  out write  012301"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("conv1d --simple (reference): race-free and within budget"), std::string::npos) << r.out;
+  const std::string s = slurp(svg);
+  EXPECT_EQ(s.rfind("<svg", 0), 0u);
+  EXPECT_NE(s.find("</svg>"), std::string::npos);
+  // Deterministic: the same diagram again.
+  const Result again = kpuzzles("trace conv1d --simple --reference --svg " + svg + "2");
+  EXPECT_EQ(again.out.substr(0, again.out.rfind("diagram:")), r.out.substr(0, r.out.rfind("diagram:")));
+  EXPECT_EQ(slurp(svg + "2"), s);
+}
+
+TEST(TraceCli, DistributionAndOptions) {
+  const Result r = kpuzzles("trace butterfly --pair-swap --reference --no-svg --distribution blockwise --team-size 2");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("TeamThreadRange blockwise (as on OpenMP and Serial)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("TeamThreadRange cyclic:"), std::string::npos) << r.out;
+}
+
+TEST(TraceCli, AllReferencesAreClean) {
+  const Result r = kpuzzles("trace --all --reference");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 failed"), std::string::npos) << r.out;
+}
+
+TEST(TraceCli, BadUsageIsExitTwoOnOneLine) {
+  for (const char* args : {"trace", "trace nosuch", "trace conv1d --simple --distribution diagonal",
+                           "trace conv1d --simple --tile 3", "trace conv1d --simple --team-size 0",
+                           "trace conv1d --simple --size 100000 --reference --no-svg"}) {
+    const Result r = kpuzzles(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+  }
+}
+
+// Variants that cannot be traced by design say so on one line and exit 2, never crash.
+TEST(TraceCli, UntraceableVariantsExitTwoWithTheReason) {
+  for (const char* args : {"trace reduce --builtin --reference --no-svg", "trace reduce --persistent --no-svg"}) {
+    const Result r = kpuzzles(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot be traced: "), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+// Every puzzle, every reference variant: clean, and within the time limit (5 s on two
+// cores) for the whole puzzle, both distributions.
+TEST(TraceCli, EveryPuzzleTracesCleanlyInUnderFiveSeconds) {
+  for (const char* puzzle : {"conv1d", "butterfly", "bin-extract", "reduce", "segscan"}) {
+    const Result list = kpuzzles(std::string("run ") + puzzle + " --help");
+    std::istringstream lines(list.out);
+    int variants = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (std::string line; std::getline(lines, line);) {
+      // Variant lines of `run <puzzle> --help` start with "  --<variant>".
+      if (line.rfind("  --", 0) != 0) continue;
+      const std::string variant = line.substr(2, line.find(' ', 2) - 2);
+      const Result r = kpuzzles(std::string("trace ") + puzzle + " " + variant + " --reference --no-svg");
+      const bool untraceable = r.code == 2 && r.err.find("cannot be traced: ") != std::string::npos;
+      EXPECT_TRUE(r.code == 0 || untraceable) << puzzle << " " << variant << "\n" << r.out << r.err;
+      ++variants;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_GE(variants, 3) << puzzle << ": no variants found in\n" << list.out;
+    EXPECT_LT(seconds, 5.0) << puzzle;
+  }
+}
+
+}  // namespace

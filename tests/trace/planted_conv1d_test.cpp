@@ -1,0 +1,129 @@
+// The planted bug: a copy of the conv1d reference's `tiled` kernel with the barrier after the
+// scratch load removed (kept here, not in exercises/). The trace must catch it, deterministically,
+// with the view, the elements, both members and the epoch; the same copy with the barrier is clean.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "conv1d/conv1d.hpp"
+#include "kpz/trace/analysis.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::conv1d::planted {
+
+template <class Space>
+void tiled(const Space& space, const Launch& launch, View<const float*, Space> a, View<const float*, Space> b,
+           View<float*, Space> out, bool with_barrier) {
+  using Scratch = ScratchView<float*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      "conv1d::planted", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Scratch s_a(team.team_scratch(0), tile + taps - 1);
+        Scratch s_b(team.team_scratch(0), taps);
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile + taps - 1), [&](int i) {
+          const int g = first + i;
+          s_a(i) = g < n ? a(g) : 0.0f;  // PLANTED-WRITE
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](int j) { s_b(j) = b(j); });
+        if (with_barrier) team.team_barrier();  // the planted bug: the reference always waits here
+        const int count = Kokkos::min(tile, n - first);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
+          float sum = 0.0f;
+          for (int j = 0; j < taps; ++j) sum += s_a(i + j) * s_b(j);  // PLANTED-READ
+          out(first + i) = sum;
+        });
+      });
+}
+
+}  // namespace kpz::conv1d::planted
+
+namespace {
+
+using S = Kokkos::Serial;
+using kpz::trace::Distribution;
+
+int line_of(const char* marker) {
+  // The source lines the race report must name.
+  std::ifstream in(__FILE__);
+  std::string l;
+  for (int n = 1; std::getline(in, l); ++n)
+    if (l.find(marker) != std::string::npos && l.find("line_of") == std::string::npos) return n;
+  return -1;
+}
+
+struct Traced {
+  kpz::trace::Recording rec;
+  kpz::trace::Analysis analysis;
+  std::vector<float> out;
+};
+
+Traced run(Distribution d, bool with_barrier, int team_size) {
+  std::vector<float> a(15), b(4);
+  for (int i = 0; i < 15; ++i) a[i] = static_cast<float>(i);
+  for (int j = 0; j < 4; ++j) b[j] = static_cast<float>(j);
+  kpz::View<const float*, S> da = kpz::to_device(S{}, "a", a), db = kpz::to_device(S{}, "b", b);
+  kpz::View<float*, S> out("out", 15);
+  kpz::trace::Session s(d);
+  kpz::conv1d::planted::tiled(S{}, kpz::conv1d::Launch{team_size, 8}, da, db, out, with_barrier);
+  Traced r{s.take(), {}, kpz::to_host(out)};
+  r.analysis = kpz::trace::analyze(r.rec);
+  return r;
+}
+
+// Prints what `kpuzzles trace` would show for the planted bug (N = 15, K = 4, tiles of 8, four
+// members, cyclic), for the record: `kpz_test_trace --gtest_filter=PlantedBug.Show`.
+TEST(PlantedBug, Show) {
+  const Traced r = run(Distribution::cyclic, false, 4);
+  std::cout << kpz::trace::text_diagram(r.rec, r.analysis, {}) << kpz::trace::problems_text(r.rec, r.analysis);
+  EXPECT_FALSE(r.analysis.races.empty());
+}
+
+TEST(PlantedBug, MissingBarrierInConv1dIsCaught) {
+  for (Distribution d : {Distribution::cyclic, Distribution::blockwise}) {
+    for (int team : {2, 3, 4, 8}) {
+      const Traced r = run(d, false, team);
+      ASSERT_FALSE(r.analysis.races.empty()) << "team size " << team;
+      const std::string text = kpz::trace::problems_text(r.rec, r.analysis);
+      EXPECT_NE(text.find("RACE on scratch s_a["), std::string::npos) << text;
+      EXPECT_NE(text.find("in epoch 0"), std::string::npos) << text;
+      EXPECT_NE(text.find("planted_conv1d_test.cpp:" + std::to_string(line_of("PLANTED-WRITE"))), std::string::npos) << text;
+      EXPECT_NE(text.find("planted_conv1d_test.cpp:" + std::to_string(line_of("PLANTED-READ"))), std::string::npos) << text;
+      for (const auto& race : r.analysis.races) {
+        EXPECT_EQ(race.first.epoch, 0);
+        EXPECT_EQ(race.first.league, race.second.league);
+        EXPECT_NE(race.first.rank, race.second.rank);
+        EXPECT_TRUE(r.rec.views[race.view].name == "s_a" || r.rec.views[race.view].name == "s_b");
+      }
+    }
+  }
+}
+
+TEST(PlantedBug, TheSameKernelWithTheBarrierIsClean) {
+  for (Distribution d : {Distribution::cyclic, Distribution::blockwise}) {
+    for (int team : {1, 2, 3, 4, 8}) {
+      const Traced r = run(d, true, team);
+      EXPECT_TRUE(r.analysis.races.empty()) << kpz::trace::problems_text(r.rec, r.analysis);
+      EXPECT_TRUE(r.analysis.uninitialized.empty());
+      EXPECT_EQ(r.out, (std::vector<float>{14, 20, 26, 32, 38, 44, 50, 56, 62, 68, 74, 80, 41, 14, 0}));
+    }
+  }
+}
+
+// With one member nothing races, whatever the barriers: the bug only shows with a team.
+TEST(PlantedBug, OneMemberHidesTheBug) {
+  const Traced r = run(Distribution::cyclic, false, 1);
+  EXPECT_TRUE(r.analysis.races.empty());
+  EXPECT_EQ(r.out[0], 14);
+}
+
+}  // namespace
