@@ -77,7 +77,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const std::string impl(to_string(req.impl));
   const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
   const Launch launch{team_size, default_tile<Space>()};
-  const FastLaunch fast = fast_launch(space, n, req.team_size);
+  const FastLaunch fast = fast_launch(space, n, req.team_size, num_bins);
   check_scratch<Space>(fast_scratch_bytes<Space>(fast, num_bins), 0, "bin-extract fast kernels");
   check_scratch<Space>(partition_scratch_bytes<Space>(launch.tile, num_bins), 0, "bin-extract --partition");
 

@@ -209,7 +209,7 @@ template <class Space>
 void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz::View<const float*, Space> in, int bins,
                         int target, int team, const std::string& what) {
   const auto o = be::host_counting_sort(host, bins);
-  const be::FastLaunch fast = be::fast_launch(space, host.size(), team);
+  const be::FastLaunch fast = be::fast_launch(space, host.size(), team, bins);
   ASSERT_LE(be::fast_scratch_bytes<Space>(fast, bins), kpz::scratch_size_max<Space>(0));
   kpz::View<unsigned long long*, Space> status("status", fast.tiles + 1);
   kpz::View<int*, Space> count("count", 1);

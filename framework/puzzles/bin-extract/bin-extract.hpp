@@ -22,14 +22,16 @@
 
 namespace kpz::bin_extract {
 
-// The bin of x. Float arithmetic on purpose: host oracle and kernels call this same function,
-// so an element right at a bin edge lands in the same bin everywhere. NaN never reaches a
-// kernel (the host rejects it); if it did, it would land in bin 0.
+// The bin of x: floor(x * B) clamped to [0, B - 1]. Float arithmetic on purpose: the host oracle
+// and the kernels call this same function, so an element right at a bin edge lands in the same
+// bin everywhere. Clamping the product first makes truncation equal to floor, and the two
+// selects compile to max/min instructions: no branches. NaN never reaches a kernel (the host
+// rejects it); if it did, the first select would send it to bin 0.
 KOKKOS_INLINE_FUNCTION int bin_of(float x, int num_bins) {
   const float s = x * static_cast<float>(num_bins);
-  if (!(s >= 1.0f)) return 0;  // negatives, [0, 1/B), and NaN
-  if (s >= static_cast<float>(num_bins - 1)) return num_bins - 1;
-  return static_cast<int>(s);  // truncation is floor for s >= 1
+  const float last = static_cast<float>(num_bins - 1);
+  const float above_zero = s > 0.0f ? s : 0.0f;
+  return static_cast<int>(above_zero < last ? above_zero : last);
 }
 
 // The predicate "x is in bin `target`" as a function object (for Kokkos::Experimental::copy_if
@@ -102,29 +104,41 @@ constexpr int fast_items() {
   return space_name<Space>() == "cuda" ? 16 : 1024;
 }
 
+// Ints in the partition's (bin, member) count table: num_bins x team entries plus one padding
+// slot per 32 (see padded() in fast_kernels.cpp), plus one.
+inline int fast_table_ints(int team_size, int num_bins) {
+  const int entries = num_bins * team_size;
+  return entries + (entries >> 5) + 1;
+}
+
+// Level-0 scratch of the fast kernels: the staged tile, the look-back's control words, the
+// partition's count table and its per-bin offsets.
+template <class Space>
+std::size_t fast_scratch_bytes(int team_size, int items, int num_bins) {
+  return ScratchView<float*, Space>::shmem_size(static_cast<std::size_t>(team_size) * items) +
+         ScratchView<long long*, Space>::shmem_size(2) +
+         ScratchView<int*, Space>::shmem_size(fast_table_ints(team_size, num_bins)) +
+         ScratchView<int*, Space>::shmem_size(num_bins);
+}
+template <class Space>
+std::size_t fast_scratch_bytes(const FastLaunch& launch, int num_bins) {
+  return fast_scratch_bytes<Space>(launch.team_size, launch.items, num_bins);
+}
+
 // The team size and tile of the fast kernels: the request (or 256 on a GPU; 1 on a host, where a
 // team barrier costs microseconds and one thread per tile needs none), capped so that a tile
-// fits the staging buffer in level-0 scratch (8192 elements on a GPU, 4096 on a host) and so
-// that per-tile counts fit the 16-bit fields of the packed scans.
+// fits the staging buffer in level-0 scratch (8192 elements on a GPU, 4096 on a host), and
+// halved while the partition's count table (num_bins x team ints) does not fit beside it.
 template <class Space>
-FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_size) {
+FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_size, int num_bins) {
   const bool gpu = space_name<Space>() == "cuda";
   const int items = fast_items<Space>();
   const int max_tile = gpu ? 8192 : 4096;
   int team = resolve_team_size(space, requested_team_size, gpu ? 256 : 1);
   if (team * items > max_tile) team = max_tile / items;
+  while (team > 1 && fast_scratch_bytes<Space>(team, items, num_bins) > scratch_size_max<Space>(0)) team /= 2;
   const int tile = team * items;
   return {team, items, tile, teams_for(n, tile)};
-}
-
-// Level-0 scratch of the fast kernels: the staged tile, the look-back window and control words,
-// and (partition) the tile's local and global bin offsets.
-template <class Space>
-std::size_t fast_scratch_bytes(const FastLaunch& launch, int num_bins) {
-  return ScratchView<float*, Space>::shmem_size(launch.tile) +
-         ScratchView<long long*, Space>::shmem_size(4) +
-         ScratchView<unsigned long long*, Space>::shmem_size(32) +
-         ScratchView<int*, Space>::shmem_size(2 * num_bins + 1);
 }
 
 // --extract in one pass over the input: decoupled look-back (Merrill & Garland, 2016).
@@ -136,7 +150,8 @@ void extract_single_pass(const Space& space, const FastLaunch& launch, int num_b
                          View<float*, Space> out, View<int*, Space> count);
 
 // --partition: per-tile histograms (pass 1, reads N), one exclusive scan over (bin, tile) in
-// bin-major order, stable scatter staged in scratch (pass 2, reads N, writes N).
+// bin-major order, stable scatter staged in scratch (pass 2, reads N, writes N). Both passes
+// rank elements through one exclusive scan of a (bin, member) count table in scratch.
 // tile_offsets has num_bins * launch.tiles + 1 entries; bin_offsets num_bins + 1.
 template <class Space>
 void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins,

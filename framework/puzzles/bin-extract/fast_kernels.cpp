@@ -23,6 +23,26 @@ constexpr U64 kInclusive = 2;  // value = the count of this tile and all tiles b
 
 KOKKOS_INLINE_FUNCTION U64 make_status(U64 flag, U64 value) { return (flag << 32) | value; }
 
+// Reads and writes of a status word. Kokkos 5.0.2's atomic_load / atomic_store are
+// compare-and-swap loops on a GPU (desul's generic fetch_oper): read-modify-writes at the L2 on
+// lines that ~16 successors poll at once. The first version of the look-back spent 83 % of its
+// cycles at the team barrier behind them (ncu, H100) and ran at 4 % of CUB. Flag and count
+// share one aligned 64-bit word, so a volatile access (one load or store that goes to the
+// coherent L2, and a single-copy-atomic one for an aligned word on GPUs) is all the look-back
+// needs: nothing else crosses tiles. Host backends keep the real atomics.
+KOKKOS_INLINE_FUNCTION U64 load_status(const U64* p) {
+  KOKKOS_IF_ON_DEVICE((return *static_cast<const volatile U64*>(p);))
+  KOKKOS_IF_ON_HOST((return Kokkos::atomic_load(p);))
+}
+KOKKOS_INLINE_FUNCTION void store_status(U64* p, U64 word) {
+  KOKKOS_IF_ON_DEVICE((*static_cast<volatile U64*>(p) = word;))
+  KOKKOS_IF_ON_HOST((Kokkos::atomic_store(p, word);))
+}
+
+// Predecessors the leader reads per look-back step: all loads in flight at once, combined in
+// registers (16 words: 32 registers, while the tile's own values are dead).
+constexpr int kWindow = 16;
+
 // Loads member-owned elements first .. first + Items - 1 (0 past n) into x: 16-byte loads when the
 // whole range is inside the input and the data is 16-byte aligned, scalar loads otherwise.
 template <int Items, class Space>
@@ -41,6 +61,54 @@ KOKKOS_INLINE_FUNCTION void load_items(const View<const float*, Space>& in, long
 
 bool is_aligned(const float* data) { return reinterpret_cast<std::uintptr_t>(data) % alignof(Quad) == 0; }
 
+// Entry f of the (bin, member) count table with one padding slot per 32 entries: in the scan a
+// member reads its num_bins consecutive entries, so without padding the members of a warp would
+// meet in a few banks (stride num_bins); with it, in distinct ones.
+KOKKOS_INLINE_FUNCTION int padded(int f) { return f + (f >> 5); }
+
+// Per-member counts in registers, 8 bits per bin, two words: for up to 16 bins when a member owns
+// fewer than 256 elements (a GPU; a host member owns 1024 and counts in scratch).
+template <int Items>
+KOKKOS_INLINE_FUNCTION bool packed_counts(int num_bins) {
+  return Items < 256 && num_bins <= 16;
+}
+
+// Ranks a tile's elements by bin (a stable counting sort of the tile). Member r's count of bin b
+// goes to table entry b * T + r (bin-major), and one exclusive scan over all entries in that order
+// leaves in entry (b, r) the place in the bin-ordered tile of member r's first element of bin b:
+// every element of a lower bin, and of bin b held by lower ranks, comes before it. Member r owns
+// entries r * num_bins .. r * num_bins + num_bins - 1 of the scan, so a single team_scan of one
+// int per member does it. Ends with a barrier: the table is complete for everyone.
+template <int Items, class Space>
+KOKKOS_INLINE_FUNCTION void rank_tile_by_bin(const TeamMember<Space>& team, const ScratchView<int*, Space>& table,
+                                             int num_bins, const float (&x)[Items], long first, long n) {
+  const int T = team.team_size(), r = team.team_rank();
+  if (packed_counts<Items>(num_bins)) {
+    U64 lo = 0, hi = 0;
+    for (int k = 0; k < Items; ++k) {
+      const int b = bin_of(x[k], num_bins);
+      const U64 inc = U64(first + k < n) << (8 * (b & 7));
+      if (b < 8) lo += inc;
+      else hi += inc;
+    }
+    for (int b = 0; b < num_bins; ++b) table(padded(b * T + r)) = static_cast<int>(((b < 8 ? lo : hi) >> (8 * (b & 7))) & 0xff);
+  } else {
+    for (int b = 0; b < num_bins; ++b) table(padded(b * T + r)) = 0;  // only this member touches its column
+    for (int k = 0; k < Items; ++k)
+      if (first + k < n) ++table(padded(bin_of(x[k], num_bins) * T + r));
+  }
+  team.team_barrier();
+  int sum = 0;
+  for (int j = 0; j < num_bins; ++j) sum += table(padded(r * num_bins + j));
+  int run = team.team_scan(sum);  // every member has read its chunk before any returns
+  for (int j = 0; j < num_bins; ++j) {
+    const int f = padded(r * num_bins + j), c = table(f);
+    table(f) = run;
+    run += c;
+  }
+  team.team_barrier();
+}
+
 }  // namespace
 
 template <class Space>
@@ -51,16 +119,15 @@ void extract_single_pass(const Space& space, const FastLaunch& launch, int num_b
   static_assert(Items % 4 == 0, "items per member must be whole Quads");
   const long n = static_cast<long>(in.extent(0));
   const int team_size = launch.team_size, tile = launch.tile, tiles = launch.tiles;
-  const int window = team_size < 32 ? team_size : 32;  // predecessors read per look-back step
   const bool aligned = is_aligned(in.data());
   Kokkos::deep_copy(space, status, U64(0));  // ticket 0, every tile invalid
-  const auto policy = TeamPolicy<Space>(space, tiles, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(fast_scratch_bytes<Space>(launch, 1)));
+  const std::size_t scratch =
+      ScratchView<float*, Space>::shmem_size(tile) + ScratchView<long long*, Space>::shmem_size(2);
+  const auto policy = TeamPolicy<Space>(space, tiles, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
   Kokkos::parallel_for(
       "bin_extract::extract_single_pass", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_out(team.team_scratch(0), tile);  // the tile's selection
-        ScratchView<long long*, Space> s_ctl(team.team_scratch(0), 4);
-        ScratchView<U64*, Space> s_window(team.team_scratch(0), 32);
+        ScratchView<long long*, Space> s_ctl(team.team_scratch(0), 2);  // exclusive prefix, count
         const int rank = team.team_rank();
         const bool leader = rank == team.team_size() - 1;
 
@@ -69,7 +136,7 @@ void extract_single_pass(const Space& space, const FastLaunch& launch, int num_b
         //    order the backend starts teams in).
         U64 ticket = 0;
         Kokkos::single(
-            Kokkos::PerTeam(team), [&](U64& t) { t = Kokkos::atomic_fetch_add(&status(0), U64(1)); }, ticket);
+            Kokkos::PerTeam(team), [&](U64& tk) { tk = Kokkos::atomic_fetch_add(&status(0), U64(1)); }, ticket);
         const long t = static_cast<long>(ticket);
         const long first = t * tile + static_cast<long>(rank) * Items;
 
@@ -77,57 +144,71 @@ void extract_single_pass(const Space& space, const FastLaunch& launch, int num_b
         float x[Items];
         load_items<Items, Space>(in, n, first, aligned, x);
         int mine = 0;
-        for (int k = 0; k < Items; ++k) mine += (first + k < n && bin_of(x[k], num_bins) == target_bin) ? 1 : 0;
+        for (int k = 0; k < Items; ++k) mine += (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
         const int before = team.team_scan(mine);
 
         // 3. Stage the selection in scratch at its place in the tile's output (stable: members
         //    own consecutive elements in rank order), so that the global writes are coalesced.
+        //    A predicated store, not a branch; an unconditional one would race with the next
+        //    member's first selected element.
         int pos = before;
-        for (int k = 0; k < Items; ++k)
-          if (first + k < n && bin_of(x[k], num_bins) == target_bin) s_out(pos++) = x[k];
+        for (int k = 0; k < Items; ++k) {
+          const int sel = (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
+          if (sel) s_out(pos) = x[k];
+          pos += sel;
+        }
 
-        // 4. Publish the tile's own count at once, so that later tiles can look past this one.
+        // 4. Publish the tile's own count at once, so that later tiles can look past this one,
+        //    then the decoupled look-back, by the leader alone: wait until the nearest
+        //    predecessor has published; an inclusive prefix ends it (the usual case: tiles
+        //    finish in about ticket order), an aggregate is added and the kWindow words behind
+        //    it are read at once, until an inclusive one; an invalid word (not published yet)
+        //    ends the step and is waited for alone. No barrier inside the loop; the other
+        //    members wait at the one after it.
         if (leader) {
           const long long aggregate = before + mine;
-          Kokkos::atomic_store(&status(1 + t), make_status(t == 0 ? kInclusive : kAggregate, U64(aggregate)));
-          s_ctl(0) = aggregate;  // this tile's count
-          s_ctl(1) = 0;          // exclusive prefix gathered so far
-          s_ctl(2) = t - 1;      // next predecessor to read
-          s_ctl(3) = t == 0;     // prefix complete
+          long long prefix = 0;
+          if (t == 0) {
+            store_status(&status(1), make_status(kInclusive, U64(aggregate)));
+          } else {
+            store_status(&status(1 + t), make_status(kAggregate, U64(aggregate)));
+            long long next = t - 1;  // the nearest predecessor not added yet
+            while (true) {
+              // Spin on that one word alone: every poll of a leader goes to the few L2 lines
+              // near the frontier, and ~400 leaders polling whole windows there serialise.
+              U64 w0 = load_status(&status(1 + next));
+              while ((w0 >> 32) == kInvalid) w0 = load_status(&status(1 + next));
+              prefix += static_cast<long long>(w0 & 0xffffffffull);
+              if ((w0 >> 32) == kInclusive) break;
+              --next;
+              // An aggregate: read the window behind it, all loads in flight together.
+              U64 w[kWindow];
+              for (int r = 0; r < kWindow; ++r)  // tile 0 is inclusive: the guard only keeps loads in bounds
+                w[r] = next - r >= 0 ? load_status(&status(1 + next - r)) : make_status(kInclusive, 0);
+              bool done = false;
+              int r = 0;
+              for (; r < kWindow; ++r) {
+                const U64 flag = w[r] >> 32;
+                if (flag == kInvalid) break;
+                prefix += static_cast<long long>(w[r] & 0xffffffffull);
+                if (flag == kInclusive) {
+                  done = true;
+                  break;
+                }
+              }
+              if (done) break;
+              next -= r;
+            }
+            store_status(&status(1 + t), make_status(kInclusive, U64(prefix + aggregate)));
+          }
+          s_ctl(0) = prefix;
+          s_ctl(1) = aggregate;
         }
         team.team_barrier();
 
-        // 5. Decoupled look-back: read `window` predecessors at once, add aggregates until an
-        //    inclusive prefix; an invalid one (not published yet) means: read again from there.
-        while (s_ctl(3) == 0) {
-          const long long top = s_ctl(2);
-          if (rank < window)
-            s_window(rank) = top - rank >= 0 ? Kokkos::atomic_load(&status(1 + top - rank)) : make_status(kInclusive, 0);
-          team.team_barrier();
-          if (leader) {
-            long long sum = s_ctl(1), next = top;
-            bool done = false;
-            for (int r = 0; r < window && !done; ++r) {
-              const U64 word = s_window(r);
-              const U64 flag = word >> 32;
-              if (flag == kInvalid) break;
-              sum += static_cast<long long>(word & 0xffffffffull);
-              next = top - r - 1;
-              done = flag == kInclusive;
-            }
-            s_ctl(1) = sum;
-            s_ctl(2) = next;
-            if (done) {
-              Kokkos::atomic_store(&status(1 + t), make_status(kInclusive, U64(sum + s_ctl(0))));
-              s_ctl(3) = 1;
-            }
-          }
-          team.team_barrier();
-        }
-
-        // 6. Coalesced copy of the staged selection to its global place.
-        const long long prefix = s_ctl(1);
-        const int selected = static_cast<int>(s_ctl(0));
+        // 5. Coalesced copy of the staged selection to its global place.
+        const long long prefix = s_ctl(0);
+        const int selected = static_cast<int>(s_ctl(1));
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, selected), [&](int i) { out(prefix + i) = s_out(i); });
         if (t == tiles - 1 && leader) count(0) = static_cast<int>(prefix + selected);
       });
@@ -139,30 +220,27 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
   constexpr int Items = fast_items<Space>();
   const long n = static_cast<long>(in.extent(0));
   const int team_size = launch.team_size, tile = launch.tile, tiles = launch.tiles;
-  const int words = (num_bins + 3) / 4;  // 4 bins of 16 bits per 64-bit word
+  const int table_ints = fast_table_ints(team_size, num_bins);
   const bool aligned = is_aligned(in.data());
-  const auto policy = TeamPolicy<Space>(space, tiles, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(fast_scratch_bytes<Space>(launch, num_bins)));
 
-  // Pass 1: per-tile histograms, bin-major. Counts of 4 bins travel packed in one 64-bit word
-  // (a tile has at most 8192 < 2^16 elements), so 8 bins cost 2 team reductions.
+  // Pass 1: per-tile histograms, bin-major: entry b * tiles + t. The tile is ranked exactly as
+  // pass 2 ranks it; a bin's count is the difference of two neighbouring bin starts.
+  const auto count_policy = TeamPolicy<Space>(space, tiles, team_size)
+                                .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(table_ints)));
   Kokkos::parallel_for(
-      "bin_extract::partition_histograms", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+      "bin_extract::partition_histograms", count_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        ScratchView<int*, Space> table(team.team_scratch(0), table_ints);
         const long t = team.league_rank();
+        const int T = team.team_size();
         const long first = t * tile + static_cast<long>(team.team_rank()) * Items;
         float x[Items];
         load_items<Items, Space>(in, n, first, aligned, x);
-        for (int g = 0; g < words; ++g) {
-          U64 packed = 0;
-          for (int k = 0; k < Items; ++k) {
-            const int b = bin_of(x[k], num_bins);
-            if (first + k < n && (b >> 2) == g) packed += U64(1) << (16 * (b & 3));
-          }
-          team.team_reduce(Kokkos::Sum<U64>(packed));
-          if (team.team_rank() == 0)
-            for (int f = 0; f < 4 && 4 * g + f < num_bins; ++f)
-              tile_offsets((4 * g + f) * tiles + t) = static_cast<int>((packed >> (16 * f)) & 0xffff);
-        }
+        rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);
+        const int valid = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) {
+          const int end = b + 1 < num_bins ? table(padded((b + 1) * T)) : valid;
+          tile_offsets(b * tiles + t) = end - table(padded(b * T));
+        });
       });
 
   const int entries = num_bins * tiles;
@@ -177,56 +255,48 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
       "bin_extract::partition_bin_offsets", Kokkos::RangePolicy<Space>(space, 0, num_bins + 1),
       KOKKOS_LAMBDA(const int b) { bin_offsets(b) = tile_offsets(b * tiles); });
 
-  // Pass 2: the rank of an element among the earlier elements of its bin in the tile is
-  // (elements of that bin held by lower ranks: a packed exclusive team scan) + (earlier ones
-  // of the member itself). Elements are staged in scratch in bin order, then copied out with
-  // consecutive members writing consecutive addresses.
+  // Pass 2: rank the tile again, stage it in scratch in bin order, then copy it out with
+  // consecutive members writing consecutive addresses (num_bins runs per tile).
+  const auto policy = TeamPolicy<Space>(space, tiles, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(fast_scratch_bytes<Space>(launch, num_bins)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_stage(team.team_scratch(0), tile);
-        ScratchView<int*, Space> s_local(team.team_scratch(0), num_bins + 1);  // bin starts in the tile
-        ScratchView<int*, Space> s_global(team.team_scratch(0), num_bins);     // bin starts in out
+        ScratchView<int*, Space> table(team.team_scratch(0), table_ints);
+        ScratchView<int*, Space> s_delta(team.team_scratch(0), num_bins);  // out index - staged index, per bin
         // Last tile first: pass 1 read the input front to back, so the end of it is what the
         // L2 cache still holds (tens of MB on a GPU).
         const long t = tiles - 1 - team.league_rank();
-        const int rank = team.team_rank();
-        const bool leader = rank == team.team_size() - 1;
+        const int rank = team.team_rank(), T = team.team_size();
         const long first = t * tile + static_cast<long>(rank) * Items;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
-                             [&](int b) { s_global(b) = tile_offsets(b * tiles + t); });
         float x[Items];
         load_items<Items, Space>(in, n, first, aligned, x);
-        int local_base = 0;  // leader only: elements of the bins already placed
-        for (int g = 0; g < words; ++g) {
-          U64 mine = 0;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
+                             [&](int b) { s_delta(b) = tile_offsets(b * tiles + t); });
+        rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);  // its barriers publish s_delta
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
+                             [&](int b) { s_delta(b) -= table(padded(b * T)); });
+        if (packed_counts<Items>(num_bins)) {
+          // The member's own earlier elements of each bin, 8 bits per bin, in registers: the
+          // table stays read-only, so s_delta above can read it without a barrier.
+          U64 lo = 0, hi = 0;
           for (int k = 0; k < Items; ++k) {
-            const int b = bin_of(x[k], num_bins);
-            if (first + k < n && (b >> 2) == g) mine += U64(1) << (16 * (b & 3));
+            const int b = bin_of(x[k], num_bins), shift = 8 * (b & 7);
+            const U64 seen = b < 8 ? lo : hi;
+            if (first + k < n) s_stage(table(padded(b * T + rank)) + static_cast<int>((seen >> shift) & 0xff)) = x[k];
+            if (b < 8) lo += U64(1) << shift;
+            else hi += U64(1) << shift;
           }
-          U64 rank_in_bin = team.team_scan(mine);  // per bin: its elements held by lower ranks
-          if (leader) {
-            const U64 total = rank_in_bin + mine;
-            for (int f = 0; f < 4 && 4 * g + f < num_bins; ++f) {
-              s_local(4 * g + f) = local_base;
-              local_base += static_cast<int>((total >> (16 * f)) & 0xffff);
-            }
-            if (g == words - 1) s_local(num_bins) = local_base;
-          }
-          team.team_barrier();  // s_local of this word's bins is visible
-          for (int k = 0; k < Items; ++k) {
-            const int b = bin_of(x[k], num_bins);
-            if (first + k < n && (b >> 2) == g) {
-              const int f = b & 3;
-              s_stage(s_local(b) + static_cast<int>((rank_in_bin >> (16 * f)) & 0xffff)) = x[k];
-              rank_in_bin += U64(1) << (16 * f);
-            }
-          }
+        } else {
+          team.team_barrier();  // s_delta has read the table; now members advance their columns
+          for (int k = 0; k < Items; ++k)
+            if (first + k < n) s_stage(table(padded(bin_of(x[k], num_bins) * T + rank))++) = x[k];
         }
         team.team_barrier();  // the whole tile is staged
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, s_local(num_bins)), [&](int i) {
+        const int valid = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, valid), [&](int i) {
           const float v = s_stage(i);
-          const int b = bin_of(v, num_bins);
-          out(s_global(b) + (i - s_local(b))) = v;
+          out(s_delta(bin_of(v, num_bins)) + i) = v;
         });
       });
 }
