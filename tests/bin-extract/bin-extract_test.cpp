@@ -211,12 +211,15 @@ void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz:
   const auto o = be::host_counting_sort(host, bins);
   const be::FastLaunch fast = be::fast_launch(space, host.size(), team, bins);
   ASSERT_LE(be::fast_scratch_bytes<Space>(fast, bins), kpz::scratch_size_max<Space>(0));
-  kpz::View<unsigned long long*, Space> status("status", fast.tiles + 1);
+  kpz::View<float*, Space> staging("staging", host.size());
+  kpz::View<int*, Space> chunk_counts("chunk_counts", fast.chunks);
   kpz::View<int*, Space> count("count", 1);
   kpz::View<float*, Space> out("out", host.size());
   kpz::poison(out);
   kpz::poison(count);
-  be::extract_single_pass(space, fast, bins, target, in, status, out, count);
+  kpz::poison(staging);
+  kpz::poison(chunk_counts);
+  be::extract_chunked(space, fast, bins, target, in, staging, chunk_counts, out, count);
   space.fence();
   const auto got = kpz::to_host(out);
   const int got_count = kpz::to_host(count)[0];
@@ -225,10 +228,11 @@ void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz:
   for (std::size_t j = 0; j < want; ++j)
     ASSERT_EQ(std::memcmp(&got[j], &host[o.order[first + j]], sizeof(float)), 0) << what << " extract element " << j;
 
-  kpz::View<int*, Space> tile_offsets("tile_offsets", bins * fast.tiles + 1), bin_offsets("bin_offsets", bins + 1);
+  kpz::View<int*, Space> chunk_offsets("chunk_offsets", bins * fast.chunks + 1), bin_offsets("bin_offsets", bins + 1);
   kpz::poison(out);
   kpz::poison(bin_offsets);
-  be::partition_two_pass(space, fast, bins, in, tile_offsets, out, bin_offsets);
+  kpz::poison(chunk_offsets);
+  be::partition_two_pass(space, fast, bins, in, chunk_offsets, out, bin_offsets);
   space.fence();
   const auto part = kpz::to_host(out);
   const auto offsets = kpz::to_host(bin_offsets);

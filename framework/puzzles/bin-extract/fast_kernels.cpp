@@ -15,34 +15,6 @@ namespace {
 
 using U64 = unsigned long long;
 
-// A tile's status word in the look-back: flag in the high 32 bits, a count in the low 32 bits,
-// so that flag and value are published and read together by one 64-bit atomic.
-constexpr U64 kInvalid = 0;    // nothing published yet (the workspace is cleared to 0)
-constexpr U64 kAggregate = 1;  // value = the tile's own count
-constexpr U64 kInclusive = 2;  // value = the count of this tile and all tiles before it
-
-KOKKOS_INLINE_FUNCTION U64 make_status(U64 flag, U64 value) { return (flag << 32) | value; }
-
-// Reads and writes of a status word. Kokkos 5.0.2's atomic_load / atomic_store are
-// compare-and-swap loops on a GPU (desul's generic fetch_oper): read-modify-writes at the L2 on
-// lines that ~16 successors poll at once. The first version of the look-back spent 83 % of its
-// cycles at the team barrier behind them (ncu, H100) and ran at 4 % of CUB. Flag and count
-// share one aligned 64-bit word, so a volatile access (one load or store that goes to the
-// coherent L2, and a single-copy-atomic one for an aligned word on GPUs) is all the look-back
-// needs: nothing else crosses tiles. Host backends keep the real atomics.
-KOKKOS_INLINE_FUNCTION U64 load_status(const U64* p) {
-  KOKKOS_IF_ON_DEVICE((return *static_cast<const volatile U64*>(p);))
-  KOKKOS_IF_ON_HOST((return Kokkos::atomic_load(p);))
-}
-KOKKOS_INLINE_FUNCTION void store_status(U64* p, U64 word) {
-  KOKKOS_IF_ON_DEVICE((*static_cast<volatile U64*>(p) = word;))
-  KOKKOS_IF_ON_HOST((Kokkos::atomic_store(p, word);))
-}
-
-// Predecessors the leader reads per look-back step: all loads in flight at once, combined in
-// registers (16 words: 32 registers, while the tile's own values are dead).
-constexpr int kWindow = 16;
-
 // Loads member-owned elements first .. first + Items - 1 (0 past n) into x: 16-byte loads when the
 // whole range is inside the input and the data is 16-byte aligned, scalar loads otherwise.
 template <int Items, class Space>
@@ -111,199 +83,205 @@ KOKKOS_INLINE_FUNCTION void rank_tile_by_bin(const TeamMember<Space>& team, cons
 
 }  // namespace
 
+// Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
+KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
+
 template <class Space>
-void extract_single_pass(const Space& space, const FastLaunch& launch, int num_bins, int target_bin,
-                         View<const float*, Space> in, View<U64*, Space> status, View<float*, Space> out,
-                         View<int*, Space> count) {
+void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins, int target_bin,
+                     View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts,
+                     View<float*, Space> out, View<int*, Space> count) {
   constexpr int Items = fast_items<Space>();
   static_assert(Items % 4 == 0, "items per member must be whole Quads");
   const long n = static_cast<long>(in.extent(0));
-  const int team_size = launch.team_size, tile = launch.tile, tiles = launch.tiles;
+  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
+  const long tiles = launch.tiles;
   const bool aligned = is_aligned(in.data());
-  Kokkos::deep_copy(space, status, U64(0));  // ticket 0, every tile invalid
-  const std::size_t scratch =
-      ScratchView<float*, Space>::shmem_size(tile) + ScratchView<long long*, Space>::shmem_size(2);
-  const auto policy = TeamPolicy<Space>(space, tiles, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
+  const std::size_t scratch = ScratchView<float*, Space>::shmem_size(tile) + ScratchView<int*, Space>::shmem_size(1);
+
+  // 1. Every team compacts its chunk, tile after tile, into its own region of `staging` (the
+  //    region starts where the chunk does, so it always has room). Within a team the order is
+  //    the input's; no team waits for another.
   Kokkos::parallel_for(
-      "bin_extract::extract_single_pass", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        ScratchView<float*, Space> s_out(team.team_scratch(0), tile);  // the tile's selection
-        ScratchView<long long*, Space> s_ctl(team.team_scratch(0), 2);  // exclusive prefix, count
-        const int rank = team.team_rank();
-        const bool leader = rank == team.team_size() - 1;
-
-        // 1. The tile index is a ticket taken when the team starts, not the league rank: a team
-        //    then waits only for tiles whose teams are already running (no deadlock, whatever
-        //    order the backend starts teams in).
-        U64 ticket = 0;
-        Kokkos::single(
-            Kokkos::PerTeam(team), [&](U64& tk) { tk = Kokkos::atomic_fetch_add(&status(0), U64(1)); }, ticket);
-        const long t = static_cast<long>(ticket);
-        const long first = t * tile + static_cast<long>(rank) * Items;
-
-        // 2. Predicate and local prefix: one exclusive team scan of the members' counts.
-        float x[Items];
-        load_items<Items, Space>(in, n, first, aligned, x);
-        int mine = 0;
-        for (int k = 0; k < Items; ++k) mine += (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
-        const int before = team.team_scan(mine);
-
-        // 3. Stage the selection in scratch at its place in the tile's output (stable: members
-        //    own consecutive elements in rank order), so that the global writes are coalesced.
-        //    A predicated store, not a branch; an unconditional one would race with the next
-        //    member's first selected element.
-        int pos = before;
-        for (int k = 0; k < Items; ++k) {
-          const int sel = (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
-          if (sel) s_out(pos) = x[k];
-          pos += sel;
-        }
-
-        // 4. Publish the tile's own count at once, so that later tiles can look past this one,
-        //    then the decoupled look-back, by the leader alone: wait until the nearest
-        //    predecessor has published; an inclusive prefix ends it (the usual case: tiles
-        //    finish in about ticket order), an aggregate is added and the kWindow words behind
-        //    it are read at once, until an inclusive one; an invalid word (not published yet)
-        //    ends the step and is waited for alone. No barrier inside the loop; the other
-        //    members wait at the one after it.
-        if (leader) {
-          const long long aggregate = before + mine;
-          long long prefix = 0;
-          if (t == 0) {
-            store_status(&status(1), make_status(kInclusive, U64(aggregate)));
-          } else {
-            store_status(&status(1 + t), make_status(kAggregate, U64(aggregate)));
-            long long next = t - 1;  // the nearest predecessor not added yet
-            while (true) {
-              // Spin on that one word alone: every poll of a leader goes to the few L2 lines
-              // near the frontier, and ~400 leaders polling whole windows there serialise.
-              U64 w0 = load_status(&status(1 + next));
-              while ((w0 >> 32) == kInvalid) w0 = load_status(&status(1 + next));
-              prefix += static_cast<long long>(w0 & 0xffffffffull);
-              if ((w0 >> 32) == kInclusive) break;
-              --next;
-              // An aggregate: read the window behind it, all loads in flight together.
-              U64 w[kWindow];
-              for (int r = 0; r < kWindow; ++r)  // tile 0 is inclusive: the guard only keeps loads in bounds
-                w[r] = next - r >= 0 ? load_status(&status(1 + next - r)) : make_status(kInclusive, 0);
-              bool done = false;
-              int r = 0;
-              for (; r < kWindow; ++r) {
-                const U64 flag = w[r] >> 32;
-                if (flag == kInvalid) break;
-                prefix += static_cast<long long>(w[r] & 0xffffffffull);
-                if (flag == kInclusive) {
-                  done = true;
-                  break;
-                }
-              }
-              if (done) break;
-              next -= r;
-            }
-            store_status(&status(1 + t), make_status(kInclusive, U64(prefix + aggregate)));
+      "bin_extract::extract_chunks",
+      TeamPolicy<Space>(space, chunks, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        ScratchView<float*, Space> s_out(team.team_scratch(0), tile);  // the tile's selection, in order
+        ScratchView<int*, Space> s_total(team.team_scratch(0), 1);
+        const int c = team.league_rank(), rank = team.team_rank();
+        const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
+        const long region = t0 * tile;  // this team's part of `staging`
+        int kept = 0;                   // selected elements of the chunk so far
+        float x[Items], next[Items];
+        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(rank) * Items, aligned, x);
+        for (long t = t0; t < t1; ++t) {
+          const long first = t * tile + static_cast<long>(rank) * Items;
+          // The next tile's loads go out now: they are in flight while this tile is scanned,
+          // staged and written (the barriers below would otherwise leave the memory idle).
+          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+          int mine = 0;
+          for (int k = 0; k < Items; ++k) mine += (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
+          const int before = team.team_scan(mine);
+          int pos = before;
+          for (int k = 0; k < Items; ++k) {
+            const int sel = (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
+            if (sel) s_out(pos) = x[k];
+            pos += sel;
           }
-          s_ctl(0) = prefix;
-          s_ctl(1) = aggregate;
+          if (rank == team.team_size() - 1) s_total(0) = before + mine;
+          team.team_barrier();  // the tile's selection is staged
+          const int selected = s_total(0);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, selected),
+                               [&](int i) { staging(region + kept + i) = s_out(i); });
+          kept += selected;
+          team.team_barrier();  // s_out and s_total are free for the next tile
+          for (int k = 0; k < Items; ++k) x[k] = next[k];
         }
-        team.team_barrier();
+        Kokkos::single(Kokkos::PerTeam(team), [&] { chunk_counts(c) = kept; });
+      });
 
-        // 5. Coalesced copy of the staged selection to its global place.
-        const long long prefix = s_ctl(0);
-        const int selected = static_cast<int>(s_ctl(1));
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, selected), [&](int i) { out(prefix + i) = s_out(i); });
-        if (t == tiles - 1 && leader) count(0) = static_cast<int>(prefix + selected);
+  // 2. Every chunk's selection moves to its place: after the selections of all earlier chunks
+  //    (an exclusive sum of a few hundred counts, which each team adds up itself). Only the
+  //    selected elements travel again: an eighth of the input for 8 bins.
+  Kokkos::parallel_for(
+      "bin_extract::extract_place", TeamPolicy<Space>(space, chunks, team_size),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int c = team.league_rank(), rank = team.team_rank(), T = team.team_size();
+        long prefix = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, c), [&](int i, long& acc) { acc += chunk_counts(i); }, prefix);
+        const long region = chunk_begin(tiles, chunks, c) * tile, kept = chunk_counts(c);
+        // Four independent loads per member and step (consecutive members, consecutive
+        // elements): one load in flight per thread would leave the bandwidth unused.
+        for (long i = rank; i < kept; i += 4L * T) {
+          float v[4];
+          for (int u = 0; u < 4; ++u) v[u] = i + u * T < kept ? staging(region + i + u * T) : 0.0f;
+          for (int u = 0; u < 4; ++u)
+            if (i + u * T < kept) out(prefix + i + u * T) = v[u];
+        }
+        if (c == chunks - 1) Kokkos::single(Kokkos::PerTeam(team), [&] { count(0) = static_cast<int>(prefix + kept); });
       });
 }
 
 template <class Space>
 void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
-                        View<int*, Space> tile_offsets, View<float*, Space> out, View<int*, Space> bin_offsets) {
+                        View<int*, Space> chunk_offsets, View<float*, Space> out, View<int*, Space> bin_offsets) {
   constexpr int Items = fast_items<Space>();
   const long n = static_cast<long>(in.extent(0));
-  const int team_size = launch.team_size, tile = launch.tile, tiles = launch.tiles;
+  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
+  const long tiles = launch.tiles;
   const int table_ints = fast_table_ints(team_size, num_bins);
   const bool aligned = is_aligned(in.data());
 
-  // Pass 1: per-tile histograms, bin-major: entry b * tiles + t. The tile is ranked exactly as
-  // pass 2 ranks it; a bin's count is the difference of two neighbouring bin starts.
-  const auto count_policy = TeamPolicy<Space>(space, tiles, team_size)
+  // Pass 1: per-chunk histograms, bin-major: entry b * chunks + c. Nothing is ranked here: each
+  // member counts its elements per bin (in registers, added to its own column of a scratch
+  // table after each tile), and the team adds the columns up once, at the end of its chunk.
+  const auto count_policy = TeamPolicy<Space>(space, chunks, team_size)
                                 .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(table_ints)));
   Kokkos::parallel_for(
       "bin_extract::partition_histograms", count_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<int*, Space> table(team.team_scratch(0), table_ints);
-        const long t = team.league_rank();
-        const int T = team.team_size();
-        const long first = t * tile + static_cast<long>(team.team_rank()) * Items;
-        float x[Items];
-        load_items<Items, Space>(in, n, first, aligned, x);
-        rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);
-        const int valid = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
+        const int c = team.league_rank(), r = team.team_rank(), T = team.team_size();
+        const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
+        for (int b = 0; b < num_bins; ++b) table(padded(b * T + r)) = 0;  // only this member touches its column
+        float x[Items], next[Items];
+        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(r) * Items, aligned, x);
+        for (long t = t0; t < t1; ++t) {
+          const long first = t * tile + static_cast<long>(r) * Items;
+          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+          if (packed_counts<Items>(num_bins)) {
+            U64 lo = 0, hi = 0;  // 8 bits per bin: at most Items < 256 per tile
+            for (int k = 0; k < Items; ++k) {
+              const int b = bin_of(x[k], num_bins);
+              const U64 inc = U64(first + k < n) << (8 * (b & 7));
+              if (b < 8) lo += inc;
+              else hi += inc;
+            }
+            for (int b = 0; b < num_bins; ++b)
+              table(padded(b * T + r)) += static_cast<int>(((b < 8 ? lo : hi) >> (8 * (b & 7))) & 0xff);
+          } else {
+            for (int k = 0; k < Items; ++k)
+              if (first + k < n) ++table(padded(bin_of(x[k], num_bins) * T + r));
+          }
+          for (int k = 0; k < Items; ++k) x[k] = next[k];
+        }
+        team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) {
-          const int end = b + 1 < num_bins ? table(padded((b + 1) * T)) : valid;
-          tile_offsets(b * tiles + t) = end - table(padded(b * T));
+          int sum = 0;
+          for (int m = 0; m < T; ++m) sum += table(padded(b * T + m));
+          chunk_offsets(b * chunks + c) = sum;
         });
       });
 
-  const int entries = num_bins * tiles;
+  const int entries = num_bins * chunks;
   Kokkos::parallel_scan(
       "bin_extract::partition_offsets", Kokkos::RangePolicy<Space>(space, 0, entries + 1),
       KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
-        const int c = e < entries ? tile_offsets(e) : 0;
-        if (final) tile_offsets(e) = prefix;
-        prefix += c;
+        const int v = e < entries ? chunk_offsets(e) : 0;
+        if (final) chunk_offsets(e) = prefix;
+        prefix += v;
       });
   Kokkos::parallel_for(
       "bin_extract::partition_bin_offsets", Kokkos::RangePolicy<Space>(space, 0, num_bins + 1),
-      KOKKOS_LAMBDA(const int b) { bin_offsets(b) = tile_offsets(b * tiles); });
+      KOKKOS_LAMBDA(const int b) { bin_offsets(b) = chunk_offsets(b * chunks); });
 
-  // Pass 2: rank the tile again, stage it in scratch in bin order, then copy it out with
-  // consecutive members writing consecutive addresses (num_bins runs per tile).
-  const auto policy = TeamPolicy<Space>(space, tiles, team_size)
+  // Pass 2: the same chunks, tile after tile in input order. Each tile is ranked by bin (a stable
+  // counting sort in scratch), staged in bin order and copied out, consecutive members writing
+  // consecutive addresses; s_run keeps, per bin, where the chunk's next element of that bin goes.
+  const auto policy = TeamPolicy<Space>(space, chunks, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(fast_scratch_bytes<Space>(launch, num_bins)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_stage(team.team_scratch(0), tile);
         ScratchView<int*, Space> table(team.team_scratch(0), table_ints);
         ScratchView<int*, Space> s_delta(team.team_scratch(0), num_bins);  // out index - staged index, per bin
-        // Last tile first: pass 1 read the input front to back, so the end of it is what the
-        // L2 cache still holds (tens of MB on a GPU).
-        const long t = tiles - 1 - team.league_rank();
-        const int rank = team.team_rank(), T = team.team_size();
-        const long first = t * tile + static_cast<long>(rank) * Items;
-        float x[Items];
-        load_items<Items, Space>(in, n, first, aligned, x);
+        ScratchView<int*, Space> s_run(team.team_scratch(0), num_bins);    // the chunk's next out index, per bin
+        const int c = team.league_rank(), rank = team.team_rank(), T = team.team_size();
+        const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
-                             [&](int b) { s_delta(b) = tile_offsets(b * tiles + t); });
-        rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);  // its barriers publish s_delta
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
-                             [&](int b) { s_delta(b) -= table(padded(b * T)); });
-        if (packed_counts<Items>(num_bins)) {
-          // The member's own earlier elements of each bin, 8 bits per bin, in registers: the
-          // table stays read-only, so s_delta above can read it without a barrier.
-          U64 lo = 0, hi = 0;
-          for (int k = 0; k < Items; ++k) {
-            const int b = bin_of(x[k], num_bins), shift = 8 * (b & 7);
-            const U64 seen = b < 8 ? lo : hi;
-            if (first + k < n) s_stage(table(padded(b * T + rank)) + static_cast<int>((seen >> shift) & 0xff)) = x[k];
-            if (b < 8) lo += U64(1) << shift;
-            else hi += U64(1) << shift;
+                             [&](int b) { s_run(b) = chunk_offsets(b * chunks + c); });
+        float x[Items], next[Items];
+        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(rank) * Items, aligned, x);
+        for (long t = t0; t < t1; ++t) {
+          const long first = t * tile + static_cast<long>(rank) * Items;
+          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+          // Its barriers also order the previous tile's copy-out (s_stage, s_delta) before the
+          // writes below, and publish s_run.
+          rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);
+          const int valid = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) {
+            const int start = table(padded(b * T)), end = b + 1 < num_bins ? table(padded((b + 1) * T)) : valid;
+            s_delta(b) = s_run(b) - start;
+            s_run(b) += end - start;
+          });
+          if (packed_counts<Items>(num_bins)) {
+            // The member's own earlier elements of each bin, 8 bits per bin, in registers: the
+            // table stays read-only, so s_delta above can read it without a barrier.
+            U64 lo = 0, hi = 0;
+            for (int k = 0; k < Items; ++k) {
+              const int b = bin_of(x[k], num_bins), shift = 8 * (b & 7);
+              const U64 seen = b < 8 ? lo : hi;
+              if (first + k < n) s_stage(table(padded(b * T + rank)) + static_cast<int>((seen >> shift) & 0xff)) = x[k];
+              if (b < 8) lo += U64(1) << shift;
+              else hi += U64(1) << shift;
+            }
+          } else {
+            team.team_barrier();  // s_delta has read the table; now members advance their columns
+            for (int k = 0; k < Items; ++k)
+              if (first + k < n) s_stage(table(padded(bin_of(x[k], num_bins) * T + rank))++) = x[k];
           }
-        } else {
-          team.team_barrier();  // s_delta has read the table; now members advance their columns
-          for (int k = 0; k < Items; ++k)
-            if (first + k < n) s_stage(table(padded(bin_of(x[k], num_bins) * T + rank))++) = x[k];
+          team.team_barrier();  // the whole tile is staged
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, valid), [&](int i) {
+            const float v = s_stage(i);
+            out(s_delta(bin_of(v, num_bins)) + i) = v;
+          });
+          for (int k = 0; k < Items; ++k) x[k] = next[k];
         }
-        team.team_barrier();  // the whole tile is staged
-        const int valid = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, valid), [&](int i) {
-          const float v = s_stage(i);
-          out(s_delta(bin_of(v, num_bins)) + i) = v;
-        });
       });
 }
 
 #define KPZ_BIN_EXTRACT_FAST_INSTANTIATE(S)                                                           \
-  template void extract_single_pass<S>(const S&, const FastLaunch&, int, int, View<const float*, S>, \
-                                       View<U64*, S>, View<float*, S>, View<int*, S>);               \
+  template void extract_chunked<S>(const S&, const FastLaunch&, int, int, View<const float*, S>,     \
+                                   View<float*, S>, View<int*, S>, View<float*, S>, View<int*, S>);  \
   template void partition_two_pass<S>(const S&, const FastLaunch&, int, View<const float*, S>,        \
                                       View<int*, S>, View<float*, S>, View<int*, S>);
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_FAST_INSTANTIATE)
