@@ -1,9 +1,11 @@
 // `kpuzzles bench reduce`: the book's table for this device. Every rung of the ladder (neighbored
 // ... template), then persistent (beyond the book), recursive, Kokkos::parallel_reduce and, in
 // CUDA builds, CUB DeviceReduce::Sum, next to a device-to-device copy of the same bytes. Each row
-// is the whole reduction to one value (team kernel + second launch), checked before it is timed.
+// is the whole reduction to one value (team kernel + second launch, or --persistent's one launch
+// with its last team done), checked before it is timed.
 // Columns beyond the standard ones: step (speed-up over the previous rung), cumulative (over
 // neighbored) and, when a library row exists, the ratio to Kokkos' parallel_reduce.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -66,17 +68,19 @@ struct Config {
 // in a group of their own so that the ladder's columns stay the book's.
 template <class Space, class T, class Timed, class Check>
 void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, const Config& c, View<const T*, Space> in,
-                      View<T*, Space> partial, View<T*, Space> result, double bytes, const std::string& suffix,
+                      View<T*, Space> partial, View<T*, Space> result, View<unsigned*, Space> done, double bytes,
+                      const std::string& suffix,
                       const Timed& timed, const Check& check_sum) {
   const std::string group = "persistent sweep" + suffix;
   // The group's own copy row (the same measurement), so that `% copy` compares within the size.
-  for (const auto& r : std::vector<BenchRow>(report.rows))
-    if (r.kind == "copy" && r.group == "N=" + power_label(n)) {
-      BenchRow copy = r;
-      copy.group = group;
-      report.rows.push_back(copy);
-      break;
-    }
+  const auto copy_row = std::find_if(report.rows.begin(), report.rows.end(), [&](const BenchRow& r) {
+    return r.kind == "copy" && r.group == "N=" + power_label(n);
+  });
+  if (copy_row != report.rows.end()) {
+    BenchRow copy = *copy_row;  // a copy: push_back may move the rows
+    copy.group = group;
+    report.rows.push_back(copy);
+  }
   const int concurrency = space.concurrency();
   for (int team_size = space_name<Space>() == "cuda" ? 64 : 1; team_size <= team_size_max(space); team_size *= 2) {
     int previous = 0;
@@ -90,7 +94,8 @@ void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, co
       } catch (const std::exception&) {
         continue;
       }
-      const auto launch_fn = [&] { run_variant<Space, T>(c.impl, Variant::persistent, space, launch, in, partial, partial, result); };
+      const auto launch_fn = [&] { run_variant<Space, T>(c.impl, Variant::persistent, space, launch, in, partial, partial, result, done);
+      };
       poison(result);
       launch_fn();
       space.fence();
@@ -107,9 +112,8 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   const bool is_float = !std::is_integral_v<T>;
   const std::string group = "N=" + power_label(n);
   const std::string suffix = ", " + power_label(n) + (is_float ? " floats" : " ints");
-  const EventTimer events = gpu ? cuda_baselines().timer : nullptr;
   const auto timed = [&](const std::function<void()>& launch) {
-    return events ? events(launch, c.cfg) : time_kernel(space, c.cfg, launch);
+    return time_kernel(space, c.cfg, launch);
   };
   const double bytes = static_cast<double>(sizeof(T)) * static_cast<double>(n);
 
@@ -142,6 +146,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
                        recursive_work_size(n, c.lanes));
   View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
+  View<unsigned*, Space> done(Kokkos::view_alloc(space, "done"), 1);  // --persistent's counter, 0
 
   const auto check_sum = [&](double got, const std::string& what) {
     if (!(std::fabs(got - exact) <= tolerance))
@@ -172,7 +177,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
                            std::string("reduce --") + vi.name);
     }
     const std::string name = std::string("--") + vi.name + suffix;
-    const auto launch_fn = [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result); };
+    const auto launch_fn = [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result, done); };
     poison(result);
     launch_fn();
     space.fence();
@@ -181,7 +186,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     report.rows.push_back({name, v == Variant::builtin ? "builtin" : "puzzle", group, bytes, timed(launch_fn)});
   }
 
-  if (c.sweep) sweep_persistent<Space, T>(report, space, n, c, in, partial, result, bytes, suffix, timed, check_sum);
+  if (c.sweep) sweep_persistent<Space, T>(report, space, n, c, in, partial, result, done, bytes, suffix, timed, check_sum);
 
   if (gpu)
     for (const LibrarySum sum : cuda_baselines().sums) {
@@ -228,12 +233,12 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.space = std::string(space_name<Space>());
   report.config.set("sizes", Json::array_of(sizes)).set("type", is_float ? "float" : "int").set("lanes", c.lanes);
   report.config.set("impl", std::string(to_string(req.impl))).set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
-  report.config.set("timer", gpu && cuda_baselines().timer ? "cuda events" : "fence + host timer");
+  report.config.set("timer", gpu ? "cuda events, held stream" : "fence + host timer");
   for (const std::size_t n : sizes) {
     if (is_float) bench_size<Space, float>(report, space, n, c, req.seed);
     else bench_size<Space, int>(report, space, n, c, req.seed);
   }
-  report.notes.push_back("each row: the whole sum (team kernel + second launch; recursive: every level), kernel time only");
+  report.notes.push_back("each row: the whole sum (team kernel + second launch; persistent: one launch, the last team adds the partial sums; recursive: every level), kernel time only");
   report.notes.push_back("step: speed-up over the rung above; cumulative: over --neighbored; bytes: N values read once");
   return report;
 }

@@ -176,7 +176,8 @@ void templated(const Space& space, const Launch& launch, View<const T*, Space> i
 // ---- Beyond the book -----------------------------------------------------------------------
 
 template <class Space, class T>
-void persistent(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+void persistent(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial,
+                View<unsigned*, Space> done, View<T*, Space> result) {
   using Quads = Kokkos::View<const Quad<T>*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
   if (reinterpret_cast<std::uintptr_t>(in.data()) % alignof(Quad<T>) != 0)
     throw std::invalid_argument("reduce::persistent needs a 16-byte aligned input");
@@ -189,6 +190,7 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
   Kokkos::parallel_for(
       "reduce::persistent", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const Slots<Space, T> slots(team.team_scratch(0), team.team_size());
+        const ScratchView<int*, Space> last(team.team_scratch(0), 1);
         const int t = team.league_rank();
         // This team's share: Quads [begin, end), cut into four runs of `quarter` Quads and a rest.
         const std::int64_t begin = share_begin(nq, league, t), end = share_begin(nq, league, t + 1);
@@ -202,7 +204,7 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(n - 4 * nq)),
                                [&](int r) { acc += in(4 * nq + r); });
         const T total = team_sum<Space, T>(team, slots, acc);
-        if (team.team_rank() == 0) partial(t) = total;
+        finish_last_team<Space, T>(team, slots, last, total, partial, done, result);
       });
 }
 

@@ -158,7 +158,9 @@ TEST_P(Reduce, InputIsNotModified) {
       const rd::Launch launch{team, 512, league};
       kpz::View<int*, Space> partial("partial", league), work("work", rd::recursive_work_size(host.size(), 512)),
           result("result", 1);
-      rd::run_variant<Space, int>(kpz::test::impl_under_test(), v.variant, space, launch, in, partial, work, result);
+      kpz::View<unsigned*, Space> done("done", 1);
+      rd::run_variant<Space, int>(kpz::test::impl_under_test(), v.variant, space, launch, in, partial, work, result,
+                                  done);
       space.fence();
       EXPECT_EQ(kpz::to_host(in), host) << name << " changed its input";
     }

@@ -1,5 +1,5 @@
 // The library baseline of `kpuzzles bench bin-extract --extract`: CUB DeviceSelect::If on the
-// same input and predicate, timed with CUDA events (kernel time only, like the Kokkos rows).
+// same input and predicate, timed like the Kokkos rows (kpz::time_kernel: CUDA events on a held stream, kernel time only).
 // Compiled only in CUDA builds (cmake/KpzPuzzles.cmake); registered by name so that the
 // benchmark, which every build compiles, can find it.
 #include <Kokkos_Core.hpp>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bin-extract/bin-extract.hpp"
+#include "kpz/bench.hpp"
 #include "kpz/library_baselines.hpp"
 
 namespace kpz::bin_extract {
@@ -33,17 +34,6 @@ struct DeviceBuffer {
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
 
-struct Events {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  Events() {
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-  }
-  ~Events() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-};
 
 ExternalTiming cub_select_if(const std::vector<float>& in, int num_bins, int target_bin, const BenchConfig& cfg,
                              std::vector<float>& selected) {
@@ -57,29 +47,17 @@ ExternalTiming cub_select_if(const std::vector<float>& in, int num_bins, int tar
   std::size_t temp_bytes = 0;
   check(cub::DeviceSelect::If(nullptr, temp_bytes, src, dst, count, n, pred), "DeviceSelect::If (size query)");
   DeviceBuffer temp(temp_bytes);
-  cudaStream_t stream = nullptr;  // the legacy default stream: nothing else runs meanwhile
+  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();  // the stream time_kernel holds and times
   auto run = [&] {
     check(cub::DeviceSelect::If(temp.ptr, temp_bytes, src, dst, count, n, pred, stream), "DeviceSelect::If");
   };
-  for (int i = 0; i < cfg.warmup; ++i) run();
-  check(cudaStreamSynchronize(stream), "warm-up");
-  Events ev;
-  std::vector<double> seconds;
-  for (int i = 0; i < cfg.runs; ++i) {
-    check(cudaEventRecord(ev.start, stream), "cudaEventRecord");
-    run();
-    check(cudaEventRecord(ev.stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(ev.stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, ev.start, ev.stop), "cudaEventElapsedTime");
-    seconds.push_back(ms * 1e-3);
-  }
+  const Timing timing = time_kernel(Kokkos::Cuda(), cfg, run);
   check(cudaGetLastError(), "kernel launch");
   int h_count = 0;
   check(cudaMemcpy(&h_count, count, sizeof(int), cudaMemcpyDeviceToHost), "copy count");
   selected.resize(static_cast<std::size_t>(h_count));
   check(cudaMemcpy(selected.data(), dst, selected.size() * sizeof(float), cudaMemcpyDeviceToHost), "copy output");
-  return {"CUB DeviceSelect::If", summarize(std::move(seconds)), extract_bytes(in.size(), selected.size())};
+  return {"CUB DeviceSelect::If", timing, extract_bytes(in.size(), selected.size())};
 }
 
 }  // namespace

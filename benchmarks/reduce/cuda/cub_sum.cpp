@@ -1,6 +1,6 @@
-// CUB DeviceReduce::Sum, the library baseline of `kpuzzles bench reduce`, and the CUDA-event
-// timer the benchmark uses for every row on CUDA (so that CUB and the Kokkos kernels are timed
-// the same way). Compiled only in CUDA builds (cmake/KpzPuzzles.cmake), with nvcc.
+// CUB DeviceReduce::Sum, the library baseline of `kpuzzles bench reduce`, timed like every other
+// row (kpz::time_kernel: CUDA events on the held Kokkos stream). Compiled only in CUDA builds
+// (cmake/KpzPuzzles.cmake), with nvcc.
 #include <Kokkos_Core.hpp>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -22,47 +22,20 @@ void check(cudaError_t status, const char* what) {
     throw std::runtime_error(std::string("reduce bench (CUDA): ") + what + " failed: " + cudaGetErrorString(status));
 }
 
-// Device memory and events released on every path out (also when a check throws).
+// Device memory released on every path out (also when a check throws).
 struct Resources {
   void* temp = nullptr;
   void* out = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
   ~Resources() {
     if (temp) cudaFree(temp);
     if (out) cudaFree(out);
-    if (start) cudaEventDestroy(start);
-    if (stop) cudaEventDestroy(stop);
   }
 };
-
-cudaStream_t kokkos_stream() { return Kokkos::Cuda().cuda_stream(); }
-
-// Warm-up, then cfg.runs timed launches, each between two events on the Kokkos stream.
-template <class Launch>
-Timing time_events(Resources& r, const BenchConfig& cfg, const Launch& launch) {
-  const cudaStream_t stream = kokkos_stream();
-  check(cudaEventCreate(&r.start), "cudaEventCreate");
-  check(cudaEventCreate(&r.stop), "cudaEventCreate");
-  for (int i = 0; i < cfg.warmup; ++i) launch();
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (warm-up)");
-  std::vector<double> seconds;
-  seconds.reserve(static_cast<std::size_t>(cfg.runs));
-  for (int i = 0; i < cfg.runs; ++i) {
-    check(cudaEventRecord(r.start, stream), "cudaEventRecord");
-    launch();
-    check(cudaEventRecord(r.stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(r.stop), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, r.start, r.stop), "cudaEventElapsedTime");
-    seconds.push_back(1e-3 * static_cast<double>(ms));
-  }
-  return summarize(std::move(seconds));
-}
 
 template <class T>
 LibraryResult cub_sum_typed(const T* values, std::size_t n, const BenchConfig& cfg) {
   Resources r;
-  const cudaStream_t stream = kokkos_stream();
+  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();  // the stream time_kernel holds and times
   const int items = static_cast<int>(n);
   std::size_t temp_bytes = 0;
   check(cub::DeviceReduce::Sum(nullptr, temp_bytes, values, static_cast<T*>(nullptr), items, stream),
@@ -73,7 +46,7 @@ LibraryResult cub_sum_typed(const T* values, std::size_t n, const BenchConfig& c
   const auto launch = [&] {
     check(cub::DeviceReduce::Sum(r.temp, temp_bytes, values, out, items, stream), "cub::DeviceReduce::Sum");
   };
-  const Timing timing = time_events(r, cfg, launch);
+  const Timing timing = time_kernel(Kokkos::Cuda(), cfg, launch);
   T sum{};
   check(cudaMemcpyAsync(&sum, out, sizeof(T), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (CUB result)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (CUB result)");
@@ -85,12 +58,7 @@ LibraryResult cub_sum(const void* values, std::size_t n, bool is_float, const Be
                   : cub_sum_typed(static_cast<const int*>(values), n, cfg);
 }
 
-Timing event_timer(const std::function<void()>& launch, const BenchConfig& cfg) {
-  Resources r;
-  return time_events(r, cfg, launch);
-}
-
-const CudaBaselineRegistrar registrar{&cub_sum, &event_timer};
+const CudaBaselineRegistrar registrar{&cub_sum};
 
 }  // namespace
 }  // namespace kpz::reduce

@@ -1,13 +1,14 @@
 #pragma once
-// Benchmark harness: kernel time only (fence before and after each timed launch), warm-up,
-// median of many runs, GB/s from a bytes-moved model, and the same-run baselines every
-// puzzle is compared with (a device-to-device copy).
+// Benchmark harness: kernel time only (CUDA: events on a held stream; host: fence before and
+// after each timed launch), warm-up, median of many runs, GB/s from a bytes-moved model, and the
+// same-run baselines every puzzle is compared with (a device-to-device copy).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kpz/json.hpp"
@@ -28,9 +29,15 @@ struct BenchConfig {
 
 Timing summarize(std::vector<double> seconds);
 
-// Times `launch` (which must only enqueue work on `space`): fence, start, launch, fence, stop.
+#if defined(KOKKOS_ENABLE_CUDA)
+// CUDA events around `launch` on the stream of `space`, which is held busy by a short kernel while
+// the host enqueues it (framework/src/gpu_timer.cpp): GPU time only, no host launch overhead.
+Timing time_cuda_events(const Kokkos::Cuda& space, const BenchConfig& cfg, const std::function<void()>& launch);
+#endif
+
+// Where the host is the device: fence, start, launch, fence, stop.
 template <class Space, class Launch>
-Timing time_kernel(const Space& space, const BenchConfig& cfg, Launch&& launch) {
+Timing time_fenced(const Space& space, const BenchConfig& cfg, Launch&& launch) {
   for (int i = 0; i < cfg.warmup; ++i) launch();
   space.fence();
   std::vector<double> seconds;
@@ -43,6 +50,18 @@ Timing time_kernel(const Space& space, const BenchConfig& cfg, Launch&& launch) 
     seconds.push_back(timer.seconds());
   }
   return summarize(std::move(seconds));
+}
+
+// Times `launch` (which must only enqueue work on `space`): time_cuda_events on CUDA,
+// time_fenced elsewhere.
+template <class Space, class Launch>
+Timing time_kernel(const Space& space, const BenchConfig& cfg, Launch&& launch) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    return time_cuda_events(space, cfg, std::function<void()>(launch));
+  else
+#endif
+    return time_fenced(space, cfg, launch);
 }
 
 // A timing that an external library reports itself (e.g. CUDA events around CUB).

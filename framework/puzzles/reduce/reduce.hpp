@@ -121,10 +121,10 @@ template <class Space, class T>
 std::size_t warp_scratch_bytes(int lanes) {
   return team::XorExchange<Space, T>::scratch_bytes(32) + ScratchView<T*, Space>::shmem_size(lanes);
 }
-// --persistent: one slot per member for team_sum.
+// --persistent: one slot per member for team_sum, and the flag of finish_last_team.
 template <class Space, class T>
 std::size_t persistent_scratch_bytes(int team_size) {
-  return ScratchView<T*, Space>::shmem_size(team_size);
+  return ScratchView<T*, Space>::shmem_size(team_size) + ScratchView<int*, Space>::shmem_size(1);
 }
 
 // Sum over the team of one value per member (`mine`); the result is valid on team rank 0.
@@ -155,6 +155,38 @@ KOKKOS_INLINE_FUNCTION T team_sum(const TeamMember<Space>& team, const ScratchVi
   return total;
 }
 
+// The last-team-done finish of --persistent (the CUDA programming guide's threadFenceReduction):
+// team rank 0 writes partial(t), fences, and counts its team done on done(0); the team that
+// counts last knows every other partial sum is visible, adds them all into result(0) and re-arms
+// done(0) = 0 for the next launch. It saves the second launch (finish()): one kernel and the gap
+// before it. Collective: every member calls it with its team's total valid on rank 0 (team_sum).
+// Scratch: the team_sum slots (reused) and one int flag, both in persistent_scratch_bytes.
+// The partial sums are read with atomic fetch-adds of 0: a plain load could be served by a
+// cache that is not coherent with the other SMs' writes.
+template <class Space, class T>
+KOKKOS_INLINE_FUNCTION void finish_last_team(const TeamMember<Space>& team, const ScratchView<T*, Space>& slots,
+                                             const ScratchView<int*, Space>& last, T total,
+                                             const View<T*, Space>& partial, const View<unsigned*, Space>& done,
+                                             const View<T*, Space>& result) {
+  const int league = team.league_size(), t = team.league_rank();
+  if (team.team_rank() == 0) {
+    partial(t) = total;
+    Kokkos::memory_fence();  // partial(t) is visible before the count says this team is done
+    last(0) = Kokkos::atomic_fetch_add(done.data(), 1u) == static_cast<unsigned>(league - 1);
+  }
+  team.team_barrier();
+  if (!last(0)) return;  // the whole team takes the same branch
+  Kokkos::memory_fence();  // the other teams' partial sums are read after their counts
+  T mine = T(0);
+  for (int i = team.team_rank(); i < league; i += team.team_size())
+    mine += Kokkos::atomic_fetch_add(partial.data() + i, T(0));
+  const T sum = team_sum<Space, T>(team, slots, mine);
+  if (team.team_rank() == 0) {
+    result(0) = sum;
+    done(0) = 0u;  // the next launch counts from 0 again
+  }
+}
+
 // The second launch: result(0) = the sum of `partial`, by one team (Kokkos' nested
 // parallel_reduce over a TeamThreadRange). Defined in finish.cpp, compiled once per space.
 template <class Space, class T>
@@ -181,7 +213,7 @@ namespace kpz::reduce::reference {
 
 #define KPZ_REDUCE_INSTANTIATE_T(S, T)                                                                 \
   template void persistent<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,    \
-                                 ::kpz::View<T*, S>);                                                 \
+                                 ::kpz::View<T*, S>, ::kpz::View<unsigned*, S>, ::kpz::View<T*, S>);  \
   template void neighbored<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,    \
                                  ::kpz::View<T*, S>);                                                 \
   template void neighbored_less<S, T>(const S&, const ::kpz::reduce::Launch&,                          \
@@ -218,18 +250,23 @@ namespace kpz::reduce::reference {
 namespace kpz::reduce {
 
 // Runs variant `v` of implementation `impl`: the team kernel into the first launch.league values
-// of `partial` and finish() on them into result(0); --builtin straight into result(0); --recursive with `work` (recursive_work_size
-// values). Only enqueues work on `space` (the benchmark times this call).
+// of `partial` and finish() on them into result(0) (--persistent: its last team adds them, with
+// `done`, one counter that is 0 between launches); --builtin straight into result(0);
+// --recursive with `work` (recursive_work_size values). Only enqueues work on `space` (the
+// benchmark times this call).
 template <class Space, class T>
 void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch, View<const T*, Space> in,
-                 View<T*, Space> partial, View<T*, Space> work, View<T*, Space> result) {
+                 View<T*, Space> partial, View<T*, Space> work, View<T*, Space> result, View<unsigned*, Space> done) {
   namespace ex = ::kpz::reduce::exercise;
   namespace ref = ::kpz::reduce::reference;
   const bool r = impl == Impl::reference;
   using Kernel = void (*)(const Space&, const Launch&, View<const T*, Space>, View<T*, Space>);
   Kernel kernel = nullptr;
   switch (v) {
-    case Variant::persistent: kernel = r ? ref::persistent<Space, T> : ex::persistent<Space, T>; break;
+    case Variant::persistent:
+      (r ? ref::persistent<Space, T> : ex::persistent<Space, T>)(
+          space, launch, in, Kokkos::subview(partial, Kokkos::make_pair(0, launch.league)), done, result);
+      return;
     case Variant::neighbored: kernel = r ? ref::neighbored<Space, T> : ex::neighbored<Space, T>; break;
     case Variant::neighbored_less: kernel = r ? ref::neighbored_less<Space, T> : ex::neighbored_less<Space, T>; break;
     case Variant::interleaved: kernel = r ? ref::interleaved<Space, T> : ex::interleaved<Space, T>; break;

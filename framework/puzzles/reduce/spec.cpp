@@ -186,11 +186,12 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
   View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
                        v.variant == Variant::recursive ? recursive_work_size(n, launch.lanes) : 0);
   View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
+  View<unsigned*, Space> done(Kokkos::view_alloc(space, "done"), 1);  // --persistent's counter, 0
   poison(partial);
   poison(work);
   poison(result);
   space.fence();
-  run_variant<Space, T>(req.impl, v.variant, space, launch, in, partial, work, result);
+  run_variant<Space, T>(req.impl, v.variant, space, launch, in, partial, work, result, done);
   space.fence();
 
   std::vector<T> got = team_kernel ? to_host(partial) : std::vector<T>{};
@@ -199,8 +200,9 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
   const Expected expected = oracle(host_in, layout, team_kernel);
   const std::size_t teams = team_kernel ? static_cast<std::size_t>(launch.league) : 0;
   const std::string final_pass = v.variant == Variant::builtin    ? "result(0), written by parallel_reduce"
-                                 : v.variant == Variant::recursive ? "result(0), the last level of the recursion"
-                                                                   : "result(0), the second launch adding the partial sums";
+                                 : v.variant == Variant::recursive  ? "result(0), the last level of the recursion"
+                                 : v.variant == Variant::persistent ? "result(0), the last team done adding the partial sums"
+                                                                    : "result(0), the second launch adding the partial sums";
   const OwnerFn owner = [=](std::size_t i) {
     if (i >= teams) return final_pass;
     return "team " + std::to_string(i) + " (elements " + std::to_string(layout.first[i]) + " .. " +
