@@ -83,6 +83,18 @@ KOKKOS_INLINE_FUNCTION void rank_tile_by_bin(const TeamMember<Space>& team, cons
 
 }  // namespace
 
+// The chunk kernels keep two tiles' values in registers (the one being ranked, the next one in
+// flight): ptxas gave them 94-101 registers per thread, i.e. two teams of 256 per SM (25 %
+// occupancy). Launch bounds cap them at 64 (2 teams of 512 or 4 of 256 per SM). The trace
+// build's policy takes no launch bounds (it runs on the host).
+#if defined(KPZ_TRACE)
+template <class Space>
+using ChunkPolicy = TeamPolicy<Space>;
+#else
+template <class Space>
+using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2>>;
+#endif
+
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
 KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
 
@@ -103,7 +115,7 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
   //    the input's; no team waits for another.
   Kokkos::parallel_for(
       "bin_extract::extract_chunks",
-      TeamPolicy<Space>(space, chunks, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+      ChunkPolicy<Space>(space, chunks, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch)),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_out(team.team_scratch(0), tile);  // the tile's selection, in order
         ScratchView<int*, Space> s_total(team.team_scratch(0), 1);
@@ -175,7 +187,7 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
   // Pass 1: per-chunk histograms, bin-major: entry b * chunks + c. Nothing is ranked here: each
   // member counts its elements per bin (in registers, added to its own column of a scratch
   // table after each tile), and the team adds the columns up once, at the end of its chunk.
-  const auto count_policy = TeamPolicy<Space>(space, chunks, team_size)
+  const auto count_policy = ChunkPolicy<Space>(space, chunks, team_size)
                                 .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(table_ints)));
   Kokkos::parallel_for(
       "bin_extract::partition_histograms", count_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
@@ -227,7 +239,7 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
   // Pass 2: the same chunks, tile after tile in input order. Each tile is ranked by bin (a stable
   // counting sort in scratch), staged in bin order and copied out, consecutive members writing
   // consecutive addresses; s_run keeps, per bin, where the chunk's next element of that bin goes.
-  const auto policy = TeamPolicy<Space>(space, chunks, team_size)
+  const auto policy = ChunkPolicy<Space>(space, chunks, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(fast_scratch_bytes<Space>(launch, num_bins)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
