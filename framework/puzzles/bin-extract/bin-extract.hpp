@@ -113,12 +113,12 @@ inline int fast_table_ints(int team_size, int num_bins) {
   return entries + (entries >> 5) + 1;
 }
 
-// Level-0 scratch of the fast kernels: the staged tile, one total, the partition's count table
-// and its two per-bin arrays.
+// Level-0 scratch of the fast kernels (an upper bound for each): the extract's two staging
+// buffers and totals, the partition's staged tile, count table and two per-bin arrays.
 template <class Space>
 std::size_t fast_scratch_bytes(int team_size, int items, int num_bins) {
-  return ScratchView<float*, Space>::shmem_size(static_cast<std::size_t>(team_size) * items) +
-         ScratchView<int*, Space>::shmem_size(1) +
+  return ScratchView<float*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size) * items) +
+         ScratchView<int*, Space>::shmem_size(2) +
          ScratchView<int*, Space>::shmem_size(fast_table_ints(team_size, num_bins)) +
          2 * ScratchView<int*, Space>::shmem_size(num_bins);
 }

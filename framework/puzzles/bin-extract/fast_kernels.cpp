@@ -108,7 +108,9 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
   const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
   const long tiles = launch.tiles;
   const bool aligned = is_aligned(in.data());
-  const std::size_t scratch = ScratchView<float*, Space>::shmem_size(tile) + ScratchView<int*, Space>::shmem_size(1);
+  // Two staging buffers and two totals, alternating between tiles: a tile's selection is staged
+  // while the previous one may still be being copied out, so one barrier per tile is enough.
+  const std::size_t scratch = ScratchView<float*, Space>::shmem_size(2 * tile) + ScratchView<int*, Space>::shmem_size(2);
 
   // 1. Every team compacts its chunk, tile after tile, into its own region of `staging` (the
   //    region starts where the chunk does, so it always has room). Within a team the order is
@@ -117,8 +119,8 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
       "bin_extract::extract_chunks",
       ChunkPolicy<Space>(space, chunks, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch)),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        ScratchView<float*, Space> s_out(team.team_scratch(0), tile);  // the tile's selection, in order
-        ScratchView<int*, Space> s_total(team.team_scratch(0), 1);
+        ScratchView<float*, Space> s_out(team.team_scratch(0), 2 * tile);  // the tile's selection, in order
+        ScratchView<int*, Space> s_total(team.team_scratch(0), 2);
         const int c = team.league_rank(), rank = team.team_rank();
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
         const long region = t0 * tile;  // this team's part of `staging`
@@ -133,19 +135,21 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
           int mine = 0;
           for (int k = 0; k < Items; ++k) mine += (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
           const int before = team.team_scan(mine);
-          int pos = before;
+          // Buffer `half` was last read by the copy-out two tiles ago, which every member
+          // finished before the previous tile's barrier.
+          const int half = static_cast<int>((t - t0) & 1), base = half * tile;
+          int pos = base + before;
           for (int k = 0; k < Items; ++k) {
             const int sel = (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
             if (sel) s_out(pos) = x[k];
             pos += sel;
           }
-          if (rank == team.team_size() - 1) s_total(0) = before + mine;
+          if (rank == team.team_size() - 1) s_total(half) = before + mine;
           team.team_barrier();  // the tile's selection is staged
-          const int selected = s_total(0);
+          const int selected = s_total(half);
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, selected),
-                               [&](int i) { staging(region + kept + i) = s_out(i); });
+                               [&](int i) { staging(region + kept + i) = s_out(base + i); });
           kept += selected;
-          team.team_barrier();  // s_out and s_total are free for the next tile
           for (int k = 0; k < Items; ++k) x[k] = next[k];
         }
         Kokkos::single(Kokkos::PerTeam(team), [&] { chunk_counts(c) = kept; });
@@ -162,12 +166,13 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, c), [&](int i, long& acc) { acc += chunk_counts(i); }, prefix);
         const long region = chunk_begin(tiles, chunks, c) * tile, kept = chunk_counts(c);
-        // Four independent loads per member and step (consecutive members, consecutive
+        // Eight independent loads per member and step (consecutive members, consecutive
         // elements): one load in flight per thread would leave the bandwidth unused.
-        for (long i = rank; i < kept; i += 4L * T) {
-          float v[4];
-          for (int u = 0; u < 4; ++u) v[u] = i + u * T < kept ? staging(region + i + u * T) : 0.0f;
-          for (int u = 0; u < 4; ++u)
+        constexpr int U = 8;
+        for (long i = rank; i < kept; i += U * static_cast<long>(T)) {
+          float v[U];
+          for (int u = 0; u < U; ++u) v[u] = i + u * T < kept ? staging(region + i + u * T) : 0.0f;
+          for (int u = 0; u < U; ++u)
             if (i + u * T < kept) out(prefix + i + u * T) = v[u];
         }
         if (c == chunks - 1) Kokkos::single(Kokkos::PerTeam(team), [&] { count(0) = static_cast<int>(prefix + kept); });
