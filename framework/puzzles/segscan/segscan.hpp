@@ -86,13 +86,14 @@ struct MergePathPlan {
   int chunk;       // pairs per team in the scan of tile carries
 };
 
-// CUDA: 3840 items per team, 15 per member of 256 (an odd count, so that members walking values
-// read different scratch banks), about 19 KiB of scratch; the carry scan takes chunks of 2048
-// pairs. Host: 2048 items, chunks of 1024 pairs (32 KiB of host scratch per team).
+// CUDA: teams of 128 members walking 31 items each (3968 items per team; an odd count, so that
+// members walking values read different scratch banks), about 17 KiB of scratch; the carry
+// scan takes chunks of 512 pairs. Host: 2048 items, chunks of 1024 pairs (32 KiB of host
+// scratch per team). The team size is the caller's: items per member = tile_items / team_size.
 template <class Space>
 MergePathPlan default_merge_path_plan(int team_size) {
   const bool gpu = space_name<Space>() == "cuda";
-  return MergePathPlan{team_size, gpu ? 3840 : 2048, gpu ? 2048 : 1024};
+  return MergePathPlan{team_size, gpu ? 3968 : 2048, gpu ? 512 : 1024};
 }
 
 // A scratch slot of the tile kernel: a value of the tile, or the end of one of its segments
