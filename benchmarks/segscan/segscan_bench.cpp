@@ -113,14 +113,19 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   const Launch launch{team_size, default_tile<Space>()};
   const bool ref = req.impl == Impl::reference;
 
+  const bool all = req.params.get("framework-only") == 0;
   std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
-      {"merge path (framework), " + group, "puzzle", [&] { merge_path_reduce(space, plan, ws, values, co, sums); }},
-      {std::string("reduce (") + (ref ? "reference" : "exercise") + ": scan + gather, allocates), " + group, "puzzle",
-       [&] { (ref ? reference::reduce<Space, float> : exercise::reduce<Space, float>)(space, launch, values, co, sums); }},
-      {"team per segment, nested parallel_reduce, " + group, "builtin",
-       [&] { team_per_segment(space, gpu ? 128 : team_size, values, co, sums); }},
-  };
-  if (mean <= 1024)
+      {"merge path (framework), " + group, "puzzle", [&] { merge_path_reduce(space, plan, ws, values, co, sums); }}};
+  if (all) {
+    kernels.push_back({std::string("reduce (") + (ref ? "reference" : "exercise") + ": scan + gather, allocates), " + group,
+                       "puzzle", [&] {
+                         (ref ? reference::reduce<Space, float> : exercise::reduce<Space, float>)(space, launch, values, co,
+                                                                                               sums);
+                       }});
+    kernels.push_back({"team per segment, nested parallel_reduce, " + group, "builtin",
+                       [&] { team_per_segment(space, gpu ? 128 : team_size, values, co, sums); }});
+  }
+  if (all && mean <= 1024)
     kernels.push_back({"thread per segment, serial loop, " + group, "builtin",
                        [&] { thread_per_segment(space, values, co, sums); }});
   for (auto& [name, kind, launch_fn] : kernels) {
@@ -130,7 +135,8 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
     check_sums(term, offsets, to_host(sums), name);
     report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
   }
-  if (auto* cub_run = LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum)) {
+  auto* cub_run = all ? LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) : nullptr;
+  if (cub_run) {
     const std::string label = "CUB DeviceSegmentedReduce::Sum";
     poison(sums);
     space.fence();
@@ -185,10 +191,13 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
   View<const float*, Space> ca = d_a, cx = d_x;
 
   std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
-      {"merge path spmv (framework), " + group, "puzzle", [&] { merge_path_spmv(space, plan, ws, co, cc, ca, cx, y); }},
-      {std::string("spmv (") + (ref ? "reference" : "exercise") + ": products + reduce, allocates), " + group, "puzzle",
-       [&] { (ref ? reference::spmv<Space, float> : exercise::spmv<Space, float>)(space, launch, co, cc, ca, cx, y); }},
-  };
+      {"merge path spmv (framework), " + group, "puzzle", [&] { merge_path_spmv(space, plan, ws, co, cc, ca, cx, y); }}};
+  if (req.params.get("framework-only") == 0)
+    kernels.push_back({std::string("spmv (") + (ref ? "reference" : "exercise") + ": products + reduce, allocates), " + group,
+                       "puzzle", [&] {
+                         (ref ? reference::spmv<Space, float> : exercise::spmv<Space, float>)(space, launch, co, cc, ca, cx,
+                                                                                             y);
+                       }});
   std::unique_ptr<KokkosKernelsSpmv<Space, float>> kk;
   if (have_kokkos_kernels()) {
     kk = std::make_unique<KokkosKernelsSpmv<Space, float>>(space, static_cast<int>(rows), static_cast<int>(rows), d_offsets,
@@ -214,7 +223,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
   const std::int64_t rows = req.params.get("rows") ? req.params.get("rows") : gpu ? std::int64_t{1} << 24 : std::int64_t{1} << 18;
   const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
-  MergePathPlan plan = default_merge_path_plan<Space>(team_size);
+  // The merge path's own team size unless --team-size sets every team: 128 on a GPU (31 items
+  // per member, chosen by the --tile-items sweep in benchmarks/results/segscan-notes.md).
+  const int merge_team = req.team_size ? team_size : resolve_team_size(space, 0, gpu ? 128 : 64);
+  MergePathPlan plan = default_merge_path_plan<Space>(merge_team);
   if (req.params.get("tile-items")) plan.tile_items = static_cast<int>(req.params.get("tile-items"));
   check_scratch<Space>(merge_path_scratch_bytes<Space, float>(plan), 0, "segscan merge path");
   check_scratch<Space>(merge_path_carry_scratch_bytes<Space, float>(plan), 0, "segscan merge path carry scan");
@@ -224,7 +236,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.puzzle = "segscan";
   report.space = std::string(space_name<Space>());
   report.config.set("size", n).set("spmv_rows", rows).set("team_size", team_size);
-  report.config.set("merge_path_items_per_team", plan.tile_items).set("impl", std::string(to_string(req.impl)));
+  report.config.set("merge_path_team_size", plan.team_size).set("merge_path_items_per_team", plan.tile_items).set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("kokkos_kernels", have_kokkos_kernels());
   report.config.set("cub", LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) != nullptr);
@@ -251,7 +263,8 @@ BenchSpec make_bench() {
            {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
            {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
            {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
-           {"tile-items", "merge items per team of the merge-path kernel (0: 2048)", 0, 0, 1 << 14}},
+           {"tile-items", "merge items per team of the merge-path kernel (0: 3968 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
+           {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0, 0, 1}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};

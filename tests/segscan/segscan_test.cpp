@@ -3,8 +3,11 @@
 // heavy tails), floats and integers, several team sizes, bad input, the framework's merge-path
 // kernel (directly, with hand-made segments) and Kokkos Kernels when the build has it.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kpz/check.hpp"
@@ -300,6 +303,142 @@ TEST_P(Segscan, MergePathWithoutSegments) {
     const ss::MergePathPlan plan{1, 16, 2};
     EXPECT_TRUE(merge_path_sums(space, {}, {0}, plan).empty());                            // S = 0, N = 0
     EXPECT_EQ(merge_path_sums(space, {}, {0, 0, 0}, plan), (std::vector<float>{0, 0}));    // N = 0
+  });
+}
+
+// The fast path against a host oracle, for floats (tolerance from the magnitudes that entered
+// each sum) and ints (exact), with misaligned Views (the kernel's 16-byte loads fall back to
+// single loads), several team sizes and tiles. `misalign` 1 shifts values and offsets by one
+// element inside larger allocations, so their data() is 4 bytes past a 16-byte boundary.
+template <class T, class Space>
+std::vector<T> fast_sums(const Space& space, const std::vector<T>& values, const std::vector<std::int64_t>& offsets,
+                         const ss::MergePathPlan& plan, bool misalign) {
+  const std::size_t shift = misalign ? 1 : 0;
+  std::vector<T> v(values.size() + shift, T(99));
+  std::copy(values.begin(), values.end(), v.begin() + static_cast<std::ptrdiff_t>(shift));
+  std::vector<int> o(offsets.size() + shift, 12345);
+  std::copy(offsets.begin(), offsets.end(), o.begin() + static_cast<std::ptrdiff_t>(shift));
+  auto dv = kpz::to_device(space, "values", v);
+  auto dofs = kpz::to_device(space, "offsets", o);
+  const kpz::View<const T*, Space> cv = Kokkos::subview(dv, std::make_pair(shift, v.size()));
+  const kpz::View<const int*, Space> co = Kokkos::subview(dofs, std::make_pair(shift, o.size()));
+  kpz::View<T*, Space> sums("sums", offsets.size() - 1);
+  kpz::poison(sums);
+  ss::MergePathWorkspace<Space, T> ws(space, plan, static_cast<std::int64_t>(offsets.size()) - 1,
+                                      static_cast<std::int64_t>(values.size()));
+  ss::merge_path_reduce(space, plan, ws, cv, co, sums);
+  space.fence();
+  return kpz::to_host(sums);
+}
+
+template <class T>
+std::vector<T> random_values(kpz::Rng& rng, std::size_t n) {
+  std::vector<T> v(n);
+  for (auto& x : v)
+    x = std::is_integral_v<T> ? static_cast<T>(rng.integer(-3, 7)) : static_cast<T>(rng.uniform(-2.0, 3.0));
+  return v;
+}
+
+// Empty string when every sum matches the oracle, else the first mismatch.
+template <class T>
+std::string check_fast_sums(const std::vector<T>& values, const std::vector<std::int64_t>& offsets,
+                            const std::vector<T>& got) {
+  if (got.size() + 1 != offsets.size()) return "wrong number of sums";
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    double sum = 0, abs_sum = 0;
+    for (auto i = offsets[s]; i < offsets[s + 1]; ++i) {
+      sum += static_cast<double>(values[static_cast<std::size_t>(i)]);
+      abs_sum += std::abs(static_cast<double>(values[static_cast<std::size_t>(i)]));
+    }
+    const auto terms = static_cast<std::size_t>(offsets[s + 1] - offsets[s]);
+    const bool ok = std::is_integral_v<T> ? static_cast<double>(got[s]) == sum
+                                          : std::abs(static_cast<double>(got[s]) - sum) <= kpz::sum_error_bound(abs_sum, terms);
+    if (!ok)
+      return "segment " + std::to_string(s) + " [" + std::to_string(offsets[s]) + ", " + std::to_string(offsets[s + 1]) +
+             "): got " + std::to_string(static_cast<double>(got[s])) + ", want " + std::to_string(sum);
+  }
+  return "";
+}
+
+// Segment shapes of the fast-path tests over n values.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> fast_shapes(kpz::Rng& rng, std::int64_t n) {
+  namespace sg = kpz::segments;
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> shapes{
+      {"random 0..8", sg::random_offsets(rng, n, 4)},
+      {"random 0..64", sg::random_offsets(rng, n, 32)},
+      {"heavy tail", sg::heavy_tail_offsets(rng, n, 16)},
+      {"all length 1", sg::unit_offsets(n)},
+      {"one segment", sg::single_offsets(n)},
+      {"empty between all", sg::gappy_offsets(rng, n, 5)}};
+  // Empty rows in runs: 40 empty segments, then the values in segments of 1000, then 40 more.
+  std::vector<std::int64_t> runs(41, 0);
+  for (std::int64_t at = 1000; at < n; at += 1000) runs.push_back(at);
+  runs.insert(runs.end(), 41, n);
+  shapes.emplace_back("empty runs, long segments", runs);
+  return shapes;
+}
+
+template <class T>
+void fast_path_cases(const std::string& space_name) {
+  kpz::with_space(space_name, [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    kpz::Rng rng(2718);
+    const auto teams = kpz::test::team_sizes(space_name);
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{3841}, std::int64_t{20011}}) {
+      // Every team size and small tiles (many teams) on the small inputs; the largest team and
+      // the default tile (a remainder tile, several quads per member) on the largest.
+      const bool large = n > 4000;
+      const std::vector<int> team_list = large ? std::vector<int>{teams.back()} : teams;
+      const std::vector<int> tiles = large ? std::vector<int>{0, 1000} : std::vector<int>{0, 5, 64};
+      const auto values = random_values<T>(rng, static_cast<std::size_t>(n));
+      for (const auto& [shape, offsets] : fast_shapes(rng, n))
+        for (const int team : team_list)
+          for (const int tile : tiles)
+            for (const bool misalign : {false, true}) {
+              if (misalign && tile == 5) continue;
+              ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(team);
+              if (tile) plan.tile_items = tile;
+              const auto got = fast_sums<T>(space, values, offsets, plan, misalign);
+              const std::string bad = check_fast_sums(values, offsets, got);
+              ASSERT_EQ(bad, "") << "N " << n << ", " << shape << ", team " << team << ", tile " << plan.tile_items
+                                 << (misalign ? ", misaligned" : "");
+            }
+    }
+  });
+}
+
+TEST_P(Segscan, MergePathFastPathFloats) {
+  if (!reference()) GTEST_SKIP() << "framework kernel, not an exercise";
+  fast_path_cases<float>(GetParam());
+}
+
+TEST_P(Segscan, MergePathFastPathIntsExact) {
+  if (!reference()) GTEST_SKIP() << "framework kernel, not an exercise";
+  fast_path_cases<int>(GetParam());
+}
+
+TEST_P(Segscan, MergePathSegmentsSpanManyTeams) {
+  // One segment of 2^18 values and 64 segments of 4096 over tiles of the default size: each
+  // crosses several teams (the benchmark's L = 2^20 in miniature); with 64-item tiles a
+  // segment of 4096 covers 64 teams, and the 4096 carries fill more than one chunk.
+  if (!reference()) GTEST_SKIP() << "framework kernel, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    kpz::Rng rng(31415);
+    const std::int64_t n = std::int64_t{1} << 18;
+    const auto fvalues = random_values<float>(rng, static_cast<std::size_t>(n));
+    const auto ivalues = random_values<int>(rng, static_cast<std::size_t>(n));
+    std::vector<std::int64_t> even;
+    for (std::int64_t at = 0; at <= n; at += 4096) even.push_back(at);
+    for (const auto& offsets : {kpz::segments::single_offsets(n), even})
+      for (const int tile : {0, 64}) {
+        ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(kpz::resolve_team_size(space, 0, 256));
+        if (tile) plan.tile_items = tile;
+        EXPECT_EQ(check_fast_sums(fvalues, offsets, fast_sums<float>(space, fvalues, offsets, plan, false)), "")
+            << "floats, " << offsets.size() - 1 << " segments, tile " << plan.tile_items;
+        EXPECT_EQ(check_fast_sums(ivalues, offsets, fast_sums<int>(space, ivalues, offsets, plan, true)), "")
+            << "ints, " << offsets.size() - 1 << " segments, tile " << plan.tile_items;
+      }
   });
 }
 

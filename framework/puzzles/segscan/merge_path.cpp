@@ -15,23 +15,26 @@
 // Three steps:
 //  1. search: tile t starts at the point on diagonal t * D (one binary search per tile, in
 //     global memory; neighbouring tiles share most of the path through the cache);
-//  2. tiles: team t stages its values and segment ends in scratch (eight and four independent
-//     loads per member and iteration), and each member searches its own starting point there and walks
-//     D / team_size items serially. A segment that ends inside the member's items is complete,
-//     except the member's first one, which may have begun in an earlier member: every member
-//     contributes (sum since its last end, "it had an end") to a segmented scan across the
-//     team, whose exclusive result is exactly the missing part of its first segment. Totals go
-//     to scratch, then to global memory in one coalesced pass. The team's scan total is the
-//     tile's carry: the sum of the segment still open at the tile's end, and "the tile has an
-//     end";
+//  2. tiles: team t stages its values and segment ends in one scratch buffer of D slots
+//     (values first, then ends: together they are exactly the tile's items) with 16-byte loads,
+//     about four per member, all in flight before the first store. Each member searches its
+//     own starting point there and walks D / team_size items serially (15 on CUDA: an odd
+//     count keeps the members' scratch reads in different banks). A segment that ends inside
+//     the member's items is complete, except the member's first one, which may have begun in
+//     an earlier member: every member contributes (sum since its last end, "it had an end") to
+//     a segmented scan across the team, whose exclusive result is exactly the missing part of
+//     its first segment. Totals overwrite the ends in scratch, then go to global memory in one
+//     coalesced pass. The team's scan total is the tile's carry: the sum of the segment still
+//     open at the tile's end, and "the tile has an end";
 //  3. carries: an exclusive segmented scan of the tiles' carries gives each tile the part of its
-//     first segment that lies in earlier tiles: chunks of carries are scanned in scratch, and
-//     the fix-up kernel combines the few chunk aggregates before its chunk serially (or, past
-//     256 chunks, reads their recursive scan) and adds the carry to that segment's total.
-// Four launches in all (search, tiles, carry scan, fix-up) for up to 2^19 tiles.
+//     first segment that lies in earlier tiles: chunks of carries are scanned in scratch, the
+//     chunk aggregates likewise (recursively when there are more than a chunk of them), and
+//     the fix-up kernel (one thread per tile) adds the carry to that segment's total.
+// Five launches in all (search, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
 // No atomics, so the result is the same on every run.
 #include "segscan/segscan.hpp"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -56,9 +59,26 @@ KOKKOS_INLINE_FUNCTION void team_scan_inclusive(const Member& team, Buffer& cur,
 }
 
 // The point of the merge path on `diagonal`: x segment ends and y = diagonal - x values.
+// "End x comes before the value at diagonal - x - 1" is true below the answer and false from
+// it on. Fifteen probes per round, loaded together, cut the range 16-fold: 7 rounds of
+// dependent loads for 2^26 segments instead of 26 (the search is latency-bound: one thread
+// per tile, few threads).
 template <class OffsetView>
 KOKKOS_INLINE_FUNCTION Coord merge_path_search(const OffsetView& offsets, int diagonal, int segments, int n) {
+  constexpr int kProbes = 15;
   int lo = Kokkos::max(diagonal - n, 0), hi = Kokkos::min(diagonal, segments);
+  while (hi - lo > kProbes) {
+    int pivot[kProbes], end[kProbes];
+    for (int i = 0; i < kProbes; ++i) {
+      pivot[i] = lo + static_cast<int>(static_cast<std::int64_t>(hi - lo) * (i + 1) / (kProbes + 1));
+      end[i] = offsets(pivot[i] + 1);
+    }
+    int below = 0;  // probes below the answer
+    for (int i = 0; i < kProbes; ++i) below += end[i] <= diagonal - pivot[i] - 1 ? 1 : 0;
+    const int new_lo = below > 0 ? pivot[below - 1] + 1 : lo;
+    hi = below < kProbes ? pivot[below] : hi;
+    lo = new_lo;
+  }
   while (lo < hi) {
     const int pivot = lo + (hi - lo) / 2;
     if (offsets(pivot + 1) <= diagonal - pivot - 1) lo = pivot + 1;
@@ -67,12 +87,44 @@ KOKKOS_INLINE_FUNCTION Coord merge_path_search(const OffsetView& offsets, int di
   return Coord{lo, diagonal - lo};
 }
 
+// Four consecutive elements in one 16-byte word: the tile kernel stages whole aligned Quads of
+// values and offsets with one load each (a float4 load on CUDA), the few elements around them
+// one by one.
+template <class T>
+struct alignas(16) Quad {
+  T v[4];
+};
+
+// A View of the Quads of `view` (element 4q..4q+3 is Quad q), or an empty one when the data is
+// not 16-byte aligned (a subview that starts mid-Quad): then quad() falls back to four loads.
+// A plain Kokkos::View made outside the kernel, so the trace build never sees data() inside it.
+template <class Space, class E>
+using QuadView = Kokkos::View<const Quad<E>*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
+
+template <class Space, class E, class V>
+QuadView<Space, E> quads_of(const V& view) {
+  const E* p = view.data();
+  const bool aligned = p != nullptr && reinterpret_cast<std::uintptr_t>(p) % alignof(Quad<E>) == 0;
+  return aligned ? QuadView<Space, E>(reinterpret_cast<const Quad<E>*>(p), view.extent(0) / 4) : QuadView<Space, E>();
+}
+
+// Elements of a 4-byte array: one (operator()) or the whole aligned Quad q (quad()).
+template <class Space, class E>
+struct ArrayLoader {
+  View<const E*, Space> data;
+  QuadView<Space, E> quads;
+  KOKKOS_INLINE_FUNCTION E operator()(int j) const { return data(j); }
+  KOKKOS_INLINE_FUNCTION Quad<E> quad(int q) const {
+    if (quads.data() != nullptr) return quads(q);
+    Quad<E> r;
+    for (int e = 0; e < 4; ++e) r.v[e] = data(4 * q + e);
+    return r;
+  }
+};
+
 // What a value item adds: a value (--reduce) or a product A(j) * x(col(j)) (--spmv).
 template <class Space, class T>
-struct ValueLoader {
-  View<const T*, Space> values;
-  KOKKOS_INLINE_FUNCTION T operator()(int j) const { return values(j); }
-};
+using ValueLoader = ArrayLoader<Space, T>;
 
 template <class Space, class T>
 struct ProductLoader {
@@ -80,6 +132,31 @@ struct ProductLoader {
   View<const T*, Space> matrix_values;
   View<const T*, Space> x;
   KOKKOS_INLINE_FUNCTION T operator()(int j) const { return matrix_values(j) * x(columns(j)); }
+  KOKKOS_INLINE_FUNCTION Quad<T> quad(int q) const {
+    int c[4];
+    T a[4];
+    for (int e = 0; e < 4; ++e) {
+      c[e] = columns(4 * q + e);
+      a[e] = matrix_values(4 * q + e);
+    }
+    Quad<T> r;
+    for (int e = 0; e < 4; ++e) r.v[e] = a[e] * x(c[e]);
+    return r;
+  }
+};
+
+// The range [first, last) of an array as whole aligned Quads [q0, q1) and single elements: a
+// head before 4 q0 and a tail from 4 q1 (at most 3 + 3 singles; all of them when no Quad fits).
+struct Span {
+  int first, last, q0, q1;
+  KOKKOS_INLINE_FUNCTION Span(int first_, int last_) : first(first_), last(last_), q0((first_ + 3) / 4), q1(last_ / 4) {
+    if (q1 < q0) q1 = q0;
+  }
+  KOKKOS_INLINE_FUNCTION int quads() const { return q1 - q0; }
+  KOKKOS_INLINE_FUNCTION int head() const { return Kokkos::min(last, 4 * q0) - first; }
+  KOKKOS_INLINE_FUNCTION int tail_begin() const { return Kokkos::max(4 * q1, first + head()); }
+  KOKKOS_INLINE_FUNCTION int singles() const { return head() + Kokkos::max(0, last - tail_begin()); }
+  KOKKOS_INLINE_FUNCTION int single(int k) const { return k < head() ? first + k : tail_begin() + (k - head()); }
 };
 
 // One level of the carries' exclusive segmented scan: chunk c of ws.carry_in[level] is scanned
@@ -129,16 +206,15 @@ void scan_carries(const Space& space, const MergePathPlan& plan, MergePathWorksp
       KOKKOS_LAMBDA(int i) { out(i) = join(up(i / chunk), out(i)); });
 }
 
-// Up to this many chunk aggregates, the fix-up combines them serially (every thread reads the
-// same few values) instead of scanning them in more kernels: fewer launches.
-constexpr int kSerialChunks = 256;
+// Quads (or single elements) one member loads before it stores any: the loads of a tile's staging
+// are all in flight at once (a tile of 3840 items and 256 members needs about 4 per member).
+constexpr int kStageUnits = 4;
 
 template <class Space, class T, class Loader>
 void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, const Loader& load,
                     View<const int*, Space> offsets, int n, View<T*, Space> sums) {
   using Pairs = ScratchView<SegPair<T>*, Space>;
-  using Values = ScratchView<T*, Space>;
-  using Slots = ScratchView<EndOrTotal<T>*, Space>;
+  using Slots = ScratchView<MergeSlot<T>*, Space>;
   const int segments = static_cast<int>(sums.extent(0));
   if (ws.segments != segments || ws.values != n)
     throw std::logic_error("merge-path workspace built for " + std::to_string(ws.segments) + " segments and " +
@@ -152,6 +228,7 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
   const int per_member = (tile_items + team_size - 1) / team_size;
   const auto coords = ws.coords;
   const auto tile_carry = ws.carry_in[0];
+  const ArrayLoader<Space, int> ends{offsets, quads_of<Space, int>(offsets)};
 
   // 1. Where each tile's share of the path starts.
   Kokkos::parallel_for(
@@ -160,102 +237,119 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
         coords(t) = merge_path_search(offsets, static_cast<int>(diagonal < total ? diagonal : total), segments, n);
       });
 
-  // 2. The tiles.
+  // 2. The tiles. Scratch: slots [0, ny) hold the tile's values, slots [ny, ny + nx) its segment
+  // ends (relative to the first value), later the totals of those segments.
   const auto policy = TeamPolicy<Space>(space, tiles, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(merge_path_scratch_bytes<Space, T>(plan)));
   Kokkos::parallel_for(
       "segscan::merge_path::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Values s_val(team.team_scratch(0), tile_items);
-        Slots s_slot(team.team_scratch(0), tile_items);
+        Slots s(team.team_scratch(0), tile_items);
         Pairs cur(team.team_scratch(0), team_size), next(team.team_scratch(0), team_size);
         const int t = team.league_rank();
+        const int m = team.team_rank();
         const Coord c0 = coords(t), c1 = coords(t + 1);
         const int nx = c1.x - c0.x;  // segment ends in this tile
         const int ny = c1.y - c0.y;  // values in this tile
 
-        // Stage values and ends: eight (values) and four (ends) independent global loads per
-        // member and iteration; for each k the members of a warp read consecutive addresses.
-        const int vq = (ny + 7) / 8;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, vq), [&](int q) {
-          T v[8];
-          for (int k = 0; k < 8; ++k) v[k] = q + k * vq < ny ? load(c0.y + q + k * vq) : T(0);
-          for (int k = 0; k < 8; ++k)
-            if (q + k * vq < ny) s_val(q + k * vq) = v[k];
-        });
-        const int xq = (nx + 3) / 4;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, xq), [&](int q) {
-          int e[4];
-          for (int k = 0; k < 4; ++k) e[k] = q + k * xq < nx ? offsets(c0.x + q + k * xq + 1) - c0.y : 0;
-          for (int k = 0; k < 4; ++k)
-            if (q + k * xq < nx) s_slot(q + k * xq).end = e[k];
-        });
+        // Stage: the whole Quads of values, then of ends, then the single elements around them,
+        // as one list of units; each member loads kStageUnits units (team_size apart, so a warp
+        // reads consecutive Quads) into registers before it stores any.
+        const Span sv(c0.y, c1.y), se(c0.x + 1, c1.x + 1);
+        const int qv = sv.quads(), qe = qv + se.quads(), sg = qe + sv.singles(), units = sg + se.singles();
+        for (int u0 = m; u0 < units; u0 += kStageUnits * team_size) {
+          // Only the loaded words stay live between the two loops (registers bound the teams
+          // per SM); the second loop recomputes where each unit goes.
+          MergeSlot<T> r[kStageUnits][4];
+          for (int k = 0; k < kStageUnits; ++k) {
+            const int u = u0 + k * team_size;
+            if (u < qv) {
+              const Quad<T> q = load.quad(sv.q0 + u);
+              for (int e = 0; e < 4; ++e) r[k][e].value = q.v[e];
+            } else if (u < qe) {
+              const Quad<int> q = ends.quad(se.q0 + u - qv);
+              for (int e = 0; e < 4; ++e) r[k][e].end = q.v[e] - c0.y;
+            } else if (u < sg) {
+              r[k][0].value = load(sv.single(u - qe));
+            } else if (u < units) {
+              r[k][0].end = ends(se.single(u - sg)) - c0.y;
+            }
+          }
+          for (int k = 0; k < kStageUnits; ++k) {
+            const int u = u0 + k * team_size;
+            if (u < qv) {
+              for (int e = 0; e < 4; ++e) s(4 * (sv.q0 + u) - c0.y + e) = r[k][e];
+            } else if (u < qe) {
+              for (int e = 0; e < 4; ++e) s(ny + 4 * (se.q0 + u - qv) - se.first + e) = r[k][e];
+            } else if (u < sg) {
+              s(sv.single(u - qe) - c0.y) = r[k][0];
+            } else if (u < units) {
+              s(ny + se.single(u - sg) - se.first) = r[k][0];
+            }
+          }
+        }
         team.team_barrier();
 
         // This member's items [d0, d1) of the tile's path, and where they start.
-        const int m = team.team_rank();
         const int d0 = Kokkos::min(m * per_member, nx + ny);
         const int d1 = Kokkos::min(d0 + per_member, nx + ny);
         int lo = Kokkos::max(d0 - ny, 0), hi = Kokkos::min(d0, nx);
         while (lo < hi) {
           const int pivot = lo + (hi - lo) / 2;
-          if (s_slot(pivot).end <= d0 - pivot - 1) lo = pivot + 1;
+          if (s(ny + pivot).end <= d0 - pivot - 1) lo = pivot + 1;
           else hi = pivot;
         }
         int x = lo, y = d0 - lo;
         team.team_barrier();  // every search has read the ends before totals overwrite them
 
-        // The serial walk. The first end this member meets closes a segment that may have
-        // begun before its items: keep that partial sum aside until the team scan.
+        // The serial walk, with the next end in a register: one scratch read per item. The
+        // first end this member meets closes a segment that may have begun before its items:
+        // keep that partial sum aside until the team scan. Its slot, and the end read past the
+        // last item, belong to a later member's first end, which nobody overwrites before the
+        // scan.
+        constexpr int kNoEnd = 2147483647;
+        int e = x < nx ? s(ny + x).end : kNoEnd;
         T acc = T(0), first_partial = T(0);
         int first_end = -1;
         for (int d = d0; d < d1; ++d) {
-          if (x < nx && s_slot(x).end <= y) {
+          if (e <= y) {
             if (first_end < 0) {
               first_end = x;
               first_partial = acc;
             } else {
-              s_slot(x).total = acc;
+              s(ny + x).value = acc;
             }
             acc = T(0);
             ++x;
+            e = x < nx ? s(ny + x).end : kNoEnd;
           } else {
-            acc += s_val(y);
+            acc += s(y).value;
             ++y;
           }
         }
         cur(m) = SegPair<T>{acc, first_end >= 0 ? 1 : 0};
         team.team_barrier();
         team_scan_inclusive(team, cur, next, team_size);
-        if (first_end >= 0) s_slot(first_end).total = (m > 0 ? cur(m - 1).value : T(0)) + first_partial;
+        if (first_end >= 0) s(ny + first_end).value = (m > 0 ? cur(m - 1).value : T(0)) + first_partial;
         if (m == team_size - 1) tile_carry(t) = cur(m);
         team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx), [&](int k) { sums(c0.x + k) = s_slot(k).total; });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx), [&](int k) { sums(c0.x + k) = s(ny + k).value; });
       });
 
   // 3. Segments that cross tiles: the part before the tile, added to the tile's first total.
-  // Level 0 of the carry scan gives chunk-local exclusive results; the chunks' own carry-in
-  // comes from a serial combination of the chunk aggregates before it (few of them), or from
-  // their recursive scan when there are many.
+  // Level 0 of the carry scan gives chunk-local exclusive results; the chunk aggregates are
+  // scanned in turn (one team up to `chunk` chunks), and the fix-up, one thread per tile,
+  // combines the two. Short kernels with many teams: the earlier fix-up, a team per chunk that
+  // combined up to 256 aggregates serially, took about 18 us on the H100 (Nsight Compute).
   const int chunks = scan_chunks(space, plan, ws, 0);
-  const bool serial = chunks <= kSerialChunks;
-  if (!serial) scan_carries(space, plan, ws, 1);
+  if (chunks > 1) scan_carries(space, plan, ws, 1);
   const auto local = ws.carry_out[0];
-  const View<SegPair<T>*, Space> agg = chunks > 1 ? ws.carry_in[1] : View<SegPair<T>*, Space>();
-  const View<SegPair<T>*, Space> agg_scan = serial ? View<SegPair<T>*, Space>() : ws.carry_out[1];
+  const View<SegPair<T>*, Space> agg_scan = chunks > 1 ? ws.carry_out[1] : View<SegPair<T>*, Space>();
   const int chunk = plan.chunk;
   Kokkos::parallel_for(
-      "segscan::merge_path::fixup", TeamPolicy<Space>(space, chunks, team_size),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int c = team.league_rank();
-        SegPair<T> before{T(0), 0};  // everything in the chunks before chunk c
-        if (!serial) before = agg_scan(c);
-        else
-          for (int k = 0; k < c; ++k) before = join(before, agg(k));
-        const int first = c * chunk;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Kokkos::min(chunk, tiles - first)), [&](int i) {
-          const int t = first + i;
-          if (tile_carry(t).flag) sums(coords(t).x) += join(before, local(t)).value;
-        });
+      "segscan::merge_path::fixup", Kokkos::RangePolicy<Space>(space, 0, tiles), KOKKOS_LAMBDA(int t) {
+        if (!tile_carry(t).flag) return;
+        const SegPair<T> carry = chunks > 1 ? join(agg_scan(t / chunk), local(t)) : local(t);
+        sums(coords(t).x) += carry.value;
       });
 }
 
@@ -285,7 +379,8 @@ MergePathWorkspace<Space, T>::MergePathWorkspace(const Space& space, const Merge
 template <class Space, class T>
 void merge_path_reduce(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
                        View<const T*, Space> values, View<const int*, Space> offsets, View<T*, Space> sums) {
-  merge_path_run(space, plan, ws, ValueLoader<Space, T>{values}, offsets, static_cast<int>(values.extent(0)), sums);
+  merge_path_run(space, plan, ws, ValueLoader<Space, T>{values, quads_of<Space, T>(values)}, offsets,
+                 static_cast<int>(values.extent(0)), sums);
 }
 
 template <class Space, class T>

@@ -86,28 +86,29 @@ struct MergePathPlan {
   int chunk;       // pairs per team in the scan of tile carries
 };
 
-// 2048 items per team (CUDA: 256 members x 8 items, about 20 KiB of scratch); the carry scan
-// takes chunks of 2048 pairs on CUDA, 1024 on the host (32 KiB of host scratch per team).
+// CUDA: teams of 128 members walking 31 items each (3968 items per team; an odd count, so that
+// members walking values read different scratch banks), about 17 KiB of scratch; the carry
+// scan takes chunks of 512 pairs. Host: 2048 items, chunks of 1024 pairs (32 KiB of host
+// scratch per team). The team size is the caller's: items per member = tile_items / team_size.
 template <class Space>
 MergePathPlan default_merge_path_plan(int team_size) {
   const bool gpu = space_name<Space>() == "cuda";
-  return MergePathPlan{team_size, 2048, gpu ? 2048 : 1024};
+  return MergePathPlan{team_size, gpu ? 3968 : 2048, gpu ? 512 : 1024};
 }
 
-// A scratch slot of the main kernel: first the end of a segment (relative to the tile's first
-// value), later, once every member has searched the ends, that segment's total.
+// A scratch slot of the tile kernel: a value of the tile, or the end of one of its segments
+// (relative to the tile's first value), later that segment's total.
 template <class T>
-union EndOrTotal {
+union MergeSlot {
+  T value;
   int end;
-  T total;
 };
 
-// Level-0 scratch of the main kernel: the tile's values, its segment ends (reused for the
-// totals), two buffers of team_size pairs.
+// Level-0 scratch of the tile kernel: one slot per merge item (values and ends together fill
+// the tile), two buffers of team_size pairs.
 template <class Space, class T>
 std::size_t merge_path_scratch_bytes(const MergePathPlan& plan) {
-  return ScratchView<T*, Space>::shmem_size(plan.tile_items) +
-         ScratchView<EndOrTotal<T>*, Space>::shmem_size(plan.tile_items) + 2 * pair_buffer_bytes<Space, T>(plan.team_size);
+  return ScratchView<MergeSlot<T>*, Space>::shmem_size(plan.tile_items) + 2 * pair_buffer_bytes<Space, T>(plan.team_size);
 }
 
 // Scratch of the carry scan: two buffers of `chunk` pairs.
