@@ -206,10 +206,14 @@ TEST_P(BinExtract, LargeRandom) {
 // The framework's fast kernels (what the benchmark measures): against the oracle for every
 // pattern, several sizes, bins and team sizes, and a misaligned input (scalar loads).
 template <class Space>
+// chunks > 0 overrides the number of chunks (teams) of the launch: with a few chunks every team
+// walks many tiles, which the default (as many chunks as the device runs at once) only does on
+// inputs larger than the tests'.
 void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz::View<const float*, Space> in, int bins,
-                        int target, int team, const std::string& what) {
+                        int target, int team, const std::string& what, int chunks = 0) {
   const auto o = be::host_counting_sort(host, bins);
-  const be::FastLaunch fast = be::fast_launch(space, host.size(), team, bins);
+  be::FastLaunch fast = be::fast_launch(space, host.size(), team, bins);
+  if (chunks > 0) fast.chunks = std::min(chunks, fast.tiles);
   ASSERT_LE(be::fast_scratch_bytes<Space>(fast, bins), kpz::scratch_size_max<Space>(0));
   kpz::View<float*, Space> staging("staging", host.size());
   kpz::View<int*, Space> chunk_counts("chunk_counts", fast.chunks);
@@ -272,6 +276,22 @@ TEST_P(BinExtract, LargeFastKernels) {
     const auto host = be::make_input((1 << 22) + 5, 8, 3, be::kUniform, 77);
     auto in = kpz::to_device(space, "in", host);
     check_fast_kernels<Space>(space, host, in, 8, 3, 0, "large uniform");
+  });
+}
+
+// Three (or seven) chunks of many tiles each: the extract alternates its two staging buffers and
+// the partition carries its per-bin places from tile to tile.
+TEST_P(BinExtract, FastKernelsWithManyTilesPerChunk) {
+  if (!is_reference()) GTEST_SKIP() << "framework kernels, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    for (int chunks : {3, 7})
+      for (int pattern : {be::kMixed, be::kOneBin, be::kEdges}) {
+        const auto host = be::make_input(300007, 8, 3, pattern, 500u + chunks + pattern);
+        auto in = kpz::to_device(space, "in", host);
+        check_fast_kernels<Space>(space, host, in, 8, 3, 0,
+                                  std::to_string(chunks) + " chunks, pattern " + std::to_string(pattern), chunks);
+      }
   });
 }
 
