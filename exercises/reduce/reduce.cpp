@@ -179,7 +179,7 @@ template <class Space, class T>
 void persistent(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial,
                 View<unsigned*, Space> done, View<T*, Space> result) {
   using Quads = Kokkos::View<const Quad<T>*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
-  if (reinterpret_cast<std::uintptr_t>(in.data()) % alignof(Quad<T>) != 0)
+  if (!is_quad_aligned(in.data()))
     throw std::invalid_argument("reduce::persistent needs a 16-byte aligned input");
   const std::int64_t n = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t nq = n / 4;  // whole Quads; the 0 to 3 elements after them go to the last team

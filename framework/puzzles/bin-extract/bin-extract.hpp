@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kpz/bench.hpp"
+#include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/types.hpp"
 
@@ -86,10 +87,8 @@ void validate_input(const std::vector<float>& values);
 // (CUB's "blocked arrangement"), loaded with 16-byte loads and kept in registers, so a tile is
 // items x team_size elements. Results do not depend on the team size (tests run several).
 
-// Four consecutive floats: one 16-byte load.
-struct alignas(16) Quad {
-  float v[4];
-};
+// The input is loaded as Quads of four floats (kpz/quad.hpp) where it is 16-byte aligned.
+using Quad = kpz::Quad<float>;
 
 struct FastLaunch {
   int team_size;

@@ -31,8 +31,6 @@ KOKKOS_INLINE_FUNCTION void load_items(const View<const float*, Space>& in, long
   }
 }
 
-bool is_aligned(const float* data) { return reinterpret_cast<std::uintptr_t>(data) % alignof(Quad) == 0; }
-
 // Entry f of the (bin, member) count table with one padding slot per 32 entries: in the scan a
 // member reads its num_bins consecutive entries, so without padding the members of a warp would
 // meet in a few banks (stride num_bins); with it, in distinct ones.
@@ -107,7 +105,7 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
   const long n = static_cast<long>(in.extent(0));
   const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
   const long tiles = launch.tiles;
-  const bool aligned = is_aligned(in.data());
+  const bool aligned = is_quad_aligned(in.data());
   // Two staging buffers and two totals, alternating between tiles: a tile's selection is staged
   // while the previous one may still be being copied out, so one barrier per tile is enough.
   const std::size_t scratch = ScratchView<float*, Space>::shmem_size(2 * tile) + ScratchView<int*, Space>::shmem_size(2);
@@ -187,7 +185,7 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
   const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
   const long tiles = launch.tiles;
   const int table_ints = fast_table_ints(team_size, num_bins);
-  const bool aligned = is_aligned(in.data());
+  const bool aligned = is_quad_aligned(in.data());
 
   // Pass 1: per-chunk histograms, bin-major: entry b * chunks + c. Nothing is ranked here: each
   // member counts its elements per bin (in registers, added to its own column of a scratch

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/types.hpp"
 
@@ -38,9 +39,7 @@ std::size_t tiled_scratch_bytes(int tile, int taps) {
 
 // Four consecutive floats in one 16-byte scratch word: one shared-memory load brings four
 // values (CUDA: LDS.128), and staging four inputs per member keeps four global loads in flight.
-struct alignas(16) Quad {
-  float v[4];
-};
+using Quad = kpz::Quad<float>;
 
 // Level-0 scratch one team of `general` asks for, in Quads: the tile rounded up to whole
 // Quads plus ceil(taps/4) Quads of halo, and b zero-padded to whole Quads.

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "kpz/quad.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/xor_exchange.hpp"
@@ -69,13 +70,7 @@ struct Launch {
 // The template variant is instantiated for these lane counts.
 inline constexpr int kTemplateLanes[] = {64, 128, 256, 512, 1024};
 
-// Four consecutive values in one 16-byte word: --persistent reads the input as Quads, one
-// 16-byte load per four values (CUDA: LDG.128).
-template <class T>
-struct alignas(16) Quad {
-  T v[4];
-};
-
+// --persistent reads the input as Quads (kpz/quad.hpp): one 16-byte load per four values.
 template <class T>
 KOKKOS_INLINE_FUNCTION T quad_sum(const Quad<T>& q) {
   return (q.v[0] + q.v[1]) + (q.v[2] + q.v[3]);

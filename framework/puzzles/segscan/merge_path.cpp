@@ -87,14 +87,6 @@ KOKKOS_INLINE_FUNCTION Coord merge_path_search(const OffsetView& offsets, int di
   return Coord{lo, diagonal - lo};
 }
 
-// Four consecutive elements in one 16-byte word: the tile kernel stages whole aligned Quads of
-// values and offsets with one load each (a float4 load on CUDA), the few elements around them
-// one by one.
-template <class T>
-struct alignas(16) Quad {
-  T v[4];
-};
-
 // A View of the Quads of `view` (element 4q..4q+3 is Quad q), or an empty one when the data is
 // not 16-byte aligned (a subview that starts mid-Quad): then quad() falls back to four loads.
 // A plain Kokkos::View made outside the kernel, so the trace build never sees data() inside it.
@@ -104,7 +96,7 @@ using QuadView = Kokkos::View<const Quad<E>*, typename Space::memory_space, Kokk
 template <class Space, class E, class V>
 QuadView<Space, E> quads_of(const V& view) {
   const E* p = view.data();
-  const bool aligned = p != nullptr && reinterpret_cast<std::uintptr_t>(p) % alignof(Quad<E>) == 0;
+  const bool aligned = p != nullptr && is_quad_aligned(p);
   return aligned ? QuadView<Space, E>(reinterpret_cast<const Quad<E>*>(p), view.extent(0) / 4) : QuadView<Space, E>();
 }
 

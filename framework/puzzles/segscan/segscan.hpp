@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/types.hpp"
 
