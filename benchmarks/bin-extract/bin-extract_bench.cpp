@@ -180,8 +180,41 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     space.fence();
     require_equal(to_host(out), want_partition, "two-pass partition");
     check_offsets(bin_offsets, "two-pass partition");
-    report.rows.push_back({"partition: two passes over chunks, tiles ranked in scratch (framework)", "puzzle", pgroup, pbytes,
-                           time_kernel(space, req.cfg, run)});
+    report.rows.push_back({"partition: two passes over chunks, tiles ranked by packed counts (framework)", "puzzle", pgroup,
+                           pbytes, time_kernel(space, req.cfg, run)});
+  }
+  {
+    // The framework partition's stages timed alone, each with its own bytes: pass 1 reads N, the
+    // scan reads and writes the (bin, chunk) counts, pass 2 reads N and writes N. The scan works
+    // in place, so its row restores the counts first (a copy of a few thousand ints).
+    const std::size_t entries = static_cast<std::size_t>(num_bins) * fast.chunks;
+    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), entries + 1);
+    View<int*, Space> counts(Kokkos::view_alloc(space, "counts"), entries + 1);
+    const auto pass1 = [&] { partition_histograms(space, fast, num_bins, in, chunk_offsets); };
+    pass1();
+    Kokkos::deep_copy(space, counts, chunk_offsets);
+    report.rows.push_back({"partition pass 1: per-chunk histograms (framework; bytes: reads N)", "puzzle", pgroup,
+                           static_cast<double>(sizeof(float)) * static_cast<double>(n), time_kernel(space, req.cfg, pass1)});
+    const auto scan = [&] {
+      Kokkos::deep_copy(space, chunk_offsets, counts);
+      partition_offsets(space, fast, num_bins, chunk_offsets, bin_offsets);
+    };
+    report.rows.push_back({"partition offsets: scan of the chunk counts, after restoring them (framework)", "puzzle", pgroup,
+                           2.0 * sizeof(int) * static_cast<double>(entries), time_kernel(space, req.cfg, scan)});
+    scan();
+    space.fence();
+    const double pass2_bytes = 2.0 * sizeof(float) * static_cast<double>(n);
+    for (const PartitionRank how : {PartitionRank::packed, PartitionRank::table}) {
+      const bool packed = how == PartitionRank::packed;
+      const auto pass2 = [&] { partition_scatter(space, fast, num_bins, in, chunk_offsets, out, how); };
+      poison(out);
+      pass2();
+      space.fence();
+      const std::string what = packed ? "partition pass 2: scatter, tiles ranked by packed counts (framework)"
+                                      : "partition pass 2: scatter, tiles ranked by a scratch table and team scan (previous)";
+      require_equal(to_host(out), want_partition, what);
+      report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup, pass2_bytes, time_kernel(space, req.cfg, pass2)});
+    }
   }
   {
     const int teams = teams_for(n, launch.tile);

@@ -232,17 +232,22 @@ void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz:
   for (std::size_t j = 0; j < want; ++j)
     ASSERT_EQ(std::memcmp(&got[j], &host[o.order[first + j]], sizeof(float)), 0) << what << " extract element " << j;
 
-  kpz::View<int*, Space> chunk_offsets("chunk_offsets", bins * fast.chunks + 1), bin_offsets("bin_offsets", bins + 1);
-  kpz::poison(out);
-  kpz::poison(bin_offsets);
-  kpz::poison(chunk_offsets);
-  be::partition_two_pass(space, fast, bins, in, chunk_offsets, out, bin_offsets);
-  space.fence();
-  const auto part = kpz::to_host(out);
-  const auto offsets = kpz::to_host(bin_offsets);
-  for (int b = 0; b <= bins; ++b) ASSERT_EQ(offsets[b], static_cast<int>(o.offsets[b])) << what << " bin offset " << b;
-  for (std::size_t j = 0; j < host.size(); ++j)
-    ASSERT_EQ(std::memcmp(&part[j], &host[o.order[j]], sizeof(float)), 0) << what << " partition element " << j;
+  // Both ways pass 2 ranks a tile (packed counts with kpz::team::BinRank up to 8 bins; the
+  // scratch table and team scan).
+  for (const auto how : {be::PartitionRank::packed, be::PartitionRank::table}) {
+    const std::string rank_what = what + (how == be::PartitionRank::packed ? " (packed rank)" : " (table rank)");
+    kpz::View<int*, Space> chunk_offsets("chunk_offsets", bins * fast.chunks + 1), bin_offsets("bin_offsets", bins + 1);
+    kpz::poison(out);
+    kpz::poison(bin_offsets);
+    kpz::poison(chunk_offsets);
+    be::partition_two_pass(space, fast, bins, in, chunk_offsets, out, bin_offsets, how);
+    space.fence();
+    const auto part = kpz::to_host(out);
+    const auto offsets = kpz::to_host(bin_offsets);
+    for (int b = 0; b <= bins; ++b) ASSERT_EQ(offsets[b], static_cast<int>(o.offsets[b])) << rank_what << " bin offset " << b;
+    for (std::size_t j = 0; j < host.size(); ++j)
+      ASSERT_EQ(std::memcmp(&part[j], &host[o.order[j]], sizeof(float)), 0) << rank_what << " partition element " << j;
+  }
 }
 
 TEST_P(BinExtract, FastKernelsMatchTheOracle) {

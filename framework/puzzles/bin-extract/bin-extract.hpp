@@ -20,6 +20,7 @@
 #include "kpz/bench.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
+#include "kpz/team/bin_rank.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::bin_extract {
@@ -112,14 +113,33 @@ inline int fast_table_ints(int team_size, int num_bins) {
   return entries + (entries >> 5) + 1;
 }
 
-// Level-0 scratch of the fast kernels (an upper bound for each): the extract's two staging
-// buffers and totals, the partition's staged tile, count table and two per-bin arrays.
+// Level-0 scratch of the fast kernels. The extract: two staging buffers and their totals.
+// The partition's pass 2 up to 8 bins: two staging buffers, two per-bin delta arrays, the per-bin
+// places and kpz::team::BinRank's words. Beyond 8 bins: one staged tile, the (bin, member) count table and
+// two per-bin arrays. A launch requests the largest (fast_launch sizes the team by it).
 template <class Space>
-std::size_t fast_scratch_bytes(int team_size, int items, int num_bins) {
+std::size_t extract_scratch_bytes(int team_size, int items) {
   return ScratchView<float*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size) * items) +
-         ScratchView<int*, Space>::shmem_size(2) +
+         ScratchView<int*, Space>::shmem_size(2);
+}
+template <class Space>
+std::size_t partition_ranked_scratch_bytes(int team_size, int items) {
+  return team::BinRank<Space>::scratch_bytes(team_size) +
+         ScratchView<float*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size) * items) +
+         2 * ScratchView<int*, Space>::shmem_size(2 * team::BinRank<Space>::max_bins);
+}
+template <class Space>
+std::size_t partition_table_scratch_bytes(int team_size, int items, int num_bins) {
+  return ScratchView<float*, Space>::shmem_size(static_cast<std::size_t>(team_size) * items) +
          ScratchView<int*, Space>::shmem_size(fast_table_ints(team_size, num_bins)) +
          2 * ScratchView<int*, Space>::shmem_size(num_bins);
+}
+template <class Space>
+std::size_t fast_scratch_bytes(int team_size, int items, int num_bins) {
+  const std::size_t partition = num_bins <= team::BinRank<Space>::max_bins
+                                    ? partition_ranked_scratch_bytes<Space>(team_size, items)
+                                    : partition_table_scratch_bytes<Space>(team_size, items, num_bins);
+  return std::max(extract_scratch_bytes<Space>(team_size, items), partition);
 }
 template <class Space>
 std::size_t fast_scratch_bytes(const FastLaunch& launch, int num_bins) {
@@ -157,14 +177,33 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
                      View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts,
                      View<float*, Space> out, View<int*, Space> count);
 
-// --partition over the same chunks: per-chunk histograms (pass 1, reads N), one exclusive scan
-// over (bin, chunk) in bin-major order, then every chunk, tile after tile, ranked by bin in
-// scratch and scattered stably (pass 2, reads N, writes N).
+// How pass 2 ranks a tile by bin: `packed` uses kpz::team::BinRank (counts packed in registers,
+// a warp scan on CUDA; up to 8 bins, more fall back to `table`), `table` a (bin, member) count
+// table and a team scan in scratch (the session-3 kernel, kept for more bins and for comparison).
+enum class PartitionRank { packed, table };
+
+// --partition over the same chunks, in three stages (the benchmark also times each):
+// pass 1 `partition_histograms`: per-chunk histograms into chunk_offsets (bin-major, entry
+//   b * chunks + c; reads N);
+// `partition_offsets`: one exclusive scan over them in place, and bin_offsets;
+// pass 2 `partition_scatter`: every chunk, tile after tile, ranked by bin in scratch and scattered
+//   stably (reads N, writes N).
 // chunk_offsets has num_bins * launch.chunks + 1 entries; bin_offsets num_bins + 1.
+template <class Space>
+void partition_histograms(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
+                          View<int*, Space> chunk_offsets);
+template <class Space>
+void partition_offsets(const Space& space, const FastLaunch& launch, int num_bins, View<int*, Space> chunk_offsets,
+                       View<int*, Space> bin_offsets);
+template <class Space>
+void partition_scatter(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
+                       View<int*, Space> chunk_offsets, View<float*, Space> out,
+                       PartitionRank how = PartitionRank::packed);
 template <class Space>
 void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins,
                         View<const float*, Space> in, View<int*, Space> chunk_offsets,
-                        View<float*, Space> out, View<int*, Space> bin_offsets);
+                        View<float*, Space> out, View<int*, Space> bin_offsets,
+                        PartitionRank how = PartitionRank::packed);
 
 // ---------------------------------------------------------------------------------------------
 // Library baseline (benchmarks/bin-extract/cuda/, CUDA builds only): selects the elements of

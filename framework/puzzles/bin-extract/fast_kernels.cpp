@@ -3,6 +3,7 @@
 // under nvcc). The learner's kernels are in reference/ and exercises/; these are what the docs'
 // "solution explained" section walks through as the fast versions.
 #include <cstdint>
+#include <cstdlib>
 
 #include "bin-extract/bin-extract.hpp"
 #include "kpz/check.hpp"
@@ -93,6 +94,16 @@ template <class Space>
 using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2>>;
 #endif
 
+// Pass 2 with BinRank runs teams of at most 256 (two staging buffers of 16 x 256 floats fill the
+// level-0 scratch); MinBlocks teams per SM set the register cap (65536 / (256 x MinBlocks)).
+#if defined(KPZ_TRACE)
+template <class Space, int MinBlocks>
+using RankedPolicy = TeamPolicy<Space>;
+#else
+template <class Space, int MinBlocks>
+using RankedPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks>>;
+#endif
+
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
 KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
 
@@ -177,19 +188,18 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
       });
 }
 
+// Pass 1: per-chunk histograms, bin-major: entry b * chunks + c. Nothing is ranked here: each
+// member counts its elements per bin (in registers, added to its own column of a scratch table
+// after each tile), and the team adds the columns up once, at the end of its chunk.
 template <class Space>
-void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
-                        View<int*, Space> chunk_offsets, View<float*, Space> out, View<int*, Space> bin_offsets) {
+void partition_histograms(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
+                          View<int*, Space> chunk_offsets) {
   constexpr int Items = fast_items<Space>();
   const long n = static_cast<long>(in.extent(0));
   const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
   const long tiles = launch.tiles;
   const int table_ints = fast_table_ints(team_size, num_bins);
   const bool aligned = is_quad_aligned(in.data());
-
-  // Pass 1: per-chunk histograms, bin-major: entry b * chunks + c. Nothing is ranked here: each
-  // member counts its elements per bin (in registers, added to its own column of a scratch
-  // table after each tile), and the team adds the columns up once, at the end of its chunk.
   const auto count_policy = ChunkPolicy<Space>(space, chunks, team_size)
                                 .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(table_ints)));
   Kokkos::parallel_for(
@@ -226,8 +236,14 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
           chunk_offsets(b * chunks + c) = sum;
         });
       });
+}
 
-  const int entries = num_bins * chunks;
+// The counts become places: one exclusive scan over (bin, chunk) in bin-major order, in place;
+// bin b starts at entry b * chunks.
+template <class Space>
+void partition_offsets(const Space& space, const FastLaunch& launch, int num_bins, View<int*, Space> chunk_offsets,
+                       View<int*, Space> bin_offsets) {
+  const int chunks = launch.chunks, entries = num_bins * chunks;
   Kokkos::parallel_scan(
       "bin_extract::partition_offsets", Kokkos::RangePolicy<Space>(space, 0, entries + 1),
       KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
@@ -238,14 +254,83 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
   Kokkos::parallel_for(
       "bin_extract::partition_bin_offsets", Kokkos::RangePolicy<Space>(space, 0, num_bins + 1),
       KOKKOS_LAMBDA(const int b) { bin_offsets(b) = chunk_offsets(b * chunks); });
+}
 
-  // Pass 2: the same chunks, tile after tile in input order. Each tile is ranked by bin (a stable
-  // counting sort in scratch), staged in bin order and copied out, consecutive members writing
-  // consecutive addresses; s_run keeps, per bin, where the chunk's next element of that bin goes.
-  const auto policy = ChunkPolicy<Space>(space, chunks, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(fast_scratch_bytes<Space>(launch, num_bins)));
+// Pass 2 for up to BinRank's 8 bins: each tile ranked by kpz::team::BinRank (packed counts in
+// registers, a warp scan on CUDA, one barrier), staged in bin order and copied out, consecutive
+// members writing consecutive addresses. Two staging buffers alternate between tiles: the copy-out
+// of tile t - 1 runs after tile t's rank barrier, which also orders it before the staging of
+// tile t + 1 into the same buffer; so that barrier is the only one per tile.
+template <int MinBlocks, class Space>
+void partition_scatter_ranked(const Space& space, const FastLaunch& launch, int num_bins,
+                              View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
+  using Rank = kpz::team::BinRank<Space>;
+  constexpr int Items = fast_items<Space>();
+  constexpr int B = Rank::max_bins;
+  const long n = static_cast<long>(in.extent(0));
+  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
+  const long tiles = launch.tiles;
+  const bool aligned = is_quad_aligned(in.data());
+  const auto policy = RankedPolicy<Space, MinBlocks>(space, chunks, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(partition_ranked_scratch_bytes<Space>(team_size, Items)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Rank ranker(team);
+        ScratchView<float*, Space> s_stage(team.team_scratch(0), 2 * tile);
+        ScratchView<int*, Space> s_delta(team.team_scratch(0), 2 * B);  // out index - staged index, per bin
+        ScratchView<int*, Space> s_run(team.team_scratch(0), B);        // the chunk's next out index, per bin
+        const int c = team.league_rank(), rank = team.team_rank(), T = team.team_size();
+        const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
+        // Bin b belongs to member b % T (every bin to its own member on a GPU): only its owner
+        // ever touches s_run(b), so it needs no barrier.
+        for (int b = rank; b < num_bins; b += T) s_run(b) = chunk_offsets(b * chunks + c);
+        const auto copy_out = [&](int half, int count) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
+            const float v = s_stage(half * tile + i);
+            out(s_delta(half * B + bin_of(v, num_bins)) + i) = v;
+          });
+        };
+        float x[Items], next[Items];
+        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(rank) * Items, aligned, x);
+        int staged = 0;  // elements of the previous tile, waiting in the other buffer
+        for (long t = t0; t < t1; ++t) {
+          const long first = t * tile + static_cast<long>(rank) * Items;
+          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+          const long left = n - first;
+          const int valid = left < 0 ? 0 : left < Items ? static_cast<int>(left) : Items;
+          const int half = static_cast<int>((t - t0) & 1);
+          auto ranks = ranker.template rank<Items>(team, [&](int k) { return bin_of(x[k], num_bins); }, valid, half);
+          if (t > t0) copy_out(1 - half, staged);
+          for (int b = rank; b < num_bins; b += T) {
+            s_delta(half * B + b) = s_run(b) - ranks.bin_start(b);
+            s_run(b) += ranks.bin_count(b);
+          }
+          for (int k = 0; k < Items; ++k)
+            if (k < valid) s_stage(half * tile + ranks.take(bin_of(x[k], num_bins))) = x[k];
+          staged = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
+          for (int k = 0; k < Items; ++k) x[k] = next[k];
+        }
+        team.team_barrier();
+        if (t1 > t0) copy_out(static_cast<int>((t1 - 1 - t0) & 1), staged);
+      });
+}
+
+// Pass 2 for any number of bins (the session-3 kernel; more than BinRank's 8 bins run here):
+// each tile ranked through a (bin, member) count table and a team scan in scratch, staged in bin
+// order and copied out; s_run keeps, per bin, where the chunk's next element of that bin goes.
+template <class Space>
+void partition_scatter_table(const Space& space, const FastLaunch& launch, int num_bins,
+                             View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
+  constexpr int Items = fast_items<Space>();
+  const long n = static_cast<long>(in.extent(0));
+  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
+  const long tiles = launch.tiles;
+  const int table_ints = fast_table_ints(team_size, num_bins);
+  const bool aligned = is_quad_aligned(in.data());
+  const auto policy = ChunkPolicy<Space>(space, chunks, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(partition_table_scratch_bytes<Space>(team_size, Items, num_bins)));
+  Kokkos::parallel_for(
+      "bin_extract::partition_scatter_table", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_stage(team.team_scratch(0), tile);
         ScratchView<int*, Space> table(team.team_scratch(0), table_ints);
         ScratchView<int*, Space> s_delta(team.team_scratch(0), num_bins);  // out index - staged index, per bin
@@ -294,11 +379,38 @@ void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bi
       });
 }
 
+template <class Space>
+void partition_scatter(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
+                       View<int*, Space> chunk_offsets, View<float*, Space> out, PartitionRank how) {
+  if (how == PartitionRank::packed && num_bins <= kpz::team::BinRank<Space>::max_bins) {
+    static const int min_blocks = std::getenv("KPZ_BE_MINBLOCKS") ? std::atoi(std::getenv("KPZ_BE_MINBLOCKS")) : 3;
+    if (min_blocks == 2) partition_scatter_ranked<2>(space, launch, num_bins, in, chunk_offsets, out);
+    else if (min_blocks == 4) partition_scatter_ranked<4>(space, launch, num_bins, in, chunk_offsets, out);
+    else partition_scatter_ranked<3>(space, launch, num_bins, in, chunk_offsets, out);
+  }
+  else
+    partition_scatter_table(space, launch, num_bins, in, chunk_offsets, out);
+}
+
+template <class Space>
+void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
+                        View<int*, Space> chunk_offsets, View<float*, Space> out, View<int*, Space> bin_offsets,
+                        PartitionRank how) {
+  partition_histograms(space, launch, num_bins, in, chunk_offsets);
+  partition_offsets(space, launch, num_bins, chunk_offsets, bin_offsets);
+  partition_scatter(space, launch, num_bins, in, chunk_offsets, out, how);
+}
+
 #define KPZ_BIN_EXTRACT_FAST_INSTANTIATE(S)                                                           \
   template void extract_chunked<S>(const S&, const FastLaunch&, int, int, View<const float*, S>,     \
                                    View<float*, S>, View<int*, S>, View<float*, S>, View<int*, S>);  \
+  template void partition_histograms<S>(const S&, const FastLaunch&, int, View<const float*, S>,      \
+                                        View<int*, S>);                                              \
+  template void partition_offsets<S>(const S&, const FastLaunch&, int, View<int*, S>, View<int*, S>); \
+  template void partition_scatter<S>(const S&, const FastLaunch&, int, View<const float*, S>,         \
+                                     View<int*, S>, View<float*, S>, PartitionRank);                 \
   template void partition_two_pass<S>(const S&, const FastLaunch&, int, View<const float*, S>,        \
-                                      View<int*, S>, View<float*, S>, View<int*, S>);
+                                      View<int*, S>, View<float*, S>, View<int*, S>, PartitionRank);
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_FAST_INSTANTIATE)
 
 }  // namespace kpz::bin_extract
