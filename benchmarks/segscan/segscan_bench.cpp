@@ -228,7 +228,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
   const std::int64_t rows = req.params.get("rows") ? req.params.get("rows") : gpu ? std::int64_t{1} << 24 : std::int64_t{1} << 18;
   const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
-  // The merge path's own team size unless --team-size sets every team: 128 on a GPU (47 items
+  // The merge path's own team size unless --team-size sets every team: 128 on a GPU (43 items
   // per member, chosen by the --tile-items sweep in benchmarks/results/segscan-notes.md).
   const int merge_team = req.team_size ? team_size : resolve_team_size(space, 0, gpu ? 128 : 64);
   MergePathPlan plan = default_merge_path_plan<Space>(merge_team);
@@ -271,8 +271,8 @@ BenchSpec make_bench() {
            {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
            {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
            {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
-           {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 6016 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
-           {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 3968 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
+           {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 5504 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
+           {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 2944 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
            {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0, 0, 1},
            {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1}},
           [](const BenchRequest& req) {

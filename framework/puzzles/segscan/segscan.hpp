@@ -88,17 +88,18 @@ struct MergePathPlan {
   int chunk;       // pairs per team in the scan of tile carries
 };
 
-// CUDA: teams of 128 members walking 47 items each (6016 items per team; an odd count, so that
-// members walking values read different scratch banks), about 24 KiB of scratch; the carry
-// scan takes chunks of 512 pairs. SpMV keeps 31 items per member (3968 per team, about 16 KiB):
-// its products gather x at random columns, latency that only more teams per SM hide (the
-// 6016-item tile measured 285 / 293 GB/s instead of 394 / 404 on the H100). Host: 2048 items,
-// chunks of 1024 pairs (32 KiB of host scratch per team). The team size is the caller's: items
-// per member = tile_items / team_size.
+// CUDA: teams of 128 members walking 43 items each (5504 items per team; an odd count, so that
+// members walking values read different scratch banks), about 22 KiB of scratch; the carry
+// scan takes chunks of 512 pairs (the sweep in benchmarks/results/segscan-notes.md: scratch and
+// registers allow 8-9 teams per SM, and the kernel waits on memory, so bigger tiles lose).
+// SpMV: 23 items per member (2944 per team, about 12 KiB): its products gather x at random
+// columns, latency that only more teams per SM hide (6016 items: 285 / 293 GB/s on the H100,
+// 2944: 402 / 413). Host: 2048 items, chunks of 1024 pairs (32 KiB of host scratch per team).
+// The team size is the caller's: items per member = tile_items / team_size.
 template <class Space>
 MergePathPlan default_merge_path_plan(int team_size, bool spmv = false) {
   const bool gpu = space_name<Space>() == "cuda";
-  return MergePathPlan{team_size, gpu ? (spmv ? 3968 : 6016) : 2048, gpu ? 512 : 1024};
+  return MergePathPlan{team_size, gpu ? (spmv ? 2944 : 5504) : 2048, gpu ? 512 : 1024};
 }
 
 // A scratch slot of the tile kernel: a value of the tile, or the end of one of its segments
