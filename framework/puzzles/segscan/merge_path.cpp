@@ -13,16 +13,16 @@
 // consumed, x + y = the diagonal; a binary search over x finds the point on any diagonal.
 //
 // Three steps:
-//  1. search: tile t starts at the point on diagonal t * D (one binary search per tile, in
-//     global memory; neighbouring tiles share most of the path through the cache);
+//  1. search: tile t starts at the point on diagonal t * D; every 32nd tile searches the whole
+//     path in global memory, the others only the bracket those leave (locate_tiles);
 //  2. tiles: team t stages its values and segment ends in one scratch buffer of D slots
 //     (values first, then ends: together they are exactly the tile's items) with 16-byte loads,
 //     about four per member, all in flight before the first store. Each member searches its
-//     own starting point there and walks D / team_size items serially (15 on CUDA: an odd
-//     count keeps the members' scratch reads in different banks). A segment that ends inside
+//     own starting point there and walks D / team_size items serially (43 on CUDA: an odd
+//     count keeps the members' scratch reads in different banks), without branches. A segment that ends inside
 //     the member's items is complete, except the member's first one, which may have begun in
 //     an earlier member: every member contributes (sum since its last end, "it had an end") to
-//     a segmented scan across the team, whose exclusive result is exactly the missing part of
+//     a segmented scan across the team (kpz::team::OrderedScan), whose exclusive result is exactly the missing part of
 //     its first segment. Totals overwrite the ends in scratch, then go to global memory in one
 //     coalesced pass. The team's scan total is the tile's carry: the sum of the segment still
 //     open at the tile's end, and "the tile has an end";
@@ -30,7 +30,7 @@
 //     first segment that lies in earlier tiles: chunks of carries are scanned in scratch, the
 //     chunk aggregates likewise (recursively when there are more than a chunk of them), and
 //     the fix-up kernel (one thread per tile) adds the carry to that segment's total.
-// Five launches in all (search, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
+// Six launches in all (two searches, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
 // No atomics, so the result is the same on every run.
 #include "segscan/segscan.hpp"
 

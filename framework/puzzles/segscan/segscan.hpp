@@ -79,9 +79,10 @@ int default_tile() {
 // S segment ends and the N value indices, merged, form a path of S + N items; team t takes
 // items [t * tile_items, (t + 1) * tile_items) whatever the segment lengths, stages its values
 // and segment ends in scratch, and each member walks items_per_member consecutive items
-// serially. Members' partial sums meet in a segmented scan in scratch; the partial sums of
-// segments that cross tiles meet in a segmented scan of the tiles' carries (a second, small
-// pass), which is added to the first segment that ends in each tile. Deterministic: no atomics.
+// serially. Members' partial sums meet in a team segmented scan (kpz::team::OrderedScan); the
+// partial sums of segments that cross tiles meet in a segmented scan of the tiles' carries (a
+// second, small pass), which is added to the first segment that ends in each tile.
+// Deterministic: no atomics.
 struct MergePathPlan {
   int team_size;   // members per team
   int tile_items;  // merge items per team (segment ends + values)
