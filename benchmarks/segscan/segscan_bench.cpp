@@ -135,6 +135,11 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
     check_sums(term, offsets, to_host(sums), name);
     report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
   }
+  if (req.params.get("stages")) {
+    // Step 1 of the merge path alone (bytes: the coordinates it writes), to see its share.
+    report.rows.push_back({"merge path, search stage only, " + group, "puzzle", group, 8.0 * (ws.tiles + 1),
+                           time_kernel(space, req.cfg, [&] { merge_path_locate(space, plan, ws, co); })});
+  }
   auto* cub_run = all ? LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) : nullptr;
   if (cub_run) {
     const std::string label = "CUB DeviceSegmentedReduce::Sum";
@@ -223,12 +228,15 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
   const std::int64_t rows = req.params.get("rows") ? req.params.get("rows") : gpu ? std::int64_t{1} << 24 : std::int64_t{1} << 18;
   const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
-  // The merge path's own team size unless --team-size sets every team: 128 on a GPU (31 items
+  // The merge path's own team size unless --team-size sets every team: 128 on a GPU (43 items
   // per member, chosen by the --tile-items sweep in benchmarks/results/segscan-notes.md).
   const int merge_team = req.team_size ? team_size : resolve_team_size(space, 0, gpu ? 128 : 64);
   MergePathPlan plan = default_merge_path_plan<Space>(merge_team);
+  MergePathPlan spmv_plan = default_merge_path_plan<Space>(merge_team, true);
   if (req.params.get("tile-items")) plan.tile_items = static_cast<int>(req.params.get("tile-items"));
+  if (req.params.get("spmv-tile-items")) spmv_plan.tile_items = static_cast<int>(req.params.get("spmv-tile-items"));
   check_scratch<Space>(merge_path_scratch_bytes<Space, float>(plan), 0, "segscan merge path");
+  check_scratch<Space>(merge_path_scratch_bytes<Space, float>(spmv_plan), 0, "segscan merge path spmv");
   check_scratch<Space>(merge_path_carry_scratch_bytes<Space, float>(plan), 0, "segscan merge path carry scan");
   check_scratch<Space>(hillis_steele_scratch_bytes<Space, float>(default_tile<Space>()), 0, "segscan --reduce");
 
@@ -236,7 +244,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.puzzle = "segscan";
   report.space = std::string(space_name<Space>());
   report.config.set("size", n).set("spmv_rows", rows).set("team_size", team_size);
-  report.config.set("merge_path_team_size", plan.team_size).set("merge_path_items_per_team", plan.tile_items).set("impl", std::string(to_string(req.impl)));
+  report.config.set("merge_path_team_size", plan.team_size).set("merge_path_items_per_team", plan.tile_items).set("merge_path_spmv_items_per_team", spmv_plan.tile_items).set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("kokkos_kernels", have_kokkos_kernels());
   report.config.set("cub", LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) != nullptr);
@@ -248,8 +256,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   auto values = to_device(space, "values", host_values);
   for (const std::int64_t mean : means) bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size);
   if (req.params.get("spmv")) {
-    bench_spmv<Space>(report, space, req, rows, false, plan, team_size);
-    bench_spmv<Space>(report, space, req, rows, true, plan, team_size);
+    bench_spmv<Space>(report, space, req, rows, false, spmv_plan, team_size);
+    bench_spmv<Space>(report, space, req, rows, true, spmv_plan, team_size);
   }
   if (!have_kokkos_kernels())
     report.notes.push_back("no Kokkos Kernels in this build: configure with -DKokkosKernels_ROOT=... for the KokkosSparse::spmv rows");
@@ -263,8 +271,10 @@ BenchSpec make_bench() {
            {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
            {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
            {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
-           {"tile-items", "merge items per team of the merge-path kernel (0: 3968 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
-           {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0, 0, 1}},
+           {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 5504 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
+           {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 2944 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
+           {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0, 0, 1},
+           {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};

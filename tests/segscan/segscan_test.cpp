@@ -253,6 +253,78 @@ std::vector<float> merge_path_sums(const Space& space, const std::vector<float>&
   return kpz::to_host(sums);
 }
 
+// The framework's team collective kpz::team::OrderedScan: the (value, flag) operator is not
+// commutative, so any swapped operand shows. Both paths (shuffle on CUDA, scratch everywhere)
+// against the host oracle, per team, for every team size the backend runs.
+template <class Space>
+std::vector<ss::SegPair<int>> ordered_scan_once(const Space& space, const std::vector<ss::SegPair<int>>& host,
+                                                int team_size, kpz::team::ScanPath path, bool exclusive) {
+  using Scan = kpz::team::OrderedScan<Space, ss::SegPair<int>>;
+  const int n = static_cast<int>(host.size());
+  const int teams = n / team_size;
+  kpz::View<ss::SegPair<int>*, Space> in("in", n), out("out", n);
+  auto h_in = Kokkos::create_mirror_view(in);
+  for (int i = 0; i < n; ++i) h_in(i) = host[static_cast<std::size_t>(i)];
+  Kokkos::deep_copy(in, h_in);
+  Kokkos::deep_copy(out, ss::SegPair<int>{-7777, 9});
+  const auto policy = kpz::TeamPolicy<Space>(space, teams, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(Scan::scratch_bytes(team_size)));
+  Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
+    const Scan scan(team, path);
+    const int i = team.league_rank() * team.team_size() + team.team_rank();
+    const auto r = scan.scan(team, in(i), ss::SegPair<int>{0, 0}, [](const ss::SegPair<int>& a, const ss::SegPair<int>& b) {
+      return ss::SegPair<int>{b.flag ? b.value : a.value + b.value, a.flag | b.flag};
+    });
+    out(i) = exclusive ? r.exclusive : r.inclusive;
+  });
+  space.fence();
+  auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  std::vector<ss::SegPair<int>> got(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) got[static_cast<std::size_t>(i)] = h_out(i);
+  return got;
+}
+
+TEST_P(Segscan, OrderedScanPathsAgreeWithOracle) {
+  if (!reference()) GTEST_SKIP() << "framework collective, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    using Scan = kpz::team::OrderedScan<Space, ss::SegPair<int>>;
+    kpz::Rng rng(4242);
+    auto teams = kpz::test::team_sizes(GetParam());
+    if (GetParam() == "cuda") teams.insert(teams.end(), {32, 64, 96, 128, 256, 512});
+    int shuffle_runs = 0;
+    for (const int team : teams) {
+      // Three teams; flags rare, frequent, and none at all in the first team.
+      std::vector<ss::SegPair<int>> host(static_cast<std::size_t>(3 * team));
+      for (std::size_t i = 0; i < host.size(); ++i) {
+        const auto t_size = static_cast<std::size_t>(team);
+        const int density = i < t_size ? 0 : i < 2 * t_size ? 5 : 50;
+        host[i] = ss::SegPair<int>{static_cast<int>(rng.integer(-1000, 1000)), rng.integer(0, 99) < density ? 1 : 0};
+      }
+      shuffle_runs += Scan::uses_shuffle(team);
+      for (const bool exclusive : {false, true})
+        for (const auto path : {kpz::team::ScanPath::best, kpz::team::ScanPath::scratch}) {
+          const auto got = ordered_scan_once<Space>(space, host, team, path, exclusive);
+          for (int t = 0; t < 3; ++t) {
+            ss::SegPair<int> acc{0, 0};
+            for (int r = 0; r < team; ++r) {
+              const auto& x = host[static_cast<std::size_t>(t * team + r)];
+              const ss::SegPair<int> incl{x.flag ? x.value : acc.value + x.value, acc.flag | x.flag};
+              const auto want = exclusive ? acc : incl;
+              const auto& g = got[static_cast<std::size_t>(t * team + r)];
+              ASSERT_TRUE(g.value == want.value && g.flag == want.flag)
+                  << "team size " << team << ", team " << t << ", rank " << r << (exclusive ? " exclusive" : " inclusive")
+                  << (path == kpz::team::ScanPath::best ? " best path" : " scratch path") << ": got (" << g.value << ", "
+                  << g.flag << "), want (" << want.value << ", " << want.flag << ")";
+              acc = incl;
+            }
+          }
+        }
+    }
+    if (GetParam() == "cuda") EXPECT_GT(shuffle_runs, 0) << "the shuffle path never ran";
+  });
+}
+
 TEST_P(Segscan, MergePathHandMadeSegments) {
   if (!reference()) GTEST_SKIP() << "framework kernel, not an exercise";
   kpz::with_space(GetParam(), [&](const auto& space) {

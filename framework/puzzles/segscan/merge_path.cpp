@@ -13,16 +13,16 @@
 // consumed, x + y = the diagonal; a binary search over x finds the point on any diagonal.
 //
 // Three steps:
-//  1. search: tile t starts at the point on diagonal t * D (one binary search per tile, in
-//     global memory; neighbouring tiles share most of the path through the cache);
+//  1. search: tile t starts at the point on diagonal t * D; every 32nd tile searches the whole
+//     path in global memory, the others only the bracket those leave (locate_tiles);
 //  2. tiles: team t stages its values and segment ends in one scratch buffer of D slots
 //     (values first, then ends: together they are exactly the tile's items) with 16-byte loads,
 //     about four per member, all in flight before the first store. Each member searches its
-//     own starting point there and walks D / team_size items serially (15 on CUDA: an odd
-//     count keeps the members' scratch reads in different banks). A segment that ends inside
+//     own starting point there and walks D / team_size items serially (43 on CUDA: an odd
+//     count keeps the members' scratch reads in different banks), without branches. A segment that ends inside
 //     the member's items is complete, except the member's first one, which may have begun in
 //     an earlier member: every member contributes (sum since its last end, "it had an end") to
-//     a segmented scan across the team, whose exclusive result is exactly the missing part of
+//     a segmented scan across the team (kpz::team::OrderedScan), whose exclusive result is exactly the missing part of
 //     its first segment. Totals overwrite the ends in scratch, then go to global memory in one
 //     coalesced pass. The team's scan total is the tile's carry: the sum of the segment still
 //     open at the tile's end, and "the tile has an end";
@@ -30,7 +30,7 @@
 //     first segment that lies in earlier tiles: chunks of carries are scanned in scratch, the
 //     chunk aggregates likewise (recursively when there are more than a chunk of them), and
 //     the fix-up kernel (one thread per tile) adds the carry to that segment's total.
-// Five launches in all (search, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
+// Six launches in all (two searches, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
 // No atomics, so the result is the same on every run.
 #include "segscan/segscan.hpp"
 
@@ -198,14 +198,58 @@ void scan_carries(const Space& space, const MergePathPlan& plan, MergePathWorksp
       KOKKOS_LAMBDA(int i) { out(i) = join(up(i / chunk), out(i)); });
 }
 
+// Every kSearchStride-th tile searches the whole path (15 probes per round: few threads, so
+// the rounds' latency matters, not their loads); the tiles between two of those search only
+// the bracket they leave, about kSearchStride tiles' worth of segment ends that neighbouring
+// tiles share through L2. One search of the whole path per tile read about 28 offsets per
+// tile from DRAM at L = 4 (Nsight Compute: 95 us, 10 % of the call).
+constexpr int kSearchStride = 32;
+
+template <class Space, class T>
+void locate_tiles(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
+                  View<const int*, Space> offsets, int n) {
+  const int segments = static_cast<int>(ws.segments);
+  const int total = segments + n;
+  const int tile_items = plan.tile_items;
+  const int tiles = ws.tiles;
+  const auto coords = ws.coords;
+  const auto diagonal = KOKKOS_LAMBDA(int t) {
+    const std::int64_t d = static_cast<std::int64_t>(t) * tile_items;
+    return static_cast<int>(d < total ? d : total);
+  };
+  const int coarse = (tiles + kSearchStride - 1) / kSearchStride + 1;  // tiles 0, 32, ... and the end
+  Kokkos::parallel_for(
+      "segscan::merge_path::search_coarse", Kokkos::RangePolicy<Space>(space, 0, coarse), KOKKOS_LAMBDA(int i) {
+        const int t = Kokkos::min(i * kSearchStride, tiles);
+        coords(t) = merge_path_search(offsets, diagonal(t), segments, n);
+      });
+  Kokkos::parallel_for(
+      "segscan::merge_path::search_fine", Kokkos::RangePolicy<Space>(space, 0, tiles), KOKKOS_LAMBDA(int t) {
+        if (t % kSearchStride == 0) return;
+        const int t0 = t - t % kSearchStride, t1 = Kokkos::min(t0 + kSearchStride, tiles);
+        const int d = diagonal(t);
+        int lo = Kokkos::max(d - n, coords(t0).x), hi = Kokkos::min(d, coords(t1).x);
+        while (lo < hi) {
+          const int pivot = lo + (hi - lo) / 2;
+          if (offsets(pivot + 1) <= d - pivot - 1) lo = pivot + 1;
+          else hi = pivot;
+        }
+        coords(t) = Coord{lo, d - lo};
+      });
+}
+
 // Quads (or single elements) one member loads before it stores any: the loads of a tile's staging
 // are all in flight at once (a tile of 3840 items and 256 members needs about 4 per member).
 constexpr int kStageUnits = 4;
 
+// Items of the walk unrolled together (compile-time register indices, one loop test per group).
+constexpr int kWalkUnroll = 8;
+// An end no value index reaches: the sentinel after a tile's last end.
+constexpr int kNoEnd = 2147483647;
+
 template <class Space, class T, class Loader>
 void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, const Loader& load,
                     View<const int*, Space> offsets, int n, View<T*, Space> sums) {
-  using Pairs = ScratchView<SegPair<T>*, Space>;
   using Slots = ScratchView<MergeSlot<T>*, Space>;
   const int segments = static_cast<int>(sums.extent(0));
   if (ws.segments != segments || ws.values != n)
@@ -213,7 +257,6 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
                            std::to_string(ws.values) + " values, used for " + std::to_string(segments) + " and " +
                            std::to_string(n));
   if (segments == 0) return;
-  const int total = segments + n;
   const int tile_items = plan.tile_items;
   const int tiles = ws.tiles;
   const int team_size = plan.team_size;
@@ -223,11 +266,7 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
   const ArrayLoader<Space, int> ends{offsets, quads_of<Space, int>(offsets)};
 
   // 1. Where each tile's share of the path starts.
-  Kokkos::parallel_for(
-      "segscan::merge_path::search", Kokkos::RangePolicy<Space>(space, 0, tiles + 1), KOKKOS_LAMBDA(int t) {
-        const std::int64_t diagonal = static_cast<std::int64_t>(t) * tile_items;
-        coords(t) = merge_path_search(offsets, static_cast<int>(diagonal < total ? diagonal : total), segments, n);
-      });
+  locate_tiles(space, plan, ws, offsets, n);
 
   // 2. The tiles. Scratch: slots [0, ny) hold the tile's values, slots [ny, ny + nx) its segment
   // ends (relative to the first value), later the totals of those segments.
@@ -235,8 +274,8 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
                           .set_scratch_size(0, Kokkos::PerTeam(merge_path_scratch_bytes<Space, T>(plan)));
   Kokkos::parallel_for(
       "segscan::merge_path::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Slots s(team.team_scratch(0), tile_items);
-        Pairs cur(team.team_scratch(0), team_size), next(team.team_scratch(0), team_size);
+        Slots s(team.team_scratch(0), tile_items + 1);
+        const kpz::team::OrderedScan<Space, SegPair<T>> scan(team);
         const int t = team.league_rank();
         const int m = team.team_rank();
         const Coord c0 = coords(t), c1 = coords(t + 1);
@@ -279,6 +318,7 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
             }
           }
         }
+        if (m == 0) s(ny + nx).end = kNoEnd;  // the end after the tile's last: never reached
         team.team_barrier();
 
         // This member's items [d0, d1) of the tile's path, and where they start.
@@ -293,36 +333,38 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
         int x = lo, y = d0 - lo;
         team.team_barrier();  // every search has read the ends before totals overwrite them
 
-        // The serial walk, with the next end in a register: one scratch read per item. The
-        // first end this member meets closes a segment that may have begun before its items:
-        // keep that partial sum aside until the team scan. Its slot, and the end read past the
-        // last item, belong to a later member's first end, which nobody overwrites before the
-        // scan.
-        constexpr int kNoEnd = 2147483647;
-        int e = x < nx ? s(ny + x).end : kNoEnd;
+        // The serial walk, with the next end in a register. Each item reads one slot: the next
+        // value, or at an end the end after it (the sentinel past the tile's last), and updates
+        // the state with selects, so a warp whose members meet ends and values in different
+        // places does not run both branches; kWalkUnroll items at a time with compile-time
+        // indices. The first end this member meets closes a segment that may have begun before
+        // its items: keep that partial sum aside until the team scan. Its slot, and the end read
+        // past the last item, belong to a later member's first end, which nobody overwrites
+        // before the scan.
+        const int count = d1 - d0;
+        int e = s(ny + x).end;
         T acc = T(0), first_partial = T(0);
         int first_end = -1;
-        for (int d = d0; d < d1; ++d) {
-          if (e <= y) {
-            if (first_end < 0) {
-              first_end = x;
-              first_partial = acc;
-            } else {
-              s(ny + x).value = acc;
+        for (int base = 0; base < count; base += kWalkUnroll) {
+          for (int k = 0; k < kWalkUnroll; ++k) {
+            if (base + k < count) {
+              const bool is_end = e <= y;
+              const MergeSlot<T> w = s(is_end ? ny + x + 1 : y);
+              const bool is_first = is_end && first_end < 0;
+              if (is_end && !is_first) s(ny + x).value = acc;
+              first_partial = is_first ? acc : first_partial;
+              first_end = is_first ? x : first_end;
+              acc = is_end ? T(0) : acc + w.value;
+              e = is_end ? w.end : e;
+              x += is_end ? 1 : 0;
+              y += is_end ? 0 : 1;
             }
-            acc = T(0);
-            ++x;
-            e = x < nx ? s(ny + x).end : kNoEnd;
-          } else {
-            acc += s(y).value;
-            ++y;
           }
         }
-        cur(m) = SegPair<T>{acc, first_end >= 0 ? 1 : 0};
-        team.team_barrier();
-        team_scan_inclusive(team, cur, next, team_size);
-        if (first_end >= 0) s(ny + first_end).value = (m > 0 ? cur(m - 1).value : T(0)) + first_partial;
-        if (m == team_size - 1) tile_carry(t) = cur(m);
+        const auto carry = scan.scan(team, SegPair<T>{acc, first_end >= 0 ? 1 : 0}, SegPair<T>{T(0), 0},
+                                     [](const SegPair<T>& a, const SegPair<T>& b) { return join(a, b); });
+        if (first_end >= 0) s(ny + first_end).value = carry.exclusive.value + first_partial;
+        if (m == team_size - 1) tile_carry(t) = carry.inclusive;
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx), [&](int k) { sums(c0.x + k) = s(ny + k).value; });
       });
@@ -369,6 +411,13 @@ MergePathWorkspace<Space, T>::MergePathWorkspace(const Space& space, const Merge
 }
 
 template <class Space, class T>
+void merge_path_locate(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
+                       View<const int*, Space> offsets) {
+  if (ws.segments == 0) return;
+  locate_tiles(space, plan, ws, offsets, static_cast<int>(ws.values));
+}
+
+template <class Space, class T>
 void merge_path_reduce(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
                        View<const T*, Space> values, View<const int*, Space> offsets, View<T*, Space> sums) {
   merge_path_run(space, plan, ws, ValueLoader<Space, T>{values, quads_of<Space, T>(values)}, offsets,
@@ -385,6 +434,8 @@ void merge_path_spmv(const Space& space, const MergePathPlan& plan, MergePathWor
 
 #define KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE_T(S, T)                                                            \
   template struct MergePathWorkspace<S, T>;                                                                  \
+  template void merge_path_locate<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,           \
+                                        View<const int*, S>);                                                \
   template void merge_path_reduce<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,           \
                                         View<const T*, S>, View<const int*, S>, View<T*, S>);                \
   template void merge_path_spmv<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,             \

@@ -23,6 +23,7 @@
 
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
+#include "kpz/team/ordered_scan.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::segscan {
@@ -78,23 +79,28 @@ int default_tile() {
 // S segment ends and the N value indices, merged, form a path of S + N items; team t takes
 // items [t * tile_items, (t + 1) * tile_items) whatever the segment lengths, stages its values
 // and segment ends in scratch, and each member walks items_per_member consecutive items
-// serially. Members' partial sums meet in a segmented scan in scratch; the partial sums of
-// segments that cross tiles meet in a segmented scan of the tiles' carries (a second, small
-// pass), which is added to the first segment that ends in each tile. Deterministic: no atomics.
+// serially. Members' partial sums meet in a team segmented scan (kpz::team::OrderedScan); the
+// partial sums of segments that cross tiles meet in a segmented scan of the tiles' carries (a
+// second, small pass), which is added to the first segment that ends in each tile.
+// Deterministic: no atomics.
 struct MergePathPlan {
   int team_size;   // members per team
   int tile_items;  // merge items per team (segment ends + values)
   int chunk;       // pairs per team in the scan of tile carries
 };
 
-// CUDA: teams of 128 members walking 31 items each (3968 items per team; an odd count, so that
-// members walking values read different scratch banks), about 17 KiB of scratch; the carry
-// scan takes chunks of 512 pairs. Host: 2048 items, chunks of 1024 pairs (32 KiB of host
-// scratch per team). The team size is the caller's: items per member = tile_items / team_size.
+// CUDA: teams of 128 members walking 43 items each (5504 items per team; an odd count, so that
+// members walking values read different scratch banks), about 22 KiB of scratch; the carry
+// scan takes chunks of 512 pairs (the sweep in benchmarks/results/segscan-notes.md: scratch and
+// registers allow 8-9 teams per SM, and the kernel waits on memory, so bigger tiles lose).
+// SpMV: 23 items per member (2944 per team, about 12 KiB): its products gather x at random
+// columns, latency that only more teams per SM hide (6016 items: 285 / 293 GB/s on the H100,
+// 2944: 402 / 413). Host: 2048 items, chunks of 1024 pairs (32 KiB of host scratch per team).
+// The team size is the caller's: items per member = tile_items / team_size.
 template <class Space>
-MergePathPlan default_merge_path_plan(int team_size) {
+MergePathPlan default_merge_path_plan(int team_size, bool spmv = false) {
   const bool gpu = space_name<Space>() == "cuda";
-  return MergePathPlan{team_size, gpu ? 3968 : 2048, gpu ? 512 : 1024};
+  return MergePathPlan{team_size, gpu ? (spmv ? 2944 : 5504) : 2048, gpu ? 512 : 1024};
 }
 
 // A scratch slot of the tile kernel: a value of the tile, or the end of one of its segments
@@ -106,10 +112,11 @@ union MergeSlot {
 };
 
 // Level-0 scratch of the tile kernel: one slot per merge item (values and ends together fill
-// the tile), two buffers of team_size pairs.
+// the tile) and a sentinel end, and the team scan of the members' carries.
 template <class Space, class T>
 std::size_t merge_path_scratch_bytes(const MergePathPlan& plan) {
-  return ScratchView<MergeSlot<T>*, Space>::shmem_size(plan.tile_items) + 2 * pair_buffer_bytes<Space, T>(plan.team_size);
+  return ScratchView<MergeSlot<T>*, Space>::shmem_size(plan.tile_items + 1) +
+         team::OrderedScan<Space, SegPair<T>>::scratch_bytes(plan.team_size);
 }
 
 // Scratch of the carry scan: two buffers of `chunk` pairs.
@@ -137,6 +144,12 @@ struct MergePathWorkspace {
   // carry_in[l] into carry_out[l]; carry_in[l + 1] holds level l's chunk aggregates.
   std::vector<View<SegPair<T>*, Space>> carry_in, carry_out;
 };
+
+// Step 1 of merge_path_reduce alone (where each tile starts: ws.coords), for the bench's
+// stage timing.
+template <class Space, class T>
+void merge_path_locate(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
+                       View<const int*, Space> offsets);
 
 // sums[s] = values[offsets[s]] + ... + values[offsets[s+1] - 1] (0 for an empty segment).
 // offsets has S + 1 entries, validated on the host; ws was built for (S, N).

@@ -390,7 +390,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
 
   const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
   Launch launch{team_size, req.params.get("tile") ? static_cast<int>(req.params.get("tile")) : default_tile<Space>()};
-  MergePathPlan plan = default_merge_path_plan<Space>(team_size);
+  MergePathPlan plan = default_merge_path_plan<Space>(team_size, spmv_kind);
   if (merge_path) {
     if (req.params.get("tile")) {
       plan.tile_items = launch.tile;
