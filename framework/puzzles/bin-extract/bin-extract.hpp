@@ -180,7 +180,10 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
 // How pass 2 ranks a tile by bin: `packed` uses kpz::team::BinRank (counts packed in registers,
 // a warp scan on CUDA; up to 8 bins, more fall back to `table`), `table` a (bin, member) count
 // table and a team scan in scratch (the session-3 kernel, kept for more bins and for comparison).
-enum class PartitionRank { packed, table };
+// `best` is `packed` where a team is made of whole warps (CUDA) and `table` elsewhere: on the
+// host a member owns 1024 elements, and its scratch counters beat the packed words' shifts and
+// masks (2-core VM, N = 2^22: pass 2 26-28 ms with the table, 43-44 ms packed).
+enum class PartitionRank { best, packed, table };
 
 // --partition over the same chunks, in three stages (the benchmark also times each):
 // pass 1 `partition_histograms`: per-chunk histograms into chunk_offsets (bin-major, entry
@@ -198,12 +201,12 @@ void partition_offsets(const Space& space, const FastLaunch& launch, int num_bin
 template <class Space>
 void partition_scatter(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
                        View<int*, Space> chunk_offsets, View<float*, Space> out,
-                       PartitionRank how = PartitionRank::packed);
+                       PartitionRank how = PartitionRank::best);
 template <class Space>
 void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins,
                         View<const float*, Space> in, View<int*, Space> chunk_offsets,
                         View<float*, Space> out, View<int*, Space> bin_offsets,
-                        PartitionRank how = PartitionRank::packed);
+                        PartitionRank how = PartitionRank::best);
 
 // ---------------------------------------------------------------------------------------------
 // Library baseline (benchmarks/bin-extract/cuda/, CUDA builds only): selects the elements of
