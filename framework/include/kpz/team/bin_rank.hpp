@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kpz/team/warp_shuffle.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::team {
@@ -39,7 +40,7 @@ using PackedCounts = unsigned long long;
 KOKKOS_INLINE_FUNCTION PackedCounts warp_inclusive_sum(PackedCounts v, int lane) {
   KOKKOS_IF_ON_DEVICE((
       for (int d = 1; d < 32; d *= 2) {
-        const PackedCounts u = __shfl_up_sync(0xffffffffu, v, d, 32);
+        const PackedCounts u = shfl_up_words(v, d);
         if (lane >= d) v += u;
       }))
   (void)lane;

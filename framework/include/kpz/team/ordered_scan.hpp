@@ -14,9 +14,9 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <cstring>
 #include <type_traits>
 
+#include "kpz/team/warp_shuffle.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::team {
@@ -28,23 +28,6 @@ struct ScanResult {
   P exclusive;  // the join of the elements of lower ranks (the identity for rank 0)
   P inclusive;  // the same joined with this member's element
 };
-
-namespace detail {
-// shfl_up any trivially copyable P across the warp, 32 bits at a time.
-template <class P>
-KOKKOS_INLINE_FUNCTION P shfl_up_words(const P& value, int delta) {
-  static_assert(std::is_trivially_copyable_v<P> && sizeof(P) % 4 == 0);
-  P out = value;
-  KOKKOS_IF_ON_DEVICE((
-      unsigned words[sizeof(P) / 4];
-      memcpy(words, &value, sizeof(P));
-      for (std::size_t w = 0; w < sizeof(P) / 4; ++w)
-        words[w] = __shfl_up_sync(0xffffffffu, words[w], delta, 32);
-      memcpy(&out, words, sizeof(P));))
-  (void)delta;
-  return out;
-}
-}  // namespace detail
 
 template <class Space, class P>
 class OrderedScan {

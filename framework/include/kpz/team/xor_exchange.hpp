@@ -17,31 +17,14 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <cstring>
 #include <type_traits>
 
+#include "kpz/team/warp_shuffle.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::team {
 
 enum class XorPath { best, scratch };
-
-namespace detail {
-// Exchanges any trivially copyable T across the warp, 32 bits at a time.
-template <class T>
-KOKKOS_INLINE_FUNCTION T shfl_xor_words(const T& value, int mask) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
-  T out = value;
-  KOKKOS_IF_ON_DEVICE((
-      unsigned words[sizeof(T) / 4];
-      memcpy(words, &value, sizeof(T));
-      for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
-        words[w] = __shfl_xor_sync(0xffffffffu, words[w], mask, 32);
-      memcpy(&out, words, sizeof(T));))
-  (void)mask;
-  return out;
-}
-}  // namespace detail
 
 template <class Space, class T>
 class XorExchange {

@@ -1,0 +1,46 @@
+#pragma once
+// Register exchange between the 32 threads of a CUDA warp, for the shuffle paths of the team
+// collectives in this folder (XorExchange, OrderedScan, BinRank). Kokkos 5.0.2 has no public
+// lane-exchange API, so the collectives call these inside code that every thread of a full warp
+// executes, and only where their `uses_...` predicate says a team is made of whole warps.
+// Any trivially copyable value travels 32 bits at a time. On the host (and in host code) the
+// functions return `value` unchanged: the portable paths never call them for an exchange.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
+namespace kpz::team::detail {
+
+// The value of lane (lane ^ mask).
+template <class T>
+KOKKOS_INLINE_FUNCTION T shfl_xor_words(const T& value, int mask) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
+  T out = value;
+  KOKKOS_IF_ON_DEVICE((
+      unsigned words[sizeof(T) / 4];
+      memcpy(words, &value, sizeof(T));
+      for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
+        words[w] = __shfl_xor_sync(0xffffffffu, words[w], mask, 32);
+      memcpy(&out, words, sizeof(T));))
+  (void)mask;
+  return out;
+}
+
+// The value of lane (lane - delta); lanes below delta get their own value back.
+template <class T>
+KOKKOS_INLINE_FUNCTION T shfl_up_words(const T& value, int delta) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
+  T out = value;
+  KOKKOS_IF_ON_DEVICE((
+      unsigned words[sizeof(T) / 4];
+      memcpy(words, &value, sizeof(T));
+      for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
+        words[w] = __shfl_up_sync(0xffffffffu, words[w], delta, 32);
+      memcpy(&out, words, sizeof(T));))
+  (void)delta;
+  return out;
+}
+
+}  // namespace kpz::team::detail
