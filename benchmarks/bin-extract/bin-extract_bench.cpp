@@ -180,7 +180,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     space.fence();
     require_equal(to_host(out), want_partition, "two-pass partition");
     check_offsets(bin_offsets, "two-pass partition");
-    const bool packed = kpz::team::BinRank<Space>::uses_warps(fast.team_size) && num_bins <= kpz::team::BinRank<Space>::max_bins;
+    const bool packed = partition_rank_used<Space>(fast.team_size, num_bins) == PartitionRank::packed;
     report.rows.push_back({std::string("partition: two passes over chunks, tiles ranked by ") +
                                (packed ? "packed counts" : "a count table") + " (framework)",
                            "puzzle", pgroup, pbytes, time_kernel(space, req.cfg, run)});
@@ -208,6 +208,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const double pass2_bytes = 2.0 * sizeof(float) * static_cast<double>(n);
     for (const PartitionRank how : {PartitionRank::packed, PartitionRank::table}) {
       const bool packed = how == PartitionRank::packed;
+      if (packed && partition_rank_used<Space>(fast.team_size, num_bins, how) != how) {
+        report.notes.push_back("partition pass 2 with packed counts: only up to " +
+                               std::to_string(kpz::team::BinRank<Space>::max_bins) + " bins, so no row");
+        continue;
+      }
       const auto pass2 = [&] { partition_scatter(space, fast, num_bins, in, chunk_offsets, out, how); };
       poison(out);
       pass2();

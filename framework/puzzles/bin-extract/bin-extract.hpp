@@ -185,6 +185,15 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
 // masks (2-core VM, N = 2^22: pass 2 26-28 ms with the table, 43-44 ms packed).
 enum class PartitionRank { best, packed, table };
 
+// The rank pass 2 actually runs for a request: `best` resolved, and `packed` only up to BinRank's
+// max_bins. The kernel dispatch and the benchmark's row names both ask this one function.
+template <class Space>
+PartitionRank partition_rank_used(int team_size, int num_bins, PartitionRank how = PartitionRank::best) {
+  using Rank = kpz::team::BinRank<Space>;
+  if (how == PartitionRank::best) how = Rank::uses_warps(team_size) ? PartitionRank::packed : PartitionRank::table;
+  return how == PartitionRank::packed && num_bins <= Rank::max_bins ? PartitionRank::packed : PartitionRank::table;
+}
+
 // --partition over the same chunks, in three stages (the benchmark also times each):
 // pass 1 `partition_histograms`: per-chunk histograms into chunk_offsets (bin-major, entry
 //   b * chunks + c; reads N);

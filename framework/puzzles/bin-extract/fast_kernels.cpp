@@ -381,9 +381,7 @@ void partition_scatter_table(const Space& space, const FastLaunch& launch, int n
 template <class Space>
 void partition_scatter(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
                        View<int*, Space> chunk_offsets, View<float*, Space> out, PartitionRank how) {
-  using Rank = kpz::team::BinRank<Space>;
-  if (how == PartitionRank::best) how = Rank::uses_warps(launch.team_size) ? PartitionRank::packed : PartitionRank::table;
-  if (how == PartitionRank::packed && num_bins <= Rank::max_bins) {
+  if (partition_rank_used<Space>(launch.team_size, num_bins, how) == PartitionRank::packed) {
     // H100, N = 2^28: 3 teams per SM (80 registers, 92 bytes of spills) 1.28 ms; 2 (104, none)
     // 1.29 ms; 4 (64, 192 bytes of spills) 1.73 ms.
     partition_scatter_ranked<3>(space, launch, num_bins, in, chunk_offsets, out);

@@ -13,34 +13,35 @@
 
 namespace kpz::team::detail {
 
-// The value of lane (lane ^ mask).
-template <class T>
-KOKKOS_INLINE_FUNCTION T shfl_xor_words(const T& value, int mask) {
+enum class Shuffle { xor_lane, up };
+
+// Moves any trivially copyable value between lanes, one 32-bit word at a time.
+template <Shuffle How, class T>
+KOKKOS_INLINE_FUNCTION T shuffle_words(const T& value, int operand) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
   T out = value;
   KOKKOS_IF_ON_DEVICE((
       unsigned words[sizeof(T) / 4];
       memcpy(words, &value, sizeof(T));
-      for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
-        words[w] = __shfl_xor_sync(0xffffffffu, words[w], mask, 32);
+      for (std::size_t w = 0; w < sizeof(T) / 4; ++w) {
+        if constexpr (How == Shuffle::xor_lane) words[w] = __shfl_xor_sync(0xffffffffu, words[w], operand, 32);
+        else words[w] = __shfl_up_sync(0xffffffffu, words[w], operand, 32);
+      }
       memcpy(&out, words, sizeof(T));))
-  (void)mask;
+  (void)operand;
   return out;
+}
+
+// The value of lane (lane ^ mask).
+template <class T>
+KOKKOS_INLINE_FUNCTION T shfl_xor_words(const T& value, int mask) {
+  return shuffle_words<Shuffle::xor_lane>(value, mask);
 }
 
 // The value of lane (lane - delta); lanes below delta get their own value back.
 template <class T>
 KOKKOS_INLINE_FUNCTION T shfl_up_words(const T& value, int delta) {
-  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
-  T out = value;
-  KOKKOS_IF_ON_DEVICE((
-      unsigned words[sizeof(T) / 4];
-      memcpy(words, &value, sizeof(T));
-      for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
-        words[w] = __shfl_up_sync(0xffffffffu, words[w], delta, 32);
-      memcpy(&out, words, sizeof(T));))
-  (void)delta;
-  return out;
+  return shuffle_words<Shuffle::up>(value, delta);
 }
 
 }  // namespace kpz::team::detail
