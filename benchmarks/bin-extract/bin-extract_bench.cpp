@@ -172,56 +172,59 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
         throw std::runtime_error(what + " gives a wrong bin offset for bin " + std::to_string(b) + ": refusing to time it");
   };
   View<int*, Space> bin_offsets(Kokkos::view_alloc(space, "bin_offsets"), num_bins + 1);
+  // A group is a warp on CUDA and one member on hosts (where a team is one member by default).
+  const auto rank_name = [](PartitionRank how) {
+    return how == PartitionRank::grouped ? std::string("a chunk per group, tiles ranked by packed counts, no team barrier")
+                                         : std::string("a chunk per team, tiles ranked by a scratch table and team scan");
+  };
   {
-    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), static_cast<std::size_t>(num_bins) * fast.chunks + 1);
-    const auto run = [&] { partition_two_pass(space, fast, num_bins, in, chunk_offsets, out, bin_offsets); };
+    const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins);
+    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), partition_chunk_entries(layout, num_bins));
+    const auto run = [&] { partition_two_pass(space, layout, num_bins, in, chunk_offsets, out, bin_offsets); };
     poison(out);
     run();
     space.fence();
     require_equal(to_host(out), want_partition, "two-pass partition");
     check_offsets(bin_offsets, "two-pass partition");
-    const bool packed = partition_rank_used<Space>(fast.team_size, num_bins) == PartitionRank::packed;
-    report.rows.push_back({std::string("partition: two passes over chunks, tiles ranked by ") +
-                               (packed ? "packed counts" : "a count table") + " (framework)",
-                           "puzzle", pgroup, pbytes, time_kernel(space, req.cfg, run)});
+    report.rows.push_back({"partition: two passes, " + rank_name(layout.rank) + " (framework)", "puzzle", pgroup, pbytes,
+                           time_kernel(space, req.cfg, run)});
   }
-  {
-    // The framework partition's stages timed alone, each with its own bytes: pass 1 reads N, the
-    // scan reads and writes the (bin, chunk) counts, pass 2 reads N and writes N. The scan works
-    // in place, so its row restores the counts first (a copy of a few thousand ints).
-    const std::size_t entries = static_cast<std::size_t>(num_bins) * fast.chunks;
-    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), entries + 1);
-    View<int*, Space> counts(Kokkos::view_alloc(space, "counts"), entries + 1);
-    const auto pass1 = [&] { partition_histograms(space, fast, num_bins, in, chunk_offsets); };
+  // The framework partition's stages timed alone, each with its own bytes, for both ways pass 2
+  // ranks a tile (each splits the input its own way, so each has its own pass 1): pass 1 reads N,
+  // the scan reads and writes the (bin, chunk) counts, pass 2 reads N and writes N. The scan works
+  // in place, so its row restores the counts first (a copy of a few thousand ints).
+  for (const PartitionRank how : {PartitionRank::grouped, PartitionRank::table}) {
+    const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins, how);
+    if (layout.rank != how) {
+      report.notes.push_back("partition, " + rank_name(how) + ": only up to " +
+                             std::to_string(kpz::team::GroupBinRank<Space>::max_bins) + " bins, so no rows");
+      continue;
+    }
+    const std::string chunk = how == PartitionRank::grouped ? "chunk per group" : "chunk per team";
+    const std::size_t entries = partition_chunk_entries(layout, num_bins);
+    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), entries);
+    View<int*, Space> counts(Kokkos::view_alloc(space, "counts"), entries);
+    const auto pass1 = [&] { partition_histograms(space, layout, num_bins, in, chunk_offsets); };
     pass1();
     Kokkos::deep_copy(space, counts, chunk_offsets);
-    report.rows.push_back({"partition pass 1: per-chunk histograms (framework; bytes: reads N)", "puzzle", pgroup,
+    report.rows.push_back({"partition pass 1 (" + chunk + "): histograms (framework; bytes: reads N)", "puzzle", pgroup,
                            static_cast<double>(sizeof(float)) * static_cast<double>(n), time_kernel(space, req.cfg, pass1)});
     const auto scan = [&] {
       Kokkos::deep_copy(space, chunk_offsets, counts);
-      partition_offsets(space, fast, num_bins, chunk_offsets, bin_offsets);
+      partition_offsets(space, layout, num_bins, chunk_offsets, bin_offsets);
     };
-    report.rows.push_back({"partition offsets: scan of the chunk counts, after restoring them (framework)", "puzzle", pgroup,
-                           2.0 * sizeof(int) * static_cast<double>(entries), time_kernel(space, req.cfg, scan)});
+    report.rows.push_back({"partition offsets (" + chunk + "): scan of the counts, after restoring them (framework)",
+                           "puzzle", pgroup, 2.0 * sizeof(int) * static_cast<double>(entries), time_kernel(space, req.cfg, scan)});
     scan();
     space.fence();
-    const double pass2_bytes = 2.0 * sizeof(float) * static_cast<double>(n);
-    for (const PartitionRank how : {PartitionRank::packed, PartitionRank::table}) {
-      const bool packed = how == PartitionRank::packed;
-      if (packed && partition_rank_used<Space>(fast.team_size, num_bins, how) != how) {
-        report.notes.push_back("partition pass 2 with packed counts: only up to " +
-                               std::to_string(kpz::team::BinRank<Space>::max_bins) + " bins, so no row");
-        continue;
-      }
-      const auto pass2 = [&] { partition_scatter(space, fast, num_bins, in, chunk_offsets, out, how); };
-      poison(out);
-      pass2();
-      space.fence();
-      const std::string what = packed ? "partition pass 2: scatter, tiles ranked by packed counts (framework)"
-                                      : "partition pass 2: scatter, tiles ranked by a scratch table and team scan (previous)";
-      require_equal(to_host(out), want_partition, what);
-      report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup, pass2_bytes, time_kernel(space, req.cfg, pass2)});
-    }
+    const auto pass2 = [&] { partition_scatter(space, layout, num_bins, in, chunk_offsets, out); };
+    poison(out);
+    pass2();
+    space.fence();
+    const std::string what = "partition pass 2 (" + chunk + "): scatter, " + rank_name(how) + " (framework)";
+    require_equal(to_host(out), want_partition, what);
+    report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup, 2.0 * sizeof(float) * static_cast<double>(n),
+                           time_kernel(space, req.cfg, pass2)});
   }
   {
     const int teams = teams_for(n, launch.tile);

@@ -232,15 +232,17 @@ void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz:
   for (std::size_t j = 0; j < want; ++j)
     ASSERT_EQ(std::memcmp(&got[j], &host[o.order[first + j]], sizeof(float)), 0) << what << " extract element " << j;
 
-  // Both ways pass 2 ranks a tile (packed counts with kpz::team::BinRank up to 8 bins; the
-  // scratch table and team scan).
-  for (const auto how : {be::PartitionRank::packed, be::PartitionRank::table}) {
-    const std::string rank_what = what + (how == be::PartitionRank::packed ? " (packed rank)" : " (table rank)");
-    kpz::View<int*, Space> chunk_offsets("chunk_offsets", bins * fast.chunks + 1), bin_offsets("bin_offsets", bins + 1);
+  // Both ways the partition ranks a tile: a chunk per group (a warp on CUDA, a member elsewhere)
+  // ranked with kpz::team::GroupBinRank, up to 8 bins; a chunk per team with the scratch table.
+  for (const auto how : {be::PartitionRank::grouped, be::PartitionRank::table}) {
+    const be::PartitionLayout layout = be::partition_layout<Space>(fast, host.size(), bins, how);
+    const std::string rank_what = what + (how == be::PartitionRank::grouped ? " (grouped rank)" : " (table rank)");
+    kpz::View<int*, Space> chunk_offsets("chunk_offsets", be::partition_chunk_entries(layout, bins));
+    kpz::View<int*, Space> bin_offsets("bin_offsets", bins + 1);
     kpz::poison(out);
     kpz::poison(bin_offsets);
     kpz::poison(chunk_offsets);
-    be::partition_two_pass(space, fast, bins, in, chunk_offsets, out, bin_offsets, how);
+    be::partition_two_pass(space, layout, bins, in, chunk_offsets, out, bin_offsets);
     space.fence();
     const auto part = kpz::to_host(out);
     const auto offsets = kpz::to_host(bin_offsets);

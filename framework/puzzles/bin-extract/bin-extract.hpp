@@ -20,7 +20,7 @@
 #include "kpz/bench.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
-#include "kpz/team/bin_rank.hpp"
+#include "kpz/team/group_bin_rank.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::bin_extract {
@@ -113,20 +113,21 @@ inline int fast_table_ints(int team_size, int num_bins) {
   return entries + (entries >> 5) + 1;
 }
 
-// Level-0 scratch of the fast kernels. The extract: two staging buffers and their totals.
-// The partition's pass 2 up to 8 bins: two staging buffers, two per-bin delta arrays, the per-bin
-// places and kpz::team::BinRank's words. Beyond 8 bins: one staged tile, the (bin, member) count table and
-// two per-bin arrays. A launch requests the largest (fast_launch sizes the team by it).
+// Level-0 scratch of the fast kernels. The extract: two staging buffers and their totals. The
+// partition's pass 2 up to 8 bins (grouped): per group, its staged tile and two per-bin arrays.
+// Beyond 8 bins (table): one staged tile, the (bin, member) count table and two per-bin arrays. A
+// launch requests the largest (fast_launch sizes the team by it).
 template <class Space>
 std::size_t extract_scratch_bytes(int team_size, int items) {
   return ScratchView<float*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size) * items) +
          ScratchView<int*, Space>::shmem_size(2);
 }
 template <class Space>
-std::size_t partition_ranked_scratch_bytes(int team_size, int items) {
-  return team::BinRank<Space>::scratch_bytes(team_size) +
-         ScratchView<float*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size) * items) +
-         2 * ScratchView<int*, Space>::shmem_size(2 * team::BinRank<Space>::max_bins);
+std::size_t partition_grouped_scratch_bytes(int team_size, int items) {
+  const int group = team::GroupBinRank<Space>::group_size(team_size);
+  return ScratchView<float*, Space>::shmem_size(static_cast<std::size_t>(team_size) * items) +
+         ScratchView<int*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size / group) *
+                                              team::GroupBinRank<Space>::max_bins);
 }
 template <class Space>
 std::size_t partition_table_scratch_bytes(int team_size, int items, int num_bins) {
@@ -136,8 +137,8 @@ std::size_t partition_table_scratch_bytes(int team_size, int items, int num_bins
 }
 template <class Space>
 std::size_t fast_scratch_bytes(int team_size, int items, int num_bins) {
-  const std::size_t partition = num_bins <= team::BinRank<Space>::max_bins
-                                    ? partition_ranked_scratch_bytes<Space>(team_size, items)
+  const std::size_t partition = num_bins <= team::GroupBinRank<Space>::max_bins
+                                    ? partition_grouped_scratch_bytes<Space>(team_size, items)
                                     : partition_table_scratch_bytes<Space>(team_size, items, num_bins);
   return std::max(extract_scratch_bytes<Space>(team_size, items), partition);
 }
@@ -177,45 +178,80 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
                      View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts,
                      View<float*, Space> out, View<int*, Space> count);
 
-// How pass 2 ranks a tile by bin: `packed` uses kpz::team::BinRank (counts packed in registers,
-// a warp scan on CUDA; up to 8 bins, more fall back to `table`), `table` a (bin, member) count
-// table and a team scan in scratch (the session-3 kernel, kept for more bins and for comparison).
-// `best` is `packed` where a team is made of whole warps (CUDA) and `table` elsewhere: on the
+// How the partition ranks a tile by bin, and so how it splits the input (PartitionLayout):
+// `grouped` gives every group (a warp on CUDA, one member elsewhere) its own chunk of tiles of
+//   group x items elements, ranked with kpz::team::GroupBinRank (packed counts in registers, warp
+//   shuffles, no team barrier; up to 8 bins, more fall back to `table`);
+// `table` gives every team a chunk of tiles of team x items elements, ranked with a (bin, member)
+//   count table and a team scan in scratch (the session-3 kernel, for any number of bins).
+// `best` is `grouped` where a team is made of whole warps (CUDA) and `table` elsewhere: on the
 // host a member owns 1024 elements, and its scratch counters beat the packed words' shifts and
 // masks (2-core VM, N = 2^22: pass 2 26-28 ms with the table, 43-44 ms packed).
-enum class PartitionRank { best, packed, table };
+enum class PartitionRank { best, grouped, table };
 
-// The rank pass 2 actually runs for a request: `best` resolved, and `packed` only up to BinRank's
-// max_bins. The kernel dispatch and the benchmark's row names both ask this one function.
+// The rank the partition actually runs for a request: `best` resolved, and `grouped` only up
+// to GroupBinRank's 8 bins. The kernels and the benchmark's row names all ask this one function.
 template <class Space>
 PartitionRank partition_rank_used(int team_size, int num_bins, PartitionRank how = PartitionRank::best) {
-  using Rank = kpz::team::BinRank<Space>;
-  if (how == PartitionRank::best) how = Rank::uses_warps(team_size) ? PartitionRank::packed : PartitionRank::table;
-  return how == PartitionRank::packed && num_bins <= Rank::max_bins ? PartitionRank::packed : PartitionRank::table;
+  using Rank = kpz::team::GroupBinRank<Space>;
+  if (how == PartitionRank::best) how = Rank::uses_warps(team_size) ? PartitionRank::grouped : PartitionRank::table;
+  return how == PartitionRank::grouped && num_bins <= Rank::max_bins ? how : PartitionRank::table;
 }
 
-// --partition over the same chunks, in three stages (the benchmark also times each):
+// How a partition splits the input: `chunks` chunks of consecutive `tile`-element tiles (an even
+// share each); chunk c is walked tile after tile by one group of `group` members, and a team of
+// team_size members holds `groups_per_team` groups, so `league` teams run every chunk. Pass 1
+// counts per chunk, the scan turns the (bin, chunk) counts into places, pass 2 walks the same
+// chunks: the three stages must get the same layout.
+struct PartitionLayout {
+  PartitionRank rank;  // resolved: never `best`
+  int team_size;
+  int items;            // elements per member and tile
+  int group;            // members per group: a warp or one member (grouped), the whole team (table)
+  int groups_per_team;
+  int tile;             // group x items
+  int tiles;            // ceil(N / tile)
+  int chunks;           // one per group of the launch, never more than the tiles
+  int league;           // teams: ceil(chunks / groups_per_team)
+};
+
+template <class Space>
+PartitionLayout partition_layout(const FastLaunch& launch, std::size_t n, int num_bins,
+                                 PartitionRank how = PartitionRank::best) {
+  const PartitionRank rank = partition_rank_used<Space>(launch.team_size, num_bins, how);
+  if (rank != PartitionRank::grouped)
+    return {rank, launch.team_size, launch.items, launch.team_size, 1, launch.tile, launch.tiles, launch.chunks, launch.chunks};
+  const int group = kpz::team::GroupBinRank<Space>::group_size(launch.team_size);
+  const int per_team = launch.team_size / group, tile = group * launch.items, tiles = teams_for(n, tile);
+  const int chunks = std::max(1, std::min(tiles, launch.chunks * per_team));
+  return {rank, launch.team_size, launch.items, group, per_team, tile, tiles, chunks, (chunks + per_team - 1) / per_team};
+}
+
+// Entries of a partition's chunk_offsets: a count, then a place, per (bin, chunk), and one more.
+inline std::size_t partition_chunk_entries(const PartitionLayout& layout, int num_bins) {
+  return static_cast<std::size_t>(num_bins) * layout.chunks + 1;
+}
+
+// --partition in three stages (the benchmark also times each):
 // pass 1 `partition_histograms`: per-chunk histograms into chunk_offsets (bin-major, entry
 //   b * chunks + c; reads N);
 // `partition_offsets`: one exclusive scan over them in place, and bin_offsets;
 // pass 2 `partition_scatter`: every chunk, tile after tile, ranked by bin in scratch and scattered
 //   stably (reads N, writes N).
-// chunk_offsets has num_bins * launch.chunks + 1 entries; bin_offsets num_bins + 1.
+// chunk_offsets has partition_chunk_entries(layout, num_bins) entries; bin_offsets num_bins + 1.
 template <class Space>
-void partition_histograms(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
-                          View<int*, Space> chunk_offsets);
+void partition_histograms(const Space& space, const PartitionLayout& layout, int num_bins,
+                          View<const float*, Space> in, View<int*, Space> chunk_offsets);
 template <class Space>
-void partition_offsets(const Space& space, const FastLaunch& launch, int num_bins, View<int*, Space> chunk_offsets,
-                       View<int*, Space> bin_offsets);
+void partition_offsets(const Space& space, const PartitionLayout& layout, int num_bins,
+                       View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets);
 template <class Space>
-void partition_scatter(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
-                       View<int*, Space> chunk_offsets, View<float*, Space> out,
-                       PartitionRank how = PartitionRank::best);
+void partition_scatter(const Space& space, const PartitionLayout& layout, int num_bins,
+                       View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out);
 template <class Space>
-void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins,
+void partition_two_pass(const Space& space, const PartitionLayout& layout, int num_bins,
                         View<const float*, Space> in, View<int*, Space> chunk_offsets,
-                        View<float*, Space> out, View<int*, Space> bin_offsets,
-                        PartitionRank how = PartitionRank::best);
+                        View<float*, Space> out, View<int*, Space> bin_offsets);
 
 // ---------------------------------------------------------------------------------------------
 // Library baseline (benchmarks/bin-extract/cuda/, CUDA builds only): selects the elements of

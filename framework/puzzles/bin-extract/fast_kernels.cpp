@@ -93,14 +93,17 @@ template <class Space>
 using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2>>;
 #endif
 
-// Pass 2 with BinRank runs teams of at most 256 (two staging buffers of 16 x 256 floats fill the
-// level-0 scratch); MinBlocks teams per SM set the register cap (65536 / (256 x MinBlocks)).
+// The grouped partition kernels run teams of at most 256 (8 warps), and their warps never wait
+// for each other, so the warps resident per SM are what hides their latency: MinBlocks teams per
+// SM set the register cap (65536 / (256 x MinBlocks)). ptxas: pass 1 fits 64 registers (4 teams)
+// without spills; pass 2 (x[16], next[16] and the packed ranks live) spills 96 bytes at 64
+// registers and runs 1.53 ms on the H100 (N = 2^28), 1.22 ms at 80 registers (3 teams).
 #if defined(KPZ_TRACE)
 template <class Space, int MinBlocks>
-using RankedPolicy = TeamPolicy<Space>;
+using GroupedPolicy = TeamPolicy<Space>;
 #else
 template <class Space, int MinBlocks>
-using RankedPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks>>;
+using GroupedPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks>>;
 #endif
 
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
@@ -187,19 +190,20 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
       });
 }
 
-// Pass 1: per-chunk histograms, bin-major: entry b * chunks + c. Nothing is ranked here: each
-// member counts its elements per bin (in registers, added to its own column of a scratch table
-// after each tile), and the team adds the columns up once, at the end of its chunk.
+// Pass 1, a chunk per team (table rank): per-chunk histograms, bin-major: entry
+// b * chunks + c. Nothing is ranked here: each member counts its elements per bin (in registers,
+// added to its own column of a scratch table after each tile), and the team adds the columns up
+// once, at the end of its chunk.
 template <class Space>
-void partition_histograms(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
-                          View<int*, Space> chunk_offsets) {
+void partition_histograms_teams(const Space& space, const PartitionLayout& layout, int num_bins,
+                                View<const float*, Space> in, View<int*, Space> chunk_offsets) {
   constexpr int Items = fast_items<Space>();
   const long n = static_cast<long>(in.extent(0));
-  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
-  const long tiles = launch.tiles;
-  const int table_ints = fast_table_ints(team_size, num_bins);
+  const int tile = layout.tile, chunks = layout.chunks;
+  const long tiles = layout.tiles;
+  const int table_ints = fast_table_ints(layout.team_size, num_bins);
   const bool aligned = is_quad_aligned(in.data());
-  const auto count_policy = ChunkPolicy<Space>(space, chunks, team_size)
+  const auto count_policy = ChunkPolicy<Space>(space, layout.league, layout.team_size)
                                 .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(table_ints)));
   Kokkos::parallel_for(
       "bin_extract::partition_histograms", count_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
@@ -237,12 +241,66 @@ void partition_histograms(const Space& space, const FastLaunch& launch, int num_
       });
 }
 
+// Pass 1, a chunk per group (grouped rank): each member counts its elements in packed 16-bit
+// fields (kpz::team::GroupBinRank::count), moved to 32-bit totals before a field can overflow;
+// the group adds its members' totals with shuffles at the end of its chunk. No scratch, no barrier.
+template <class Space>
+void partition_histograms_grouped(const Space& space, const PartitionLayout& layout, int num_bins,
+                                  View<const float*, Space> in, View<int*, Space> chunk_offsets) {
+  using Rank = kpz::team::GroupBinRank<Space>;
+  using Word = typename Rank::Word;
+  constexpr int Items = fast_items<Space>();
+  constexpr int B = Rank::max_bins;
+  constexpr long flush_every = 65535 / Items;  // tiles a member's 16-bit fields can count
+  const long n = static_cast<long>(in.extent(0));
+  const int tile = layout.tile, chunks = layout.chunks, G = layout.group, per_team = layout.groups_per_team;
+  const long tiles = layout.tiles;
+  const bool aligned = is_quad_aligned(in.data());
+  Kokkos::parallel_for(
+      "bin_extract::partition_histograms_grouped", GroupedPolicy<Space, 4>(space, layout.league, layout.team_size),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Rank ranker(team);
+        const int lane = ranker.lane(), c = team.league_rank() * per_team + team.team_rank() / G;
+        if (c >= chunks) return;  // a whole group leaves together
+        const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
+        int total[B] = {};
+        Word packed[2] = {0, 0};
+        const auto flush = [&] {
+          for (int b = 0; b < B; ++b) total[b] += Rank::field(packed, b);
+          packed[0] = packed[1] = 0;
+        };
+        float x[Items], next[Items];
+        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(lane) * Items, aligned, x);
+        for (long t = t0; t < t1; ++t) {
+          const long first = t * tile + static_cast<long>(lane) * Items;
+          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+          const long left = n - first;
+          const int valid = left < 0 ? 0 : left < Items ? static_cast<int>(left) : Items;
+          Rank::template count<Items>([&](int k) { return bin_of(x[k], num_bins); }, valid, packed);
+          if ((t - t0) % flush_every == flush_every - 1) flush();
+          for (int k = 0; k < Items; ++k) x[k] = next[k];
+        }
+        flush();
+        for (int b = 0; b < B; ++b) {
+          const int sum = ranker.sum(total[b]);
+          if (lane == 0 && b < num_bins) chunk_offsets(b * chunks + c) = sum;
+        }
+      });
+}
+
+template <class Space>
+void partition_histograms(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
+                          View<int*, Space> chunk_offsets) {
+  if (layout.rank == PartitionRank::grouped) partition_histograms_grouped(space, layout, num_bins, in, chunk_offsets);
+  else partition_histograms_teams(space, layout, num_bins, in, chunk_offsets);
+}
+
 // The counts become places: one exclusive scan over (bin, chunk) in bin-major order, in place;
 // bin b starts at entry b * chunks.
 template <class Space>
-void partition_offsets(const Space& space, const FastLaunch& launch, int num_bins, View<int*, Space> chunk_offsets,
-                       View<int*, Space> bin_offsets) {
-  const int chunks = launch.chunks, entries = num_bins * chunks;
+void partition_offsets(const Space& space, const PartitionLayout& layout, int num_bins,
+                       View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets) {
+  const int chunks = layout.chunks, entries = num_bins * chunks;
   Kokkos::parallel_scan(
       "bin_extract::partition_offsets", Kokkos::RangePolicy<Space>(space, 0, entries + 1),
       KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
@@ -255,79 +313,78 @@ void partition_offsets(const Space& space, const FastLaunch& launch, int num_bin
       KOKKOS_LAMBDA(const int b) { bin_offsets(b) = chunk_offsets(b * chunks); });
 }
 
-// Pass 2 for up to BinRank's 8 bins: each tile ranked by kpz::team::BinRank (packed counts in
-// registers, a warp scan on CUDA, one barrier), staged in bin order and copied out, consecutive
-// members writing consecutive addresses. Two staging buffers alternate between tiles: the copy-out
-// of tile t - 1 runs after tile t's rank barrier, which also orders it before the staging of
-// tile t + 1 into the same buffer; so that barrier is the only one per tile.
-template <int MinBlocks, class Space>
-void partition_scatter_ranked(const Space& space, const FastLaunch& launch, int num_bins,
-                              View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
-  using Rank = kpz::team::BinRank<Space>;
+// Pass 2, a chunk per group (grouped rank): every group walks its chunk's tiles (group x items
+// elements) alone: ranked by kpz::team::GroupBinRank (packed counts, warp shuffles), staged in bin
+// order in the group's part of scratch, copied out with consecutive members writing consecutive
+// places. Only the group's own barrier (a __syncwarp) orders staging and copy-out: no warp ever
+// waits for another, so every warp keeps its next tile's loads in flight.
+template <class Space>
+void partition_scatter_grouped(const Space& space, const PartitionLayout& layout, int num_bins,
+                               View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
+  using Rank = kpz::team::GroupBinRank<Space>;
   constexpr int Items = fast_items<Space>();
   constexpr int B = Rank::max_bins;
   const long n = static_cast<long>(in.extent(0));
-  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
-  const long tiles = launch.tiles;
+  const int tile = layout.tile, chunks = layout.chunks, G = layout.group, per_team = layout.groups_per_team;
+  const long tiles = layout.tiles;
   const bool aligned = is_quad_aligned(in.data());
-  const auto policy = RankedPolicy<Space, MinBlocks>(space, chunks, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(partition_ranked_scratch_bytes<Space>(team_size, Items)));
+  const auto policy = GroupedPolicy<Space, 3>(space, layout.league, layout.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(partition_grouped_scratch_bytes<Space>(layout.team_size, Items)));
   Kokkos::parallel_for(
-      "bin_extract::partition_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+      "bin_extract::partition_scatter_grouped", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const Rank ranker(team);
-        ScratchView<float*, Space> s_stage(team.team_scratch(0), 2 * tile);
-        ScratchView<int*, Space> s_delta(team.team_scratch(0), 2 * B);  // out index - staged index, per bin
-        ScratchView<int*, Space> s_run(team.team_scratch(0), B);        // the chunk's next out index, per bin
-        const int c = team.league_rank(), rank = team.team_rank(), T = team.team_size();
+        const int lane = ranker.lane(), g = team.team_rank() / G, c = team.league_rank() * per_team + g;
+        ScratchView<float*, Space> s_stage(team.team_scratch(0), per_team * tile);
+        ScratchView<int*, Space> s_run(team.team_scratch(0), per_team * B);    // the chunk's next out index, per bin
+        ScratchView<int*, Space> s_delta(team.team_scratch(0), per_team * B);  // out index - staged index, per bin
+        if (c >= chunks) return;  // a whole group leaves together
+        const int stage = g * tile, bins = g * B;  // the group's parts of scratch
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
-        // Bin b belongs to member b % T (every bin to its own member on a GPU): only its owner
-        // ever touches s_run(b), so it needs no barrier.
-        for (int b = rank; b < num_bins; b += T) s_run(b) = chunk_offsets(b * chunks + c);
-        const auto copy_out = [&](int half, int count) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-            const float v = s_stage(half * tile + i);
-            out(s_delta(half * B + bin_of(v, num_bins)) + i) = v;
-          });
-        };
+        // Bin b belongs to member b % G (to its own lane on a warp): only its owner ever touches
+        // s_run(b), and the group barrier publishes s_delta(b).
+        for (int b = lane; b < num_bins; b += G) s_run(bins + b) = chunk_offsets(b * chunks + c);
         float x[Items], next[Items];
-        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(rank) * Items, aligned, x);
-        int staged = 0;  // elements of the previous tile, waiting in the other buffer
+        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(lane) * Items, aligned, x);
         for (long t = t0; t < t1; ++t) {
-          const long first = t * tile + static_cast<long>(rank) * Items;
+          const long first = t * tile + static_cast<long>(lane) * Items;
           if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
           const long left = n - first;
           const int valid = left < 0 ? 0 : left < Items ? static_cast<int>(left) : Items;
-          const int half = static_cast<int>((t - t0) & 1);
-          auto ranks = ranker.template rank<Items>(team, [&](int k) { return bin_of(x[k], num_bins); }, valid, half);
-          if (t > t0) copy_out(1 - half, staged);
-          for (int b = rank; b < num_bins; b += T) {
-            s_delta(half * B + b) = s_run(b) - ranks.bin_start(b);
-            s_run(b) += ranks.bin_count(b);
+          auto ranks = ranker.template rank<Items>([&](int k) { return bin_of(x[k], num_bins); }, valid);
+          for (int b = lane; b < num_bins; b += G) {
+            s_delta(bins + b) = s_run(bins + b) - ranks.bin_start(b);
+            s_run(bins + b) += ranks.bin_count(b);
           }
           for (int k = 0; k < Items; ++k)
-            if (k < valid) s_stage(half * tile + ranks.take(bin_of(x[k], num_bins))) = x[k];
-          staged = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
+            if (k < valid) s_stage(stage + ranks.take(bin_of(x[k], num_bins))) = x[k];
+          ranker.sync();  // the tile is staged, its deltas published
+          const long rest = n - t * tile;
+          const int count = rest < tile ? static_cast<int>(rest) : tile;
+          for (int i = lane; i < count; i += G) {
+            const float v = s_stage(stage + i);
+            out(s_delta(bins + bin_of(v, num_bins)) + i) = v;
+          }
+          ranker.sync();  // copied out before the next tile is staged over it
           for (int k = 0; k < Items; ++k) x[k] = next[k];
         }
-        team.team_barrier();
-        if (t1 > t0) copy_out(static_cast<int>((t1 - 1 - t0) & 1), staged);
       });
 }
 
-// Pass 2 for any number of bins (the session-3 kernel; more than BinRank's 8 bins run here):
-// each tile ranked through a (bin, member) count table and a team scan in scratch, staged in bin
-// order and copied out; s_run keeps, per bin, where the chunk's next element of that bin goes.
+// Pass 2 for any number of bins, a chunk per team (the session-3 kernel; more than 8 bins, and
+// the host, run here): each tile ranked through a (bin, member) count table and a team scan in
+// scratch, staged in bin order and copied out; s_run keeps, per bin, where the chunk's next
+// element of that bin goes.
 template <class Space>
-void partition_scatter_table(const Space& space, const FastLaunch& launch, int num_bins,
+void partition_scatter_table(const Space& space, const PartitionLayout& layout, int num_bins,
                              View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
   constexpr int Items = fast_items<Space>();
   const long n = static_cast<long>(in.extent(0));
-  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
-  const long tiles = launch.tiles;
-  const int table_ints = fast_table_ints(team_size, num_bins);
+  const int tile = layout.tile, chunks = layout.chunks;
+  const long tiles = layout.tiles;
+  const int table_ints = fast_table_ints(layout.team_size, num_bins);
   const bool aligned = is_quad_aligned(in.data());
-  const auto policy = ChunkPolicy<Space>(space, chunks, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(partition_table_scratch_bytes<Space>(team_size, Items, num_bins)));
+  const auto policy = ChunkPolicy<Space>(space, layout.league, layout.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(partition_table_scratch_bytes<Space>(layout.team_size, Items, num_bins)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter_table", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_stage(team.team_scratch(0), tile);
@@ -379,36 +436,31 @@ void partition_scatter_table(const Space& space, const FastLaunch& launch, int n
 }
 
 template <class Space>
-void partition_scatter(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
-                       View<int*, Space> chunk_offsets, View<float*, Space> out, PartitionRank how) {
-  if (partition_rank_used<Space>(launch.team_size, num_bins, how) == PartitionRank::packed) {
-    // H100, N = 2^28: 3 teams per SM (80 registers, 92 bytes of spills) 1.28 ms; 2 (104, none)
-    // 1.29 ms; 4 (64, 192 bytes of spills) 1.73 ms.
-    partition_scatter_ranked<3>(space, launch, num_bins, in, chunk_offsets, out);
-  }
-  else
-    partition_scatter_table(space, launch, num_bins, in, chunk_offsets, out);
+void partition_scatter(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
+                       View<int*, Space> chunk_offsets, View<float*, Space> out) {
+  if (layout.rank == PartitionRank::grouped) partition_scatter_grouped(space, layout, num_bins, in, chunk_offsets, out);
+  else partition_scatter_table(space, layout, num_bins, in, chunk_offsets, out);
 }
 
 template <class Space>
-void partition_two_pass(const Space& space, const FastLaunch& launch, int num_bins, View<const float*, Space> in,
-                        View<int*, Space> chunk_offsets, View<float*, Space> out, View<int*, Space> bin_offsets,
-                        PartitionRank how) {
-  partition_histograms(space, launch, num_bins, in, chunk_offsets);
-  partition_offsets(space, launch, num_bins, chunk_offsets, bin_offsets);
-  partition_scatter(space, launch, num_bins, in, chunk_offsets, out, how);
+void partition_two_pass(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
+                        View<int*, Space> chunk_offsets, View<float*, Space> out, View<int*, Space> bin_offsets) {
+  partition_histograms(space, layout, num_bins, in, chunk_offsets);
+  partition_offsets(space, layout, num_bins, chunk_offsets, bin_offsets);
+  partition_scatter(space, layout, num_bins, in, chunk_offsets, out);
 }
 
-#define KPZ_BIN_EXTRACT_FAST_INSTANTIATE(S)                                                           \
-  template void extract_chunked<S>(const S&, const FastLaunch&, int, int, View<const float*, S>,     \
-                                   View<float*, S>, View<int*, S>, View<float*, S>, View<int*, S>);  \
-  template void partition_histograms<S>(const S&, const FastLaunch&, int, View<const float*, S>,      \
-                                        View<int*, S>);                                              \
-  template void partition_offsets<S>(const S&, const FastLaunch&, int, View<int*, S>, View<int*, S>); \
-  template void partition_scatter<S>(const S&, const FastLaunch&, int, View<const float*, S>,         \
-                                     View<int*, S>, View<float*, S>, PartitionRank);                 \
-  template void partition_two_pass<S>(const S&, const FastLaunch&, int, View<const float*, S>,        \
-                                      View<int*, S>, View<float*, S>, View<int*, S>, PartitionRank);
+#define KPZ_BIN_EXTRACT_FAST_INSTANTIATE(S)                                                            \
+  template void extract_chunked<S>(const S&, const FastLaunch&, int, int, View<const float*, S>,      \
+                                   View<float*, S>, View<int*, S>, View<float*, S>, View<int*, S>);   \
+  template void partition_histograms<S>(const S&, const PartitionLayout&, int, View<const float*, S>, \
+                                        View<int*, S>);                                               \
+  template void partition_offsets<S>(const S&, const PartitionLayout&, int, View<int*, S>,            \
+                                     View<int*, S>);                                                  \
+  template void partition_scatter<S>(const S&, const PartitionLayout&, int, View<const float*, S>,    \
+                                     View<int*, S>, View<float*, S>);                                 \
+  template void partition_two_pass<S>(const S&, const PartitionLayout&, int, View<const float*, S>,   \
+                                      View<int*, S>, View<float*, S>, View<int*, S>);
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_FAST_INSTANTIATE)
 
 }  // namespace kpz::bin_extract

@@ -1,6 +1,6 @@
 #pragma once
 // Register exchange between the 32 threads of a CUDA warp, for the shuffle paths of the team
-// collectives in this folder (XorExchange, OrderedScan, BinRank). Kokkos 5.0.2 has no public
+// collectives in this folder (XorExchange, OrderedScan, GroupBinRank). Kokkos 5.0.2 has no public
 // lane-exchange API, so the collectives call these inside code that every thread of a full warp
 // executes, and only where their `uses_...` predicate says a team is made of whole warps.
 // Any trivially copyable value travels 32 bits at a time. On the host (and in host code) the
@@ -13,7 +13,7 @@
 
 namespace kpz::team::detail {
 
-enum class Shuffle { xor_lane, up };
+enum class Shuffle { xor_lane, up, from_lane };
 
 // Moves any trivially copyable value between lanes, one 32-bit word at a time.
 template <Shuffle How, class T>
@@ -25,7 +25,8 @@ KOKKOS_INLINE_FUNCTION T shuffle_words(const T& value, int operand) {
       memcpy(words, &value, sizeof(T));
       for (std::size_t w = 0; w < sizeof(T) / 4; ++w) {
         if constexpr (How == Shuffle::xor_lane) words[w] = __shfl_xor_sync(0xffffffffu, words[w], operand, 32);
-        else words[w] = __shfl_up_sync(0xffffffffu, words[w], operand, 32);
+        else if constexpr (How == Shuffle::up) words[w] = __shfl_up_sync(0xffffffffu, words[w], operand, 32);
+        else words[w] = __shfl_sync(0xffffffffu, words[w], operand, 32);
       }
       memcpy(&out, words, sizeof(T));))
   (void)operand;
@@ -43,5 +44,15 @@ template <class T>
 KOKKOS_INLINE_FUNCTION T shfl_up_words(const T& value, int delta) {
   return shuffle_words<Shuffle::up>(value, delta);
 }
+
+// The value of lane `src` (every lane gets the same).
+template <class T>
+KOKKOS_INLINE_FUNCTION T shfl_words(const T& value, int src) {
+  return shuffle_words<Shuffle::from_lane>(value, src);
+}
+
+// Orders the shared-memory writes of a warp's lanes before their later reads (__syncwarp): the
+// barrier of a group that is one warp. A no-op on the host.
+KOKKOS_INLINE_FUNCTION void sync_warp() { KOKKOS_IF_ON_DEVICE((__syncwarp();)) }
 
 }  // namespace kpz::team::detail
