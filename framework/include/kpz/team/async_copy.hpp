@@ -1,0 +1,33 @@
+#pragma once
+// Copies 4-byte elements from global memory straight into team scratch, without holding them in
+// registers: on CUDA sm_80 and later one `cp.async` per element (LDGSTS, what CUB's newer block
+// loads use), elsewhere a plain copy. A member issues as many copies as it likes (they are all in
+// flight at once, whatever the registers), then calls wait_copies(), after which its own copies
+// have landed; a team barrier after that publishes them to the team.
+//
+// Why: staging a tile through registers holds every loaded word in a register until its store,
+// so the loads one member keeps in flight cost registers, and registers cost teams per SM (the
+// segscan merge path measured this: 4 quads per member in flight was the best trade).
+#include <Kokkos_Core.hpp>
+
+namespace kpz::team {
+
+template <class T>
+KOKKOS_INLINE_FUNCTION void copy_async(T* scratch_dst, const T* global_src) {
+  static_assert(sizeof(T) == 4, "copy_async moves 4-byte elements");
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(scratch_dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(global_src) : "memory");
+#else
+  *scratch_dst = *global_src;
+#endif
+}
+
+// Waits until every copy_async this member issued has landed in scratch.
+KOKKOS_INLINE_FUNCTION void wait_copies() {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+}  // namespace kpz::team
