@@ -111,6 +111,8 @@ struct ArrayLoader {
   // Element j's address, for copies straight into scratch (not in the trace build, which records
   // accesses through operator()).
   KOKKOS_INLINE_FUNCTION const E* address(int j) const { return &data(j); }
+  // Whether address(4 q) is 16-byte aligned for every q (a Quad copy may start there).
+  KOKKOS_INLINE_FUNCTION bool quads_aligned() const { return quads.data() != nullptr; }
 #if defined(KPZ_TRACE)
   static constexpr bool direct = false;
 #else
@@ -279,13 +281,16 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
   // 1. Where each tile's share of the path starts.
   locate_tiles(space, plan, ws, offsets, n);
 
-  // 2. The tiles. Scratch: slots [0, ny) hold the tile's values, slots [ny, ny + nx) its segment
-  // ends (relative to the first value), later the totals of those segments.
+  // 2. The tiles. Scratch holds the tile's values, then its segment ends (offsets, absolute,
+  // later the segments' totals), each as the whole Quads of its array that the tile touches, so
+  // that global and scratch addresses agree mod 16 bytes: value y at slot y + voff, end x
+  // (offsets(x + 1)) at slot x + eoff.
+  const int offsets_size = segments + 1;
   const auto policy = TeamPolicy<Space>(space, tiles, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(merge_path_scratch_bytes<Space, T>(plan)));
   Kokkos::parallel_for(
       "segscan::merge_path::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Slots s(team.team_scratch(0), tile_items + 1);
+        Slots s(team.team_scratch(0), tile_items + kMergeSlotsExtra);
         const kpz::team::OrderedScan<Space, SegPair<T>> scan(team);
         const int t = team.league_rank();
         const int m = team.team_rank();
@@ -293,13 +298,46 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
         const int nx = c1.x - c0.x;  // segment ends in this tile
         const int ny = c1.y - c0.y;  // values in this tile
 
-        // Stage the tile's values and ends in scratch.
-        const auto stage_through_registers = [&] {
+        // Where things go. The ends staged are offsets(c0.x + 1) .. offsets(c1.x + 1): the tile's
+        // own and the one after them, which every value of the tile comes before (a sentinel
+        // when the tile ends the path, where there is none).
+        int a0 = 0;  // the first slot on a 16-byte boundary
+        if constexpr (Loader::direct) a0 = static_cast<int>((16 - reinterpret_cast<std::uintptr_t>(s.data()) % 16) % 16 / 4);
+        const int vq0 = c0.y / 4, vquads = ny > 0 ? (c1.y + 3) / 4 - vq0 : 0;
+        const int ej0 = c0.x + 1, ej1 = Kokkos::min(c1.x + 2, offsets_size);  // offsets staged
+        const int eq0 = ej0 / 4, equads = (ej1 + 3) / 4 - eq0;
+        const int voff = a0 - 4 * vq0;
+        const int ebase = a0 + 4 * vquads;
+        const int eoff = ebase + 1 - 4 * eq0;
+
+        // Straight into scratch (kpz::team::copy_async_quad: a 16-byte cp.async on CUDA), the
+        // whole tile in flight at once with no register held; consecutive members copy
+        // consecutive Quads, single elements only where an array ends mid-Quad or is not 16-byte
+        // aligned. H100, N = 2^28, L = 4 / 32 / 1024 / 2^20: 4-byte copies of every element gave
+        // 79.2 / 75.4 / 79.0 / 82.2 % of copy, against 73.7 / 71.9 / 75.3 / 79.8 % through
+        // registers in the same run. (Generic, so that only a direct Loader instantiates it.)
+        const auto stage_async = [&](const auto& values) {
+          const auto stage = [&](auto* dst, const auto& from, int q, int extent) {
+            if (from.quads_aligned() && 4 * q + 4 <= extent) {
+              kpz::team::copy_async_quad(dst, from.address(4 * q));
+            } else {
+              for (int e = 0; e < 4; ++e)
+                if (4 * q + e < extent) kpz::team::copy_async(dst + e, from.address(4 * q + e));
+            }
+          };
+          for (int u = m; u < vquads; u += team_size) stage(&s(a0 + 4 * u).value, values, vq0 + u, n);
+          for (int u = m; u < equads; u += team_size) stage(&s(ebase + 4 * u).end, ends, eq0 + u, offsets_size);
+          kpz::team::wait_copies();
+        };
+        const Loader& values = load;  // captured here: nvcc forbids a first capture inside if constexpr
+        if constexpr (Loader::direct) {
+          stage_async(values);
+        } else {
           // Through registers (what a computed value, SpMV's product, needs): the whole Quads of
           // values, then of ends, then the single elements around them, as one list of units;
           // each member loads kStageUnits units (team_size apart, so a warp reads consecutive
           // Quads) into registers before it stores any.
-          const Span sv(c0.y, c1.y), se(c0.x + 1, c1.x + 1);
+          const Span sv(c0.y, c1.y), se(ej0, ej1);
           const int qv = sv.quads(), qe = qv + se.quads(), sg = qe + sv.singles(), units = sg + se.singles();
           for (int u0 = m; u0 < units; u0 += kStageUnits * team_size) {
             // Only the loaded words stay live between the two loops (registers bound the teams
@@ -312,89 +350,80 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
                 for (int e = 0; e < 4; ++e) r[k][e].value = q.v[e];
               } else if (u < qe) {
                 const Quad<int> q = ends.quad(se.q0 + u - qv);
-                for (int e = 0; e < 4; ++e) r[k][e].end = q.v[e] - c0.y;
+                for (int e = 0; e < 4; ++e) r[k][e].end = q.v[e];
               } else if (u < sg) {
                 r[k][0].value = load(sv.single(u - qe));
               } else if (u < units) {
-                r[k][0].end = ends(se.single(u - sg)) - c0.y;
+                r[k][0].end = ends(se.single(u - sg));
               }
             }
             for (int k = 0; k < kStageUnits; ++k) {
               const int u = u0 + k * team_size;
               if (u < qv) {
-                for (int e = 0; e < 4; ++e) s(4 * (sv.q0 + u) - c0.y + e) = r[k][e];
+                for (int e = 0; e < 4; ++e) s(4 * (sv.q0 + u) + e + voff) = r[k][e];
               } else if (u < qe) {
-                for (int e = 0; e < 4; ++e) s(ny + 4 * (se.q0 + u - qv) - se.first + e) = r[k][e];
+                for (int e = 0; e < 4; ++e) s(4 * (se.q0 + u - qv) + e - 1 + eoff) = r[k][e];
               } else if (u < sg) {
-                s(sv.single(u - qe) - c0.y) = r[k][0];
+                s(sv.single(u - qe) + voff) = r[k][0];
               } else if (u < units) {
-                s(ny + se.single(u - sg) - se.first) = r[k][0];
+                s(se.single(u - sg) - 1 + eoff) = r[k][0];
               }
             }
           }
-        };
-        if constexpr (Loader::direct) {
-          // Values and ends straight into scratch (kpz::team::copy_async: cp.async on CUDA), the
-          // whole tile in flight at once with no register held; consecutive members copy
-          // consecutive elements. The ends land absolute: each member rebases its own. H100,
-          // N = 2^28, L = 4 / 32 / 1024 / 2^20: 79.2 / 75.4 / 79.0 / 82.2 % of copy, against
-          // 73.7 / 71.9 / 75.3 / 79.8 % through registers in the same run.
-          for (int i = m; i < ny; i += team_size) kpz::team::copy_async(&s(i).value, load.address(c0.y + i));
-          for (int i = m; i < nx; i += team_size) kpz::team::copy_async(&s(ny + i).end, ends.address(c0.x + 1 + i));
-          kpz::team::wait_copies();
-          for (int i = m; i < nx; i += team_size) s(ny + i).end -= c0.y;
-        } else {
-          stage_through_registers();
         }
-        if (m == 0) s(ny + nx).end = kNoEnd;  // the end after the tile's last: never reached
+        // No copy writes this slot: it lies past the offsets array.
+        if (m == 0 && c1.x == segments) s(segments + eoff).end = kNoEnd;
         team.team_barrier();
 
-        // This member's items [d0, d1) of the tile's path, and where they start.
+        // This member's items [d0, d1) of the tile's path, and where they start: lo ends in.
         const int d0 = Kokkos::min(m * per_member, nx + ny);
         const int d1 = Kokkos::min(d0 + per_member, nx + ny);
         int lo = Kokkos::max(d0 - ny, 0), hi = Kokkos::min(d0, nx);
         while (lo < hi) {
           const int pivot = lo + (hi - lo) / 2;
-          if (s(ny + pivot).end <= d0 - pivot - 1) lo = pivot + 1;
+          if (s(c0.x + pivot + eoff).end <= c0.y + d0 - pivot - 1) lo = pivot + 1;
           else hi = pivot;
         }
-        int x = lo, y = d0 - lo;
-        team.team_barrier();  // every search has read the ends before totals overwrite them
+        // The walk's state as slots: xs holds the end after the last end met, ys the next value;
+        // es is the next end, counted in value slots (an end e comes before value y when
+        // e <= y, i.e. e + voff <= ys). Read here, before the barrier: see below.
+        const int xs_first = c0.x + lo + 1 + eoff;
+        int xs = xs_first, ys = c0.y + d0 - lo + voff;
+        int es = s(xs - 1).end + voff;
+        team.team_barrier();  // every member has read the ends it needs before totals overwrite them
 
         // The serial walk, with the next end in a register. Each item reads one slot: the next
-        // value, or at an end the end after it (the sentinel past the tile's last), and updates
-        // the state with selects, so a warp whose members meet ends and values in different
-        // places does not run both branches; kWalkUnroll items at a time with compile-time
-        // indices. The first end this member meets closes a segment that may have begun before
-        // its items: keep that partial sum aside until the team scan. Its slot, and the end read
-        // past the last item, belong to a later member's first end, which nobody overwrites
-        // before the scan.
-        const int count = d1 - d0;
-        int e = s(ny + x).end;
-        T acc = T(0), first_partial = T(0);
-        int first_end = -1;
-        for (int base = 0; base < count; base += kWalkUnroll) {
-          for (int k = 0; k < kWalkUnroll; ++k) {
-            if (base + k < count) {
-              const bool is_end = e <= y;
-              const MergeSlot<T> w = s(is_end ? ny + x + 1 : y);
-              const bool is_first = is_end && first_end < 0;
-              if (is_end && !is_first) s(ny + x).value = acc;
-              first_partial = is_first ? acc : first_partial;
-              first_end = is_first ? x : first_end;
-              acc = is_end ? T(0) : acc + w.value;
-              e = is_end ? w.end : e;
-              x += is_end ? 1 : 0;
-              y += is_end ? 0 : 1;
-            }
-          }
-        }
-        const auto carry = scan.scan(team, SegPair<T>{acc, first_end >= 0 ? 1 : 0}, SegPair<T>{T(0), 0},
+        // value, or at an end the end after it, and updates the state with selects, so a warp
+        // whose members meet ends and values in different places does not run both branches;
+        // kWalkUnroll items at a time with no bounds test. A segment's total goes one slot up,
+        // over the end after it, which this member has just read and nobody reads after the
+        // barrier (the member that starts at that end read it before), so the walk needs no
+        // other bookkeeping. The first total may miss the part of its segment before this
+        // member's items: the team scan adds it.
+        T acc = T(0);
+        const auto step = [&] {
+          const bool is_end = es <= ys;
+          const int slot = is_end ? xs : ys;
+          const MergeSlot<T> w = s(slot);
+          if (is_end) s(slot).value = acc;
+          acc = is_end ? T(0) : acc + w.value;
+          es = is_end ? w.end + voff : es;
+          xs += is_end ? 1 : 0;
+          ys += is_end ? 0 : 1;
+        };
+        int left = d1 - d0;
+        for (; left >= kWalkUnroll; left -= kWalkUnroll)
+          for (int k = 0; k < kWalkUnroll; ++k) step();
+        for (; left > 0; --left) step();
+        const bool met_end = xs > xs_first;
+
+        const auto carry = scan.scan(team, SegPair<T>{acc, met_end ? 1 : 0}, SegPair<T>{T(0), 0},
                                      [](const SegPair<T>& a, const SegPair<T>& b) { return join(a, b); });
-        if (first_end >= 0) s(ny + first_end).value = carry.exclusive.value + first_partial;
+        if (met_end) s(xs_first).value += carry.exclusive.value;
         if (m == team_size - 1) tile_carry(t) = carry.inclusive;
         team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx), [&](int k) { sums(c0.x + k) = s(ny + k).value; });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nx),
+                             [&](int k) { sums(c0.x + k) = s(c0.x + k + 1 + eoff).value; });
       });
 
   // 3. Segments that cross tiles: the part before the tile, added to the tile's first total.

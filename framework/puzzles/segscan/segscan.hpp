@@ -103,19 +103,24 @@ MergePathPlan default_merge_path_plan(int team_size, bool spmv = false) {
   return MergePathPlan{team_size, gpu ? (spmv ? 2944 : 5504) : 2048, gpu ? 512 : 1024};
 }
 
-// A scratch slot of the tile kernel: a value of the tile, or the end of one of its segments
-// (relative to the tile's first value), later that segment's total.
+// A scratch slot of the tile kernel: a value of the tile, or the end of one of its segments (an
+// element of the CSR offsets), later that segment's total.
 template <class T>
 union MergeSlot {
   T value;
   int end;
 };
 
-// Level-0 scratch of the tile kernel: one slot per merge item (values and ends together fill
-// the tile) and a sentinel end, and the team scan of the members' carries.
+// Slots of the tile kernel beyond one per merge item: values and ends are copied as whole
+// 16-byte Quads (up to 3 extra slots before and after each of the two arrays), the end after the
+// tile's last (or a sentinel), and up to 3 slots to reach a 16-byte boundary in scratch.
+constexpr int kMergeSlotsExtra = 20;
+
+// Level-0 scratch of the tile kernel: a slot per merge item plus kMergeSlotsExtra, and the team
+// scan of the members' carries.
 template <class Space, class T>
 std::size_t merge_path_scratch_bytes(const MergePathPlan& plan) {
-  return ScratchView<MergeSlot<T>*, Space>::shmem_size(plan.tile_items + 1) +
+  return ScratchView<MergeSlot<T>*, Space>::shmem_size(plan.tile_items + kMergeSlotsExtra) +
          team::OrderedScan<Space, SegPair<T>>::scratch_bytes(plan.team_size);
 }
 

@@ -23,6 +23,20 @@ KOKKOS_INLINE_FUNCTION void copy_async(T* scratch_dst, const T* global_src) {
 #endif
 }
 
+// Four consecutive 4-byte elements at once (one 16-byte `cp.async.cg` on CUDA sm_80 and later):
+// both addresses must be 16-byte aligned. A quarter of the copy instructions of copy_async, which
+// matters once a kernel is issue-bound.
+template <class T>
+KOKKOS_INLINE_FUNCTION void copy_async_quad(T* scratch_dst, const T* global_src) {
+  static_assert(sizeof(T) == 4, "copy_async_quad moves four 4-byte elements");
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(scratch_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(global_src) : "memory");
+#else
+  for (int e = 0; e < 4; ++e) scratch_dst[e] = global_src[e];
+#endif
+}
+
 // Waits until every copy_async this member issued has landed in scratch.
 KOKKOS_INLINE_FUNCTION void wait_copies() {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
