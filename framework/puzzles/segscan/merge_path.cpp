@@ -15,17 +15,24 @@
 // Three steps:
 //  1. search: tile t starts at the point on diagonal t * D; every 32nd tile searches the whole
 //     path in global memory, the others only the bracket those leave (locate_tiles);
-//  2. tiles: team t stages its values and segment ends in one scratch buffer of D slots
-//     (values first, then ends: together they are exactly the tile's items) with 16-byte loads,
-//     about four per member, all in flight before the first store. Each member searches its
-//     own starting point there and walks D / team_size items serially (43 on CUDA: an odd
-//     count keeps the members' scratch reads in different banks), without branches. A segment that ends inside
-//     the member's items is complete, except the member's first one, which may have begun in
-//     an earlier member: every member contributes (sum since its last end, "it had an end") to
-//     a segmented scan across the team (kpz::team::OrderedScan), whose exclusive result is exactly the missing part of
-//     its first segment. Totals overwrite the ends in scratch, then go to global memory in one
-//     coalesced pass. The team's scan total is the tile's carry: the sum of the segment still
-//     open at the tile's end, and "the tile has an end";
+//  2. tiles: team t copies its values and segment ends (the CSR offsets, absolute) into one
+//     scratch buffer with 16-byte cp.async copies of whole Quads (kpz::team::copy_async_quad;
+//     4-byte copies only where an array ends mid-Quad or is not 16-byte aligned), all in flight
+//     at once with no register held. Scratch keeps each array's global alignment: value y sits
+//     at slot y + voff and the end of segment x (offsets[x+1]) at slot x + eoff, values first,
+//     each array as the whole Quads the tile touches (D slots plus kMergeSlotsExtra). SpMV,
+//     whose values are computed products, stages the same layout through registers. Each
+//     member searches its own starting point there and walks D / team_size items serially (43
+//     on CUDA: an odd count keeps the members' scratch reads in different banks), without
+//     branches, in unrolled groups of 8 with no bounds test, then the remainder. A segment's
+//     total goes one slot up, over the end after it, which the member has just read and nobody
+//     reads after the barrier. A segment that ends inside the member's items is complete,
+//     except the member's first one, which may have begun in an earlier member: every member
+//     contributes (sum since its last end, "it had an end") to a segmented scan across the team
+//     (kpz::team::OrderedScan), whose exclusive result the member adds to its first total in
+//     place. The totals then go to global memory in one coalesced pass. The team's scan total
+//     is the tile's carry: the sum of the segment still open at the tile's end, and "the tile
+//     has an end";
 //  3. carries: an exclusive segmented scan of the tiles' carries gives each tile the part of its
 //     first segment that lies in earlier tiles: chunks of carries are scanned in scratch, the
 //     chunk aggregates likewise (recursively when there are more than a chunk of them), and

@@ -91,11 +91,14 @@ struct MergePathPlan {
 
 // CUDA: teams of 128 members walking 43 items each (5504 items per team; an odd count, so that
 // members walking values read different scratch banks), about 22 KiB of scratch; the carry
-// scan takes chunks of 512 pairs (the sweep in benchmarks/results/segscan-notes.md: scratch and
-// registers allow 8-9 teams per SM, and the kernel waits on memory, so bigger tiles lose).
+// scan takes chunks of 512 pairs. Since the 16-byte cp.async staging the tile shape matters
+// little: on the H100 every shape swept from 4128 to 6528 items per team was within 1.5 points
+// (% of copy) of this one at every L (benchmarks/results/segscan-notes.md, session 6; the
+// shapes that collapsed at one L in session 5, such as 4096 items, were not re-checked).
 // SpMV: 23 items per member (2944 per team, about 12 KiB): its products gather x at random
-// columns, latency that only more teams per SM hide (6016 items: 285 / 293 GB/s on the H100,
-// 2944: 402 / 413). Host: 2048 items, chunks of 1024 pairs (32 KiB of host scratch per team).
+// columns, latency that only more teams per SM hide (H100, session 4's kernel: 6016 items
+// 285 / 293 GB/s, 2944 items 402 / 413; session 6's kernel at 2944 items: 397 / 408).
+// Host: 2048 items, chunks of 1024 pairs (32 KiB of host scratch per team).
 // The team size is the caller's: items per member = tile_items / team_size.
 template <class Space>
 MergePathPlan default_merge_path_plan(int team_size, bool spmv = false) {
