@@ -74,6 +74,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (target >= num_bins)
     throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1));
   const bool ref = req.impl == Impl::reference;
+  const bool all = req.params.get("framework-only") == 0;  // else only the framework's kernels and the copies
   const std::string impl(to_string(req.impl));
   const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
   const Launch launch{team_size, default_tile<Space>()};
@@ -123,7 +124,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     report.rows.push_back({"extract: compact per chunk, then place (framework)", "puzzle", xgroup, xbytes,
                            time_kernel(space, req.cfg, run)});
   }
-  {
+  if (all) {
     const int teams = teams_for(n, launch.tile);
     View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);
     const auto run = [&] {
@@ -139,7 +140,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     report.rows.push_back({"extract: two levels, nested scans (" + impl + ")", "puzzle", xgroup, xbytes,
                            time_kernel(space, req.cfg, run)});
   }
-  {
+  if (all) {
     std::size_t got = 0;
     const auto run = [&] {
       const auto end = Kokkos::Experimental::copy_if(space, in, out, InBin{num_bins, target});
@@ -151,7 +152,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     require_equal(head(out, got), want_selected, "Kokkos::Experimental::copy_if");
     report.rows.push_back({"Kokkos::Experimental::copy_if", "builtin", xgroup, xbytes, time_kernel(space, req.cfg, run)});
   }
-  if (gpu) {
+  if (gpu && all) {
     if (auto* cub = LibraryBaselines::instance().find<LibrarySelectFn>(kCubSelectIf)) {
       std::vector<float> selected;
       const ExternalTiming t = cub(host_in, num_bins, target, req.cfg, selected);
@@ -226,7 +227,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup, 2.0 * sizeof(float) * static_cast<double>(n),
                            time_kernel(space, req.cfg, pass2)});
   }
-  {
+  if (all) {
     const int teams = teams_for(n, launch.tile);
     View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), static_cast<std::size_t>(num_bins) * teams + 1);
     const auto run = [&] {
@@ -241,7 +242,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     report.rows.push_back({"partition: scratch histogram, a scan per bin (" + impl + ")", "puzzle", pgroup, pbytes,
                            time_kernel(space, req.cfg, run)});
   }
-  {
+  if (all) {
     BinSortPartition<Space> binsort(space, in, num_bins);
     const auto run = [&] { binsort.run(space, in, out); };
     poison(out);
@@ -269,7 +270,8 @@ BenchSpec make_bench() {
           "extract one bin and partition by all bins: framework and learner kernels vs copy_if, CUB, BinSort, a copy",
           {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
            {"num-bins", "NUM_BINS", 8, 1, 256},
-           {"target-bin", "the bin --extract selects", 3, 0, 255}},
+           {"target-bin", "the bin --extract selects", 3, 0, 255},
+           {"framework-only", "1: time only the framework's kernels (and the copies), for quick experiments", 0, 0, 1}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};
