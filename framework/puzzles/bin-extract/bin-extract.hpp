@@ -233,10 +233,10 @@ PartitionLayout partition_layout(const FastLaunch& launch, std::size_t n, int nu
     return {rank, launch.team_size, launch.items, launch.team_size, 1, launch.tile, launch.tiles, launch.chunks, launch.chunks};
   const int group = kpz::team::GroupBinRank<Space>::group_size(launch.team_size);
   // launch.chunks is the device's thread capacity in teams (8 teams of 256 per H100 SM), but the
-  // grouped kernels' registers let fewer stay resident: 4 teams of 256 per SM in pass 1, 3 in
-  // pass 2. 12 teams per SM, 1.5 x launch.chunks, fill whole waves of both (3 of pass 1, 4 of pass
-  // 2): with 8 per SM, pass 2 ran 2.67 waves, a third of the GPU idle in the last one (H100,
-// N = 2^28: pass 2 1.176 ms with 8 per SM, 1.167 ms with 12).
+  // grouped kernels' registers let fewer stay resident: 4 teams of 256 per SM in pass 1, 2 in
+  // pass 2. 12 teams per SM, 1.5 x launch.chunks, fill whole waves of both (and of 3 per SM):
+  // with 8 per SM and 3 resident, pass 2 ran 2.67 waves, a third of the GPU idle in the last one
+  // (H100, N = 2^28: pass 2 1.176 ms with 8 per SM, 1.167 ms with 12).
   const int per_team = launch.team_size / group, tile = group * launch.items, tiles = teams_for(n, tile);
   const int league = kpz::team::GroupBinRank<Space>::uses_warps(launch.team_size) ? launch.chunks * 3 / 2 : launch.chunks;
   const int chunks = std::max(1, std::min(tiles, league * per_team));

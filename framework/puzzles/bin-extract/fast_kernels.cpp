@@ -96,8 +96,10 @@ using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2>>;
 // The grouped partition kernels run teams of at most 256 (8 warps), and their warps never wait
 // for each other, so the warps resident per SM are what hides their latency: MinBlocks teams per
 // SM set the register cap (65536 / (256 x MinBlocks)). ptxas: pass 1 fits 64 registers (4 teams)
-// without spills; pass 2 (x[16], next[16] and the packed ranks live) spills 96 bytes at 64
-// registers and runs 1.53 ms on the H100 (N = 2^28), 1.22 ms at 80 registers (3 teams).
+// without spills. Pass 2 (x[16], next[16], the packed ranks and eight copy-outs in flight live)
+// spills at any cap below its 102 registers, and spills cost more than warps gain (H100,
+// N = 2^28, session 6): 1.057 ms at 80 registers (3 teams, 16 bytes spilled), 1.016 ms at 102
+// (2 teams, none); session 5's kernel: 1.53 ms at 64 registers, 1.22 ms at 80.
 #if defined(KPZ_TRACE)
 template <class Space, int MinBlocks>
 using GroupedPolicy = TeamPolicy<Space>;
@@ -331,7 +333,7 @@ void partition_scatter_grouped(const Space& space, const PartitionLayout& layout
   const int tile = layout.tile, chunks = layout.chunks, G = layout.group, per_team = layout.groups_per_team;
   const long tiles = layout.tiles;
   const bool aligned = is_quad_aligned(in.data());
-  const auto policy = GroupedPolicy<Space, 3>(space, layout.league, layout.team_size)
+  const auto policy = GroupedPolicy<Space, 2>(space, layout.league, layout.team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(partition_grouped_scratch_bytes<Space>(layout.team_size, Items)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter_grouped", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
@@ -374,8 +376,9 @@ void partition_scatter_grouped(const Space& space, const PartitionLayout& layout
             out(s_delta(bins + bin_of(v, num_bins)) + i) = v;
           };
           if (rest >= tile) {
-            // Eight at a time: all 16 at once spill under the 80-register cap (H100, N = 2^28:
-            // pass 2 1.167 ms unrolled by 16, 1.057 ms by 8, 1.081 ms by 4, 1.226 ms not at all).
+            // Eight at a time (H100, N = 2^28, pass 2 at 80 registers: 1.167 ms unrolled by 16,
+            // which spilled, 1.057 ms by 8, 1.081 ms by 4, 1.226 ms not at all; at 102
+            // registers, no spills: 1.016 ms by 8, 1.119 ms by 16).
 #pragma unroll 1
             for (int j0 = 0; j0 < Items; j0 += kCopyOutUnroll)
               for (int j = j0; j < j0 + kCopyOutUnroll; ++j) copy_out(lane + j * G);
