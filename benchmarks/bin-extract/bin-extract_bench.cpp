@@ -174,9 +174,13 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   };
   View<int*, Space> bin_offsets(Kokkos::view_alloc(space, "bin_offsets"), num_bins + 1);
   // A group is a warp on CUDA and one member on hosts (where a team is one member by default).
-  const auto rank_name = [](PartitionRank how) {
-    return how == PartitionRank::grouped ? std::string("a chunk per group, tiles ranked by packed counts, no team barrier")
-                                         : std::string("a chunk per team, tiles ranked by a scratch table and team scan");
+  const auto rank_only = [](PartitionRank how) {
+    return how == PartitionRank::grouped ? std::string("tiles ranked by packed counts, no team barrier")
+                                         : std::string("tiles ranked by a scratch table and team scan");
+  };
+  const auto rank_name = [&](PartitionRank how) {
+    return (how == PartitionRank::grouped ? std::string("a chunk per group, ") : std::string("a chunk per team, ")) +
+           rank_only(how);
   };
   {
     const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins);
@@ -222,7 +226,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     poison(out);
     pass2();
     space.fence();
-    const std::string what = "partition pass 2 (" + chunk + "): scatter, " + rank_name(how) + " (framework)";
+    const std::string what = "partition pass 2 (" + chunk + "): scatter, " + rank_only(how) + " (framework)";
     require_equal(to_host(out), want_partition, what);
     report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup, 2.0 * sizeof(float) * static_cast<double>(n),
                            time_kernel(space, req.cfg, pass2)});

@@ -114,6 +114,30 @@ constexpr int kCopyOutUnroll = 8;
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
 KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
 
+// How many of the member's Items elements from `first` on are inside the input.
+template <int Items>
+KOKKOS_INLINE_FUNCTION int items_inside(long n, long first) {
+  const long left = n - first;
+  return left < 0 ? 0 : left < Items ? static_cast<int>(left) : Items;
+}
+
+// The walk every chunk kernel makes: tiles t0 .. t1 - 1 in order, this member's Items elements of
+// each (it is member `slot` of the tile) in registers, and the next tile's loads issued before
+// body(t, first, x) works on tile t, so they are in flight while it runs (barriers in the body
+// would otherwise leave the memory idle). `first` is the index of x[0] in the input.
+template <int Items, class Space, class Body>
+KOKKOS_INLINE_FUNCTION void for_each_tile(const View<const float*, Space>& in, long n, bool aligned, long t0, long t1,
+                                          int tile, int slot, const Body& body) {
+  float x[Items], next[Items];
+  if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(slot) * Items, aligned, x);
+  for (long t = t0; t < t1; ++t) {
+    const long first = t * tile + static_cast<long>(slot) * Items;
+    if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+    body(t, first, x);
+    for (int k = 0; k < Items; ++k) x[k] = next[k];
+  }
+}
+
 template <class Space>
 void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins, int target_bin,
                      View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts,
@@ -141,13 +165,7 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
         const long region = t0 * tile;  // this team's part of `staging`
         int kept = 0;                   // selected elements of the chunk so far
-        float x[Items], next[Items];
-        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(rank) * Items, aligned, x);
-        for (long t = t0; t < t1; ++t) {
-          const long first = t * tile + static_cast<long>(rank) * Items;
-          // The next tile's loads go out now: they are in flight while this tile is scanned,
-          // staged and written (the barriers below would otherwise leave the memory idle).
-          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, rank, [&](long t, long first, const float(&x)[Items]) {
           int mine = 0;
           for (int k = 0; k < Items; ++k) mine += (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
           const int before = team.team_scan(mine);
@@ -166,8 +184,7 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, selected),
                                [&](int i) { staging(region + kept + i) = s_out(base + i); });
           kept += selected;
-          for (int k = 0; k < Items; ++k) x[k] = next[k];
-        }
+        });
         Kokkos::single(Kokkos::PerTeam(team), [&] { chunk_counts(c) = kept; });
       });
 
@@ -216,11 +233,7 @@ void partition_histograms_teams(const Space& space, const PartitionLayout& layou
         const int c = team.league_rank(), r = team.team_rank(), T = team.team_size();
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
         for (int b = 0; b < num_bins; ++b) table(padded(b * T + r)) = 0;  // only this member touches its column
-        float x[Items], next[Items];
-        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(r) * Items, aligned, x);
-        for (long t = t0; t < t1; ++t) {
-          const long first = t * tile + static_cast<long>(r) * Items;
-          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, r, [&](long, long first, const float(&x)[Items]) {
           if (packed_counts<Items>(num_bins)) {
             U64 lo = 0, hi = 0;  // 8 bits per bin: at most Items < 256 per tile
             for (int k = 0; k < Items; ++k) {
@@ -235,8 +248,7 @@ void partition_histograms_teams(const Space& space, const PartitionLayout& layou
             for (int k = 0; k < Items; ++k)
               if (first + k < n) ++table(padded(bin_of(x[k], num_bins) * T + r));
           }
-          for (int k = 0; k < Items; ++k) x[k] = next[k];
-        }
+        });
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) {
           int sum = 0;
@@ -274,17 +286,10 @@ void partition_histograms_grouped(const Space& space, const PartitionLayout& lay
           for (int b = 0; b < B; ++b) total[b] += Rank::field(packed, b);
           packed[0] = packed[1] = 0;
         };
-        float x[Items], next[Items];
-        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(lane) * Items, aligned, x);
-        for (long t = t0; t < t1; ++t) {
-          const long first = t * tile + static_cast<long>(lane) * Items;
-          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
-          const long left = n - first;
-          const int valid = left < 0 ? 0 : left < Items ? static_cast<int>(left) : Items;
-          Rank::template count<Items>([&](int k) { return bin_of(x[k], num_bins); }, valid, packed);
+        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, lane, [&](long t, long first, const float(&x)[Items]) {
+          Rank::template count<Items>([&](int k) { return bin_of(x[k], num_bins); }, items_inside<Items>(n, first), packed);
           if ((t - t0) % flush_every == flush_every - 1) flush();
-          for (int k = 0; k < Items; ++k) x[k] = next[k];
-        }
+        });
         flush();
         for (int b = 0; b < B; ++b) {
           const int sum = ranker.sum(total[b]);
@@ -348,13 +353,8 @@ void partition_scatter_grouped(const Space& space, const PartitionLayout& layout
         // Bin b belongs to member b % G (to its own lane on a warp): only its owner ever touches
         // s_run(b), and the group barrier publishes s_delta(b).
         for (int b = lane; b < num_bins; b += G) s_run(bins + b) = chunk_offsets(b * chunks + c);
-        float x[Items], next[Items];
-        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(lane) * Items, aligned, x);
-        for (long t = t0; t < t1; ++t) {
-          const long first = t * tile + static_cast<long>(lane) * Items;
-          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
-          const long left = n - first;
-          const int valid = left < 0 ? 0 : left < Items ? static_cast<int>(left) : Items;
+        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, lane, [&](long t, long first, const float(&x)[Items]) {
+          const int valid = items_inside<Items>(n, first);
           auto ranks = ranker.template rank<Items>([&](int k) { return bin_of(x[k], num_bins); }, valid);
           for (int b = lane; b < num_bins; b += G) {
             s_delta(bins + b) = s_run(bins + b) - ranks.bin_start(b);
@@ -386,8 +386,7 @@ void partition_scatter_grouped(const Space& space, const PartitionLayout& layout
             for (int i = lane; i < rest; i += G) copy_out(i);
           }
           ranker.sync();  // copied out before the next tile is staged over it
-          for (int k = 0; k < Items; ++k) x[k] = next[k];
-        }
+        });
       });
 }
 
@@ -416,11 +415,7 @@ void partition_scatter_table(const Space& space, const PartitionLayout& layout, 
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
                              [&](int b) { s_run(b) = chunk_offsets(b * chunks + c); });
-        float x[Items], next[Items];
-        if (t0 < t1) load_items<Items, Space>(in, n, t0 * tile + static_cast<long>(rank) * Items, aligned, x);
-        for (long t = t0; t < t1; ++t) {
-          const long first = t * tile + static_cast<long>(rank) * Items;
-          if (t + 1 < t1) load_items<Items, Space>(in, n, first + tile, aligned, next);
+        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, rank, [&](long t, long first, const float(&x)[Items]) {
           // Its barriers also order the previous tile's copy-out (s_stage, s_delta) before the
           // writes below, and publish s_run.
           rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);
@@ -451,8 +446,7 @@ void partition_scatter_table(const Space& space, const PartitionLayout& layout, 
             const float v = s_stage(i);
             out(s_delta(bin_of(v, num_bins)) + i) = v;
           });
-          for (int k = 0; k < Items; ++k) x[k] = next[k];
-        }
+        });
       });
 }
 
