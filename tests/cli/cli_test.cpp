@@ -114,6 +114,8 @@ TEST(Cli, BadUsageExitsTwoWithOneLine) {
   expect_usage_error("frobnicate", "unknown command 'frobnicate'");
   expect_usage_error("run", "needs a puzzle name");
   expect_usage_error("bench conv1d --runs 0", "--runs must be in");
+  expect_usage_error("bench bin-extract --framework-only 2", "--framework-only must be in [0, 1]");
+  expect_usage_error("bench segscan --framework-only -1", "--framework-only must be in [0, 1]");
   expect_usage_error("run butterfly --group-size 3", "--group-size 3 is not allowed");
   expect_usage_error("run butterfly --size 33", "must be a multiple of --group-size 32");
   expect_usage_error("run butterfly --group-size 64", "--group-size must be in [2, 32]");
@@ -161,6 +163,22 @@ TEST(Cli, ReduceBenchHasTheLadderColumns) {
   const Result t = kpuzzles("bench reduce --size 40000 --runs 2 --warmup 1");
   EXPECT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("step x"), std::string::npos) << t.out;
+}
+
+TEST(Cli, BinExtractBenchFrameworkOnlySkipsTheOtherRows) {
+  if (KPZ_HAS_CUDA) GTEST_SKIP() << "timed on the GPU machine, not in unit tests";
+  const Result all = kpuzzles("bench bin-extract --size 5000 --runs 2 --warmup 1");
+  const Result fw = kpuzzles("bench bin-extract --size 5000 --runs 2 --warmup 1 --framework-only 1");
+  ASSERT_EQ(all.code, 0) << all.err;
+  ASSERT_EQ(fw.code, 0) << fw.err;
+  for (const char* row : {"partition pass 2 (chunk per group)", "extract: compact per chunk"}) {
+    EXPECT_NE(all.out.find(row), std::string::npos) << row << " in " << all.out;
+    EXPECT_NE(fw.out.find(row), std::string::npos) << row << " in " << fw.out;
+  }
+  for (const char* row : {"Kokkos::BinSort", "Kokkos::Experimental::copy_if", "(reference)"}) {
+    EXPECT_NE(all.out.find(row), std::string::npos) << row << " in " << all.out;
+    EXPECT_EQ(fw.out.find(row), std::string::npos) << row << " in " << fw.out;
+  }
 }
 
 TEST(Cli, ListAndDoctor) {
