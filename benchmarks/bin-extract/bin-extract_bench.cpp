@@ -173,15 +173,13 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
         throw std::runtime_error(what + " gives a wrong bin offset for bin " + std::to_string(b) + ": refusing to time it");
   };
   View<int*, Space> bin_offsets(Kokkos::view_alloc(space, "bin_offsets"), num_bins + 1);
-  // A group is a warp on CUDA and one member on hosts (where a team is one member by default).
+  // Both rank a team's tiles; `ballot` ranks each warp's share with ballots and streams the tiles
+  // through a scratch ring, `table` through a (bin, member) count table and a team scan.
   const auto rank_only = [](PartitionRank how) {
-    return how == PartitionRank::grouped ? std::string("tiles ranked by packed counts, no team barrier")
-                                         : std::string("tiles ranked by a scratch table and team scan");
+    return how == PartitionRank::ballot ? std::string("tiles ranked by warp ballots, staged in a scratch ring")
+                                        : std::string("tiles ranked by a scratch table and team scan");
   };
-  const auto rank_name = [&](PartitionRank how) {
-    return (how == PartitionRank::grouped ? std::string("a chunk per group, ") : std::string("a chunk per team, ")) +
-           rank_only(how);
-  };
+  const auto rank_name = [&](PartitionRank how) { return std::string("a chunk per team, ") + rank_only(how); };
   {
     const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins);
     View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), partition_chunk_entries(layout, num_bins));
@@ -198,14 +196,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // ranks a tile (each splits the input its own way, so each has its own pass 1): pass 1 reads N,
   // the scan reads and writes the (bin, chunk) counts, pass 2 reads N and writes N. The scan works
   // in place, so its row restores the counts first (a copy of a few thousand ints).
-  for (const PartitionRank how : {PartitionRank::grouped, PartitionRank::table}) {
+  for (const PartitionRank how : {PartitionRank::ballot, PartitionRank::table}) {
     const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins, how);
     if (layout.rank != how) {
       report.notes.push_back("partition, " + rank_name(how) + ": only up to " +
-                             std::to_string(kpz::team::GroupBinRank<Space>::max_bins) + " bins, so no rows");
+                             std::to_string(kpz::team::BallotBinRank<Space, false>::max_bins) + " bins, so no rows");
       continue;
     }
-    const std::string chunk = how == PartitionRank::grouped ? "chunk per group" : "chunk per team";
+    const std::string chunk = how == PartitionRank::ballot ? "ballot rank" : "table rank";
     const std::size_t entries = partition_chunk_entries(layout, num_bins);
     View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), entries);
     View<int*, Space> counts(Kokkos::view_alloc(space, "counts"), entries);

@@ -232,11 +232,13 @@ void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz:
   for (std::size_t j = 0; j < want; ++j)
     ASSERT_EQ(std::memcmp(&got[j], &host[o.order[first + j]], sizeof(float)), 0) << what << " extract element " << j;
 
-  // Both ways the partition ranks a tile: a chunk per group (a warp on CUDA, a member elsewhere)
-  // ranked with kpz::team::GroupBinRank, up to 8 bins; a chunk per team with the scratch table.
-  for (const auto how : {be::PartitionRank::grouped, be::PartitionRank::table}) {
-    const be::PartitionLayout layout = be::partition_layout<Space>(fast, host.size(), bins, how);
-    const std::string rank_what = what + (how == be::PartitionRank::grouped ? " (grouped rank)" : " (table rank)");
+  // Both ways the partition ranks a tile: groups (a warp on CUDA, a member elsewhere) ranking with
+  // kpz::team::BallotBinRank, tiles streamed through kpz::team::TileRing, up to 8 bins; the
+  // scratch table. Both with the chunks given (chunks > 0), so a team walks many tiles.
+  for (const auto how : {be::PartitionRank::ballot, be::PartitionRank::table}) {
+    be::PartitionLayout layout = be::partition_layout<Space>(fast, host.size(), bins, how);
+    if (chunks > 0) layout.chunks = std::min(chunks, layout.tiles);
+    const std::string rank_what = what + (how == be::PartitionRank::ballot ? " (ballot rank)" : " (table rank)");
     kpz::View<int*, Space> chunk_offsets("chunk_offsets", be::partition_chunk_entries(layout, bins));
     kpz::View<int*, Space> bin_offsets("bin_offsets", bins + 1);
     kpz::poison(out);

@@ -20,7 +20,8 @@
 #include "kpz/bench.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
-#include "kpz/team/group_bin_rank.hpp"
+#include "kpz/team/ballot_bin_rank.hpp"
+#include "kpz/team/tile_ring.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::bin_extract {
@@ -39,10 +40,11 @@ KOKKOS_INLINE_FUNCTION int bin_of(float x, int num_bins) {
   const float s = x * static_cast<float>(num_bins);
   const float last = static_cast<float>(num_bins - 1);
   const float above_zero = s > 0.0f ? s : 0.0f;
-  const float clamped = above_zero < last ? above_zero : last;
 #if defined(__CUDA_ARCH__)
-  return __float_as_int(__fadd_rz(clamped, 8388608.0f)) - 0x4B000000;
+  // above_zero is never NaN, so fminf is the select below (one FMNMX instead of FSETP + FSEL).
+  return __float_as_int(__fadd_rz(fminf(above_zero, last), 8388608.0f)) - 0x4B000000;
 #else
+  const float clamped = above_zero < last ? above_zero : last;
   return static_cast<int>(clamped);
 #endif
 }
@@ -123,21 +125,30 @@ inline int fast_table_ints(int team_size, int num_bins) {
   return entries + (entries >> 5) + 1;
 }
 
+// The ballot partition (up to 8 bins, see PartitionRank): elements per member and tile, tiles in
+// a team's scratch ring, the league per SM and the parts pass 1 splits a chunk into.
+inline constexpr int kBallotItems = 16;
+inline constexpr int kBallotSlots = 2;
+inline constexpr int kBallotTeamsPerSm = 2;
+inline constexpr int kBallotPass1TeamsPerSm = 6;  // 40 registers: all four Quads of a member in flight
+inline constexpr int kBallotParts = kBallotPass1TeamsPerSm / kBallotTeamsPerSm;  // pass 1: one whole wave
+
 // Level-0 scratch of the fast kernels. The extract: two staging buffers and their totals. The
-// partition's pass 2 up to 8 bins (grouped): per group, its staged tile and two per-bin arrays.
-// Beyond 8 bins (table): one staged tile, the (bin, member) count table and two per-bin arrays. A
-// launch requests the largest (fast_launch sizes the team by it).
+// partition's pass 2 up to 8 bins (ballot): the ring of input tiles (staged in place), a bin byte
+// per element and the (group, bin) count table. Beyond 8 bins (table): one staged tile, the
+// (bin, member) count table and two per-bin arrays. A launch requests the largest (fast_launch
+// sizes the team by it).
 template <class Space>
 std::size_t extract_scratch_bytes(int team_size, int items) {
   return ScratchView<float*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size) * items) +
          ScratchView<int*, Space>::shmem_size(2);
 }
 template <class Space>
-std::size_t partition_grouped_scratch_bytes(int team_size, int items) {
-  const int group = team::GroupBinRank<Space>::group_size(team_size);
-  return ScratchView<float*, Space>::shmem_size(static_cast<std::size_t>(team_size) * items) +
-         ScratchView<int*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size / group) *
-                                              team::GroupBinRank<Space>::max_bins);
+std::size_t partition_ballot_scratch_bytes(int team_size) {
+  using Rank = team::BallotBinRank<Space, false>;
+  const int tile = team_size * kBallotItems, groups = Rank::warps_possible(team_size) ? team_size / 32 : team_size;
+  return team::TileRing<Space, kBallotSlots>::scratch_bytes(tile) + ScratchView<unsigned char*, Space>::shmem_size(tile) +
+         ScratchView<int*, Space>::shmem_size(static_cast<std::size_t>(groups) * Rank::max_bins);
 }
 template <class Space>
 std::size_t partition_table_scratch_bytes(int team_size, int items, int num_bins) {
@@ -147,8 +158,9 @@ std::size_t partition_table_scratch_bytes(int team_size, int items, int num_bins
 }
 template <class Space>
 std::size_t fast_scratch_bytes(int team_size, int items, int num_bins) {
-  const std::size_t partition = num_bins <= team::GroupBinRank<Space>::max_bins
-                                    ? partition_grouped_scratch_bytes<Space>(team_size, items)
+  const std::size_t partition = num_bins <= team::BallotBinRank<Space, false>::max_bins
+                                    ? std::max(partition_ballot_scratch_bytes<Space>(team_size),
+                                               partition_table_scratch_bytes<Space>(team_size, items, num_bins))
                                     : partition_table_scratch_bytes<Space>(team_size, items, num_bins);
   return std::max(extract_scratch_bytes<Space>(team_size, items), partition);
 }
@@ -189,68 +201,67 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
                      View<float*, Space> out, View<int*, Space> count);
 
 // How the partition ranks a tile by bin, and so how it splits the input (PartitionLayout):
-// `grouped` gives every group (a warp on CUDA, one member elsewhere) its own chunk of tiles of
-//   group x items elements, ranked with kpz::team::GroupBinRank (packed counts in registers, warp
-//   shuffles, no team barrier; up to 8 bins, more fall back to `table`);
+// `ballot` gives every team a chunk of tiles of team x 16 elements, streamed through a ring of
+//   scratch slots (kpz::team::TileRing: bulk asynchronous copies on Hopper). Every group (a warp
+//   on CUDA, one member elsewhere) ranks its share of a tile with kpz::team::BallotBinRank, the
+//   team adds up its groups' counts, stages the tile in bin order in place and copies it out.
+//   Up to 8 bins; more fall back to `table`.
 // `table` gives every team a chunk of tiles of team x items elements, ranked with a (bin, member)
 //   count table and a team scan in scratch (the session-3 kernel, for any number of bins).
-// `best` is `grouped` where a team is made of whole warps (CUDA) and `table` elsewhere: on the
-// host a member owns 1024 elements, and its scratch counters beat the packed words' shifts and
-// masks (2-core VM, N = 2^22: pass 2 26-28 ms with the table, 43-44 ms packed).
-enum class PartitionRank { best, grouped, table };
+// `best` is `ballot` where a team is made of whole warps (CUDA) and `table` elsewhere: on the
+// host a member owns 1024 elements, and its scratch counters beat a group of one member's
+// 16-element tiles.
+enum class PartitionRank { best, ballot, table };
 
-// The rank the partition actually runs for a request: `best` resolved, and `grouped` only up
-// to GroupBinRank's 8 bins. The kernels and the benchmark's row names all ask this one function.
+// The rank the partition actually runs for a request: `best` resolved, and `ballot` only up to
+// 8 bins. The kernels and the benchmark's row names all ask this one function.
 template <class Space>
 PartitionRank partition_rank_used(int team_size, int num_bins, PartitionRank how = PartitionRank::best) {
-  using Rank = kpz::team::GroupBinRank<Space>;
-  if (how == PartitionRank::best) how = Rank::uses_warps(team_size) ? PartitionRank::grouped : PartitionRank::table;
-  return how == PartitionRank::grouped && num_bins <= Rank::max_bins ? how : PartitionRank::table;
+  using Rank = kpz::team::BallotBinRank<Space, false>;
+  if (how == PartitionRank::best) how = Rank::warps_possible(team_size) ? PartitionRank::ballot : PartitionRank::table;
+  return how == PartitionRank::ballot && num_bins <= Rank::max_bins ? how : PartitionRank::table;
 }
 
 // How a partition splits the input: `chunks` chunks of consecutive `tile`-element tiles (an even
-// share each); chunk c is walked tile after tile by one group of `group` members, and a team of
-// team_size members holds `groups_per_team` groups, so `league` teams run every chunk. Pass 1
-// counts per chunk, the scan turns the (bin, chunk) counts into places, pass 2 walks the same
-// chunks: the three stages must get the same layout.
+// share each), chunk c walked tile after tile by team c. Pass 1 counts `parts` parts of every
+// chunk (part k of chunks x parts, an even share of the tiles again, so a chunk's parts are
+// exactly its tiles) with a team each, the scan turns the (bin, part) counts into places, pass 2
+// walks the chunks: the three stages must get the same layout.
 struct PartitionLayout {
   PartitionRank rank;  // resolved: never `best`
   int team_size;
-  int items;            // elements per member and tile
-  int group;            // members per group: a warp or one member (grouped), the whole team (table)
-  int groups_per_team;
-  int tile;             // group x items
-  int tiles;            // ceil(N / tile)
-  int chunks;           // one per group of the launch, never more than the tiles
-  int league;           // teams: ceil(chunks / groups_per_team)
+  int items;   // elements per member and tile
+  int tile;    // team_size x items
+  int tiles;   // ceil(N / tile)
+  int chunks;  // teams of pass 2, never more than the tiles
+  int parts;   // teams of pass 1 per chunk
 };
 
 template <class Space>
 PartitionLayout partition_layout(const FastLaunch& launch, std::size_t n, int num_bins,
                                  PartitionRank how = PartitionRank::best) {
   const PartitionRank rank = partition_rank_used<Space>(launch.team_size, num_bins, how);
-  if (rank != PartitionRank::grouped)
-    return {rank, launch.team_size, launch.items, launch.team_size, 1, launch.tile, launch.tiles, launch.chunks, launch.chunks};
-  const int group = kpz::team::GroupBinRank<Space>::group_size(launch.team_size);
-  // launch.chunks is the device's thread capacity in teams (8 teams of 256 per H100 SM), but the
-  // grouped kernels' registers let fewer stay resident: 4 teams of 256 per SM in pass 1, 2 in
-  // pass 2. 12 teams per SM, 1.5 x launch.chunks, fill whole waves of both (and of 3 per SM):
-  // with 8 per SM and 3 resident, pass 2 ran 2.67 waves, a third of the GPU idle in the last one
-  // (H100, N = 2^28: pass 2 1.176 ms with 8 per SM, 1.167 ms with 12).
-  const int per_team = launch.team_size / group, tile = group * launch.items, tiles = teams_for(n, tile);
-  const int league = kpz::team::GroupBinRank<Space>::uses_warps(launch.team_size) ? launch.chunks * 3 / 2 : launch.chunks;
-  const int chunks = std::max(1, std::min(tiles, league * per_team));
-  return {rank, launch.team_size, launch.items, group, per_team, tile, tiles, chunks, (chunks + per_team - 1) / per_team};
+  if (rank != PartitionRank::ballot)
+    return {rank, launch.team_size, launch.items, launch.tile, launch.tiles, launch.chunks, 1};
+  // launch.chunks is the device's thread capacity in teams (on a GPU 2048 threads per SM), but
+  // pass 2's registers (LaunchBounds<256, 2>) and scratch ring keep kBallotTeamsPerSm teams of 256
+  // resident: one whole wave of chunks, each walked by one team (H100, N = 2^28: 264 chunks of
+  // 4096-element tiles). Its four parts per chunk give pass 1 a whole wave of its own.
+  const bool gpu = space_name<Space>() == "cuda";
+  const int tile = launch.team_size * kBallotItems, tiles = teams_for(n, tile);
+  const int league = gpu ? std::max(1, launch.chunks * launch.team_size / 2048) * kBallotTeamsPerSm : launch.chunks;
+  const int chunks = std::max(1, std::min(tiles, league));
+  return {rank, launch.team_size, kBallotItems, tile, tiles, chunks, kBallotParts};
 }
 
-// Entries of a partition's chunk_offsets: a count, then a place, per (bin, chunk), and one more.
+// Entries of a partition's chunk_offsets: a count, then a place, per (bin, part), and one more.
 inline std::size_t partition_chunk_entries(const PartitionLayout& layout, int num_bins) {
-  return static_cast<std::size_t>(num_bins) * layout.chunks + 1;
+  return static_cast<std::size_t>(num_bins) * layout.chunks * layout.parts + 1;
 }
 
 // --partition in three stages (the benchmark also times each):
-// pass 1 `partition_histograms`: per-chunk histograms into chunk_offsets (bin-major, entry
-//   b * chunks + c; reads N);
+// pass 1 `partition_histograms`: per-part histograms into chunk_offsets (bin-major, entry
+//   b * chunks * parts + k for part k; reads N);
 // `partition_offsets`: one exclusive scan over them in place, and bin_offsets;
 // pass 2 `partition_scatter`: every chunk, tile after tile, ranked by bin in scratch and scattered
 //   stably (reads N, writes N).

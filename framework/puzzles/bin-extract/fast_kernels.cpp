@@ -93,23 +93,18 @@ template <class Space>
 using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2>>;
 #endif
 
-// The grouped partition kernels run teams of at most 256 (8 warps), and their warps never wait
-// for each other, so the warps resident per SM are what hides their latency: MinBlocks teams per
-// SM set the register cap (65536 / (256 x MinBlocks)). ptxas: pass 1 fits 64 registers (4 teams)
-// without spills. Pass 2 (x[16], next[16], the packed ranks and eight copy-outs in flight live)
-// spills at any cap below its 102 registers, and spills cost more than warps gain (H100,
-// N = 2^28, session 6): 1.057 ms at 80 registers (3 teams, 16 bytes spilled), 1.016 ms at 102
-// (2 teams, none); session 5's kernel: 1.53 ms at 64 registers, 1.22 ms at 80.
+// Pass 2 of the ballot partition runs teams of at most 256 (its scratch ring caps the team) and
+// MinBlocks of them per SM: ptxas gives it at most 65536 / (256 x MinBlocks) registers. In the
+// session-7 prototype (raw CUDA, H100) two teams of 256 (95 registers) beat three (80
+// registers): 0.814 against 0.826 ms for N = 2^28. The trace build's policy takes no launch
+// bounds (it runs on the host).
 #if defined(KPZ_TRACE)
 template <class Space, int MinBlocks>
-using GroupedPolicy = TeamPolicy<Space>;
+using BallotPolicy = TeamPolicy<Space>;
 #else
 template <class Space, int MinBlocks>
-using GroupedPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks>>;
+using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks>>;
 #endif
-
-// Elements of a tile each member of pass 2 copies out at once (see partition_scatter_grouped).
-constexpr int kCopyOutUnroll = 8;
 
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
 KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
@@ -225,7 +220,7 @@ void partition_histograms_teams(const Space& space, const PartitionLayout& layou
   const long tiles = layout.tiles;
   const int table_ints = fast_table_ints(layout.team_size, num_bins);
   const bool aligned = is_quad_aligned(in.data());
-  const auto count_policy = ChunkPolicy<Space>(space, layout.league, layout.team_size)
+  const auto count_policy = ChunkPolicy<Space>(space, layout.chunks, layout.team_size)
                                 .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(table_ints)));
   Kokkos::parallel_for(
       "bin_extract::partition_histograms", count_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
@@ -258,42 +253,55 @@ void partition_histograms_teams(const Space& space, const PartitionLayout& layou
       });
 }
 
-// Pass 1, a chunk per group (grouped rank): each member counts its elements in packed 16-bit
-// fields (kpz::team::GroupBinRank::count), moved to 32-bit totals before a field can overflow;
-// the group adds its members' totals with shuffles at the end of its chunk. No scratch, no barrier.
+// Pass 1 of the ballot partition: a team per part of a chunk (layout.parts per chunk), counting
+// the part's tiles: member r takes Quads r, r + team, ... of a tile (consecutive members,
+// consecutive 16 bytes: every load instruction of a warp reads 512 contiguous bytes), counts them
+// in 8-bit fields of one word (1 << 8 * bin: no selects), moved to 32-bit totals before a field
+// can overflow, and the team adds its members' totals at the end of its part.
 template <class Space>
-void partition_histograms_grouped(const Space& space, const PartitionLayout& layout, int num_bins,
-                                  View<const float*, Space> in, View<int*, Space> chunk_offsets) {
-  using Rank = kpz::team::GroupBinRank<Space>;
-  using Word = typename Rank::Word;
-  constexpr int Items = fast_items<Space>();
-  constexpr int B = Rank::max_bins;
-  constexpr long flush_every = 65535 / Items;  // tiles a member's 16-bit fields can count
+void partition_histograms_parts(const Space& space, const PartitionLayout& layout, int num_bins,
+                                View<const float*, Space> in, View<int*, Space> chunk_offsets) {
+  constexpr int Items = kBallotItems, Quads = Items / 4, B = 8;
+  constexpr int flush_every = 255 / Items;  // tiles an 8-bit field can count
+  static_assert(Items % 4 == 0 && flush_every >= 1);
   const long n = static_cast<long>(in.extent(0));
-  const int tile = layout.tile, chunks = layout.chunks, G = layout.group, per_team = layout.groups_per_team;
+  const int tile = layout.tile, parts = layout.chunks * layout.parts;
   const long tiles = layout.tiles;
   const bool aligned = is_quad_aligned(in.data());
   Kokkos::parallel_for(
-      "bin_extract::partition_histograms_grouped", GroupedPolicy<Space, 4>(space, layout.league, layout.team_size),
+      "bin_extract::partition_histograms_parts", BallotPolicy<Space, kBallotPass1TeamsPerSm>(space, parts, layout.team_size),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const Rank ranker(team);
-        const int lane = ranker.lane(), c = team.league_rank() * per_team + team.team_rank() / G;
-        if (c >= chunks) return;  // a whole group leaves together
-        const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
+        const int k = team.league_rank(), r = team.team_rank(), T = team.team_size();
+        const long t0 = chunk_begin(tiles, parts, k), t1 = chunk_begin(tiles, parts, k + 1);
         int total[B] = {};
-        Word packed[2] = {0, 0};
-        const auto flush = [&] {
-          for (int b = 0; b < B; ++b) total[b] += Rank::field(packed, b);
-          packed[0] = packed[1] = 0;
-        };
-        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, lane, [&](long t, long first, const float(&x)[Items]) {
-          Rank::template count<Items>([&](int k) { return bin_of(x[k], num_bins); }, items_inside<Items>(n, first), packed);
-          if ((t - t0) % flush_every == flush_every - 1) flush();
-        });
-        flush();
-        for (int b = 0; b < B; ++b) {
-          const int sum = ranker.sum(total[b]);
-          if (lane == 0 && b < num_bins) chunk_offsets(b * chunks + c) = sum;
+        U64 packed = 0;
+        int since = 0;
+        for (long t = t0; t < t1; ++t) {
+          const long base = t * tile;
+          if (aligned && base + tile <= n) {
+            const Quad* q = reinterpret_cast<const Quad*>(in.data() + base);
+            Quad v[Quads];
+            for (int j = 0; j < Quads; ++j) v[j] = q[j * T + r];  // all loads issued before any use
+            for (int j = 0; j < Quads; ++j)
+              for (int e = 0; e < 4; ++e) packed += U64(1) << (8 * bin_of(v[j].v[e], num_bins));
+          } else {
+            for (int j = 0; j < Quads; ++j)
+              for (int e = 0; e < 4; ++e) {
+                const long i = base + 4 * (static_cast<long>(j) * T + r) + e;
+                if (i < n) packed += U64(1) << (8 * bin_of(in(i), num_bins));
+              }
+          }
+          if (++since == flush_every) {
+            for (int b = 0; b < B; ++b) total[b] += static_cast<int>((packed >> (8 * b)) & 0xff);
+            packed = 0;
+            since = 0;
+          }
+        }
+        for (int b = 0; b < B; ++b) total[b] += static_cast<int>((packed >> (8 * b)) & 0xff);
+        for (int b = 0; b < num_bins; ++b) {
+          int sum = total[b];
+          team.team_reduce(Kokkos::Sum<int>(sum));
+          if (r == 0) chunk_offsets(b * parts + k) = sum;
         }
       });
 }
@@ -301,16 +309,16 @@ void partition_histograms_grouped(const Space& space, const PartitionLayout& lay
 template <class Space>
 void partition_histograms(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
                           View<int*, Space> chunk_offsets) {
-  if (layout.rank == PartitionRank::grouped) partition_histograms_grouped(space, layout, num_bins, in, chunk_offsets);
+  if (layout.rank == PartitionRank::ballot) partition_histograms_parts(space, layout, num_bins, in, chunk_offsets);
   else partition_histograms_teams(space, layout, num_bins, in, chunk_offsets);
 }
 
-// The counts become places: one exclusive scan over (bin, chunk) in bin-major order, in place;
-// bin b starts at entry b * chunks.
+// The counts become places: one exclusive scan over (bin, part) in bin-major order, in place;
+// bin b starts at entry b * chunks * parts.
 template <class Space>
 void partition_offsets(const Space& space, const PartitionLayout& layout, int num_bins,
                        View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets) {
-  const int chunks = layout.chunks, entries = num_bins * chunks;
+  const int chunks = layout.chunks * layout.parts, entries = num_bins * chunks;
   Kokkos::parallel_scan(
       "bin_extract::partition_offsets", Kokkos::RangePolicy<Space>(space, 0, entries + 1),
       KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
@@ -323,71 +331,132 @@ void partition_offsets(const Space& space, const PartitionLayout& layout, int nu
       KOKKOS_LAMBDA(const int b) { bin_offsets(b) = chunk_offsets(b * chunks); });
 }
 
-// Pass 2, a chunk per group (grouped rank): every group walks its chunk's tiles (group x items
-// elements) alone: ranked by kpz::team::GroupBinRank (packed counts, warp shuffles), staged in bin
-// order in the group's part of scratch, copied out with consecutive members writing consecutive
-// places. Only the group's own barrier (a __syncwarp) orders staging and copy-out: no warp ever
-// waits for another, so every warp keeps its next tile's loads in flight.
-template <class Space>
-void partition_scatter_grouped(const Space& space, const PartitionLayout& layout, int num_bins,
-                               View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
-  using Rank = kpz::team::GroupBinRank<Space>;
-  constexpr int Items = fast_items<Space>();
-  constexpr int B = Rank::max_bins;
+// One tile of pass 2 of the ballot partition (see partition_scatter_ballot). `slot` holds the
+// tile; its first `rest` elements are the input's (Partial: the input's last tile). `next` holds
+// per bin where the chunk's next element of that bin goes. After the first barrier every member
+// is done with the previous tile, so its slot is filled again with `refill_src` (refill_slot >= 0).
+template <bool Partial, int Items, class Space, class Rank, class Ring>
+KOKKOS_INLINE_FUNCTION void ballot_tile(const TeamMember<Space>& team, Rank& rank, const Ring& ring, float* slot,
+                                        const ScratchView<unsigned char*, Space>& s_bin,
+                                        const ScratchView<int*, Space>& s_count, int rest, int num_bins,
+                                        typename Rank::PerBin& next, const View<float*, Space>& out, int refill_slot,
+                                        const float* refill_src) {
+  constexpr int G = Rank::group_size, B = Rank::max_bins;
+  const int T = team.team_size(), g = team.team_rank() / G, groups = T / G, lane = rank.lane();
+  const int share = g * G * Items;  // the group's elements: share + j * G + lane, step j
+  // 1. Every group ranks its share: packed[j] = bin + 32 * (the group's earlier elements of that bin).
+  rank.reset();
+  unsigned packed[Items];
+  float v[Items];
+  for (int j = 0; j < Items; ++j) {
+    const int i = share + j * G + lane;
+    v[j] = slot[i];
+    packed[j] = rank.template step<Partial>(bin_of(v[j], num_bins), !Partial || i < rest);
+  }
+  rank.for_each(rank.counts(), [&](int b, int count) { s_count(g * B + b) = count; });
+  team.team_barrier();  // the counts are published; everyone has read its elements of the slot
+  if (refill_slot >= 0) ring.fill(team, refill_slot, refill_src);
+  // 2. Places: bin b of the tile starts after the lower bins; the group's elements of bin b after
+  //    the lower groups'. key + packed = 32 x place (packed carries the bin in its low 5 bits).
+  const auto total = rank.make([&](int b) {
+    int sum = 0;
+    for (int w = 0; w < groups; ++w) sum += s_count(w * B + b);
+    return sum;
+  });
+  const auto before = rank.make([&](int b) {
+    int sum = 0;
+    for (int w = 0; w < g; ++w) sum += s_count(w * B + b);
+    return sum;
+  });
+  const auto start = rank.exclusive_scan(total);
+  const auto key = rank.zip(start, before, [](int b, int first, int lower) { return 32 * (first + lower) - b; });
+  const auto delta = rank.zip(next, start, [](int, int place, int first) { return place - first; });
+  next = rank.zip(next, total, [](int, int place, int count) { return place + count; });
+  // 3. The tile, staged in bin order over itself (every element is in a register by now), with
+  //    its bin beside it, then copied out: consecutive members, consecutive places of a bin.
+  for (int j = 0; j < Items; ++j) {
+    const int place = (rank.get(key, packed[j]) + static_cast<int>(packed[j])) >> 5;
+    if (!Partial || share + j * G + lane < rest) {
+      slot[place] = v[j];
+      s_bin(place) = static_cast<unsigned char>(packed[j] & 7);
+    }
+  }
+  team.team_barrier();  // the tile is staged
+  for (int j = 0; j < Items; ++j) {
+    const int i = j * T + team.team_rank();
+    const float x = slot[i];
+    const int to = rank.get(delta, s_bin(i)) + i;
+    if (!Partial || i < rest) out(to) = x;
+  }
+  (void)num_bins;
+}
+
+// Pass 2 of the ballot partition: team c walks chunk c tile after tile (team x 16 elements). The
+// tiles stream through a ring of two scratch slots (kpz::team::TileRing: on Hopper one member
+// starts a bulk copy of the next tile, so it is in flight, in no register, while the team works).
+// Every group ranks its share of the tile with ballots (kpz::team::BallotBinRank), the team adds
+// up the groups' counts, stages the tile in bin order over itself and copies it out. Why team
+// tiles and not a warp's (sessions 5-6): the copy-out writes every bin's run of the tile to its
+// own place, and the runs of a 512-element warp tile (~256 bytes for 8 bins) cost a quarter of
+// the bandwidth; a 4096-element team tile's (~2 KB) run near copy speed (H100, session 7).
+template <class Space, bool Warps>
+void partition_scatter_ballot_run(const Space& space, const PartitionLayout& layout, int num_bins,
+                                  View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
+  using Rank = kpz::team::BallotBinRank<Space, Warps>;
+  using Ring = kpz::team::TileRing<Space, kBallotSlots>;
+  constexpr int Items = kBallotItems, S = kBallotSlots, B = Rank::max_bins;
   const long n = static_cast<long>(in.extent(0));
-  const int tile = layout.tile, chunks = layout.chunks, G = layout.group, per_team = layout.groups_per_team;
+  const int tile = layout.tile, chunks = layout.chunks, parts = layout.parts;
   const long tiles = layout.tiles;
-  const bool aligned = is_quad_aligned(in.data());
-  const auto policy = GroupedPolicy<Space, 2>(space, layout.league, layout.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(partition_grouped_scratch_bytes<Space>(layout.team_size, Items)));
+  const bool bulk = is_quad_aligned(in.data());
+  const auto policy = BallotPolicy<Space, kBallotTeamsPerSm>(space, chunks, layout.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(partition_ballot_scratch_bytes<Space>(layout.team_size)));
   Kokkos::parallel_for(
-      "bin_extract::partition_scatter_grouped", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const Rank ranker(team);
-        const int lane = ranker.lane(), g = team.team_rank() / G, c = team.league_rank() * per_team + g;
-        ScratchView<float*, Space> s_stage(team.team_scratch(0), per_team * tile);
-        ScratchView<int*, Space> s_run(team.team_scratch(0), per_team * B);    // the chunk's next out index, per bin
-        ScratchView<int*, Space> s_delta(team.team_scratch(0), per_team * B);  // out index - staged index, per bin
-        if (c >= chunks) return;  // a whole group leaves together
-        const int stage = g * tile, bins = g * B;  // the group's parts of scratch
+      "bin_extract::partition_scatter_ballot", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Ring ring(team, tile, bulk);
+        ScratchView<unsigned char*, Space> s_bin(team.team_scratch(0), tile);  // the bin of every staged element
+        ScratchView<int*, Space> s_count(team.team_scratch(0), team.team_size() / Rank::group_size * B);  // (group, bin) counts
+        Rank rank(team);
+        const int c = team.league_rank();
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
-        // Bin b belongs to member b % G (to its own lane on a warp): only its owner ever touches
-        // s_run(b), and the group barrier publishes s_delta(b).
-        for (int b = lane; b < num_bins; b += G) s_run(bins + b) = chunk_offsets(b * chunks + c);
-        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, lane, [&](long t, long first, const float(&x)[Items]) {
-          const int valid = items_inside<Items>(n, first);
-          auto ranks = ranker.template rank<Items>([&](int k) { return bin_of(x[k], num_bins); }, valid);
-          for (int b = lane; b < num_bins; b += G) {
-            s_delta(bins + b) = s_run(bins + b) - ranks.bin_start(b);
-            s_run(bins + b) += ranks.bin_count(b);
-          }
-          // Whole tiles (all but the input's last) take the loops without a bounds test:
-          // unrolled, their scratch reads and global writes overlap instead of queueing behind each
-          // other (the bounded copy-out loop ran one element at a time, LDS -> bin -> LDS -> STG).
-          if (valid == Items) {
-            for (int k = 0; k < Items; ++k) s_stage(stage + ranks.take(bin_of(x[k], num_bins))) = x[k];
+        // The chunk's first part's places (pass 1 counted parts; the scan made them places).
+        auto next = rank.make([&](int b) { return b < num_bins ? chunk_offsets(b * chunks * parts + c * parts) : 0; });
+        const float* src = in.data();
+        const auto whole = [&](long t) { return (t + 1) * tile <= n; };
+        for (int s = 0; s < S; ++s)
+          if (t0 + s < t1 && whole(t0 + s)) ring.fill(team, s, src + (t0 + s) * tile);
+        team.team_barrier();  // the ring's barriers are initialised, synchronous fills published
+        for (long t = t0; t < t1; ++t) {
+          const int s = static_cast<int>((t - t0) % S);
+          const int prev = s == 0 ? S - 1 : s - 1;
+          const long again = t - 1 + S;  // the tile the previous slot takes next
+          const int refill = t > t0 && again < t1 && whole(again) ? prev : -1;
+          float* slot = ring.slot(s);
+          if (whole(t)) {
+            ring.wait(s, static_cast<unsigned>(((t - t0) / S) & 1));
+            ballot_tile<false, Items, Space>(team, rank, ring, slot, s_bin, s_count, tile, num_bins, next, out, refill,
+                                      src + again * tile);
           } else {
-            for (int k = 0; k < Items; ++k)
-              if (k < valid) s_stage(stage + ranks.take(bin_of(x[k], num_bins))) = x[k];
+            const int rest = static_cast<int>(n - t * tile);
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                                 [&](int i) { slot[i] = i < rest ? src[t * tile + i] : 0.0f; });
+            team.team_barrier();
+            ballot_tile<true, Items, Space>(team, rank, ring, slot, s_bin, s_count, rest, num_bins, next, out, refill,
+                                     src + again * tile);
           }
-          ranker.sync();  // the tile is staged, its deltas published
-          const long rest = n - t * tile;
-          const auto copy_out = [&](int i) {
-            const float v = s_stage(stage + i);
-            out(s_delta(bins + bin_of(v, num_bins)) + i) = v;
-          };
-          if (rest >= tile) {
-            // Eight at a time (H100, N = 2^28, pass 2 at 80 registers: 1.167 ms unrolled by 16,
-            // which spilled, 1.057 ms by 8, 1.081 ms by 4, 1.226 ms not at all; at 102
-            // registers, no spills: 1.016 ms by 8, 1.119 ms by 16).
-#pragma unroll 1
-            for (int j0 = 0; j0 < Items; j0 += kCopyOutUnroll)
-              for (int j = j0; j < j0 + kCopyOutUnroll; ++j) copy_out(lane + j * G);
-          } else {
-            for (int i = lane; i < rest; i += G) copy_out(i);
-          }
-          ranker.sync();  // copied out before the next tile is staged over it
-        });
+        }
       });
+}
+
+template <class Space>
+void partition_scatter_ballot(const Space& space, const PartitionLayout& layout, int num_bins,
+                              View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    if (kpz::team::BallotBinRank<Space, false>::warps_possible(layout.team_size))
+      return partition_scatter_ballot_run<Space, true>(space, layout, num_bins, in, chunk_offsets, out);
+#endif
+  partition_scatter_ballot_run<Space, false>(space, layout, num_bins, in, chunk_offsets, out);
 }
 
 // Pass 2 for any number of bins, a chunk per team (the session-3 kernel; more than 8 bins, and
@@ -403,7 +472,7 @@ void partition_scatter_table(const Space& space, const PartitionLayout& layout, 
   const long tiles = layout.tiles;
   const int table_ints = fast_table_ints(layout.team_size, num_bins);
   const bool aligned = is_quad_aligned(in.data());
-  const auto policy = ChunkPolicy<Space>(space, layout.league, layout.team_size)
+  const auto policy = ChunkPolicy<Space>(space, layout.chunks, layout.team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(partition_table_scratch_bytes<Space>(layout.team_size, Items, num_bins)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter_table", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
@@ -453,7 +522,7 @@ void partition_scatter_table(const Space& space, const PartitionLayout& layout, 
 template <class Space>
 void partition_scatter(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
                        View<int*, Space> chunk_offsets, View<float*, Space> out) {
-  if (layout.rank == PartitionRank::grouped) partition_scatter_grouped(space, layout, num_bins, in, chunk_offsets, out);
+  if (layout.rank == PartitionRank::ballot) partition_scatter_ballot(space, layout, num_bins, in, chunk_offsets, out);
   else partition_scatter_table(space, layout, num_bins, in, chunk_offsets, out);
 }
 

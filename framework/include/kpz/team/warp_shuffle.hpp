@@ -1,6 +1,6 @@
 #pragma once
 // Register exchange between the 32 threads of a CUDA warp, for the shuffle paths of the team
-// collectives in this folder (XorExchange, OrderedScan, GroupBinRank). Kokkos 5.0.2 has no public
+// collectives in this folder (XorExchange, OrderedScan, BallotBinRank). Kokkos 5.0.2 has no public
 // lane-exchange API, so the collectives call these inside code that every thread of a full warp
 // executes, and only where their `uses_...` predicate says a team is made of whole warps.
 // Any trivially copyable value travels 32 bits at a time. On the host (and in host code) the
@@ -49,6 +49,26 @@ KOKKOS_INLINE_FUNCTION T shfl_up_words(const T& value, int delta) {
 template <class T>
 KOKKOS_INLINE_FUNCTION T shfl_words(const T& value, int src) {
   return shuffle_words<Shuffle::from_lane>(value, src);
+}
+
+// The lanes of a full warp whose `value` has bit `bit` set (__ballot_sync). Written as one PTX
+// block so that ptxas sees the mask test next to the vote: for three bits of one value it then
+// makes the three predicates with a single R2P (__ballot_sync(~0u, v & bit) compiled to a shift,
+// a mask and a compare per bit). On the host: `value`'s bit as 0 or 1 (a group of one lane).
+KOKKOS_INLINE_FUNCTION unsigned ballot_bit(unsigned value, unsigned bit) {
+  unsigned lanes = (value & bit) != 0u;
+  KOKKOS_IF_ON_DEVICE((asm("{\n .reg .pred p;\n .reg .b32 t;\n and.b32 t, %1, %2;\n setp.ne.u32 p, t, 0;\n"
+                           " vote.sync.ballot.b32 %0, p, 0xffffffff;\n}"
+                           : "=r"(lanes)
+                           : "r"(value), "r"(bit));))
+  return lanes;
+}
+
+// The lanes of a full warp whose `predicate` holds.
+KOKKOS_INLINE_FUNCTION unsigned ballot(bool predicate) {
+  unsigned lanes = predicate ? 1u : 0u;
+  KOKKOS_IF_ON_DEVICE((lanes = __ballot_sync(0xffffffffu, predicate);))
+  return lanes;
 }
 
 // Orders the shared-memory writes of a warp's lanes before their later reads (__syncwarp): the

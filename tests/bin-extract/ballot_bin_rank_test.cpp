@@ -1,0 +1,126 @@
+// kpz::team::BallotBinRank (framework/include/kpz/team/ballot_bin_rank.hpp): every group (a warp
+// on CUDA, one member elsewhere) ranks its elements step after step, stably by bin, and its
+// per-bin helpers (counts, exclusive_scan, zip, get) give every element its place in the
+// bin-ordered set. For every team size, 1 to 8 bins, invalid elements at the end and several
+// sets per group in a row (reset() between them).
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/team/ballot_bin_rank.hpp"
+#include "kpz/transfer.hpp"
+#include "kpz_test.hpp"
+
+namespace {
+
+constexpr int kSteps = 16;
+constexpr int kSetsPerGroup = 3;
+constexpr int kBins = 8;
+
+struct Ranked {
+  std::vector<int> place;   // per element: its place in its bin-ordered set (-1 if not valid)
+  std::vector<int> counts;  // per set and bin
+};
+
+// Group g ranks sets g * kSetsPerGroup .. + kSetsPerGroup - 1 of group x kSteps elements each;
+// element j * group + lane of a set is the member's step j. Elements at n or beyond are invalid.
+// Nothing when the kernel cannot run teams of team_size (its registers: 1024 threads need 64).
+template <class Space, bool Warps>
+std::optional<Ranked> rank_on_device(const Space& space, const std::vector<int>& bins, int n, int team_size) {
+  using Rank = kpz::team::BallotBinRank<Space, Warps>;
+  constexpr int G = Rank::group_size;
+  const int per_team = team_size / G, set = kSteps * G, sets = static_cast<int>((bins.size() + set - 1) / set);
+  const int groups = (sets + kSetsPerGroup - 1) / kSetsPerGroup, teams = (groups + per_team - 1) / per_team;
+  auto d_bins = kpz::to_device(space, "bins", bins);
+  kpz::View<int*, Space> d_place("place", bins.size()), d_counts("counts", sets * kBins);
+  kpz::poison(d_place);
+  kpz::poison(d_counts);
+  const long total = static_cast<long>(bins.size());
+  const auto body = KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
+    Rank rank(team);
+    const int g = team.league_rank() * per_team + team.team_rank() / G;
+    if (g >= groups) return;  // a whole group leaves together
+    for (int h = 0; h < kSetsPerGroup; ++h) {
+      const long first = (static_cast<long>(g) * kSetsPerGroup + h) * set;
+      rank.reset();
+      unsigned packed[kSteps];
+      // Every member of the group takes every step, also for a set past the end.
+      for (int j = 0; j < kSteps; ++j) {
+        const long i = first + j * G + rank.lane();
+        packed[j] = rank.template step<true>(i < total ? d_bins(i) : 0, i < n);
+      }
+      const auto counts = rank.counts();
+      const auto start = rank.exclusive_scan(counts);
+      const auto key = rank.zip(start, counts, [](int b, int s, int) { return 32 * s - b; });
+      for (int j = 0; j < kSteps; ++j) {
+        const long i = first + j * G + rank.lane();
+        const int place = (rank.get(key, packed[j]) + static_cast<int>(packed[j])) >> 5;
+        if (i < total) d_place(i) = i < n ? place : -1;
+      }
+      if (first < total) rank.for_each(counts, [&](int b, int c) { d_counts(first / set * kBins + b) = c; });
+    }
+  };
+  const kpz::TeamPolicy<Space> policy(space, teams, team_size);
+  if (team_size > policy.team_size_max(body, Kokkos::ParallelForTag())) return std::nullopt;
+  Kokkos::parallel_for(policy, body);
+  space.fence();
+  return Ranked{kpz::to_host(d_place), kpz::to_host(d_counts)};
+}
+
+template <class Space>
+std::optional<Ranked> rank_on_device(const Space& space, const std::vector<int>& bins, int n, int team_size) {
+  if (kpz::team::BallotBinRank<Space, false>::warps_possible(team_size)) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return rank_on_device<Space, true>(space, bins, n, team_size);
+#endif
+  }
+  return rank_on_device<Space, false>(space, bins, n, team_size);
+}
+
+class BallotBinRankTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BallotBinRankTest, EveryGroupGivesTheStableCountingSortOfItsSets) {
+  if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework primitive, not an exercise";
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    int largest_team = 0;  // the largest team size that ran
+    for (const int team : kpz::test::team_sizes(GetParam()))
+      for (const int num_bins : {1, 3, 8})
+        for (const int extra : {0, 1, 37}) {
+          const int group = kpz::team::BallotBinRank<Space, false>::warps_possible(team) ? 32 : 1;
+          const int set = kSteps * group;
+          // Enough sets for three groups or more; the last set partial or absent.
+          const int size = (3 * kSetsPerGroup + 1) * set + extra;
+          const int n = size - (extra > 0 ? extra / 2 + 1 : set / 3);  // the elements from n on do not count
+          kpz::Rng rng(4321u + team * 31u + num_bins * 7u + extra);
+          std::vector<int> bins(size);
+          for (int& b : bins) b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(num_bins));
+          const std::string what = "team=" + std::to_string(team) + " bins=" + std::to_string(num_bins) +
+                                   " size=" + std::to_string(size) + " n=" + std::to_string(n);
+          const auto ran = rank_on_device(space, bins, n, team);
+          if (!ran) continue;
+          const Ranked& got = *ran;
+          largest_team = std::max(largest_team, team);
+          for (int s = 0; s * set < size; ++s) {
+            const int lo = s * set, hi = std::min(size, lo + set), valid_end = std::min(hi, std::max(lo, n));
+            std::vector<int> count(kBins, 0), next(kBins, 0);
+            for (int i = lo; i < valid_end; ++i) ++count[bins[i]];
+            for (int b = 1; b < kBins; ++b) next[b] = next[b - 1] + count[b - 1];
+            for (int i = lo; i < hi; ++i)
+              ASSERT_EQ(got.place[i], i < valid_end ? next[bins[i]]++ : -1) << what << " element " << i;
+            for (int b = 0; b < kBins; ++b) ASSERT_EQ(got.counts[s * kBins + b], count[b]) << what << " set " << s << " bin " << b;
+          }
+        }
+    // The partition runs teams of up to 256 (several warps on CUDA): those must have been tested.
+    EXPECT_GE(largest_team, std::min(256, kpz::test::team_sizes(GetParam()).back())) << "team sizes skipped";
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, BallotBinRankTest, ::testing::ValuesIn(kpz::enabled_space_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
