@@ -171,7 +171,7 @@ TEST(Cli, BinExtractBenchFrameworkOnlySkipsTheOtherRows) {
   const Result fw = kpuzzles("bench bin-extract --size 5000 --runs 2 --warmup 1 --framework-only 1");
   ASSERT_EQ(all.code, 0) << all.err;
   ASSERT_EQ(fw.code, 0) << fw.err;
-  for (const char* row : {"partition pass 2 (chunk per group)", "extract: compact per chunk"}) {
+  for (const char* row : {"partition pass 2 (ballot rank)", "extract: compact per chunk"}) {
     EXPECT_NE(all.out.find(row), std::string::npos) << row << " in " << all.out;
     EXPECT_NE(fw.out.find(row), std::string::npos) << row << " in " << fw.out;
   }
