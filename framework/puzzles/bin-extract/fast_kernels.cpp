@@ -109,14 +109,8 @@ using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBloc
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
 KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
 
-// How many of the member's Items elements from `first` on are inside the input.
-template <int Items>
-KOKKOS_INLINE_FUNCTION int items_inside(long n, long first) {
-  const long left = n - first;
-  return left < 0 ? 0 : left < Items ? static_cast<int>(left) : Items;
-}
-
-// The walk every chunk kernel makes: tiles t0 .. t1 - 1 in order, this member's Items elements of
+// The walk of the chunk kernels that hold their tiles in registers (the extract, the table
+// partition's two passes): tiles t0 .. t1 - 1 in order, this member's Items elements of
 // each (it is member `slot` of the tile) in registers, and the next tile's loads issued before
 // body(t, first, x) works on tile t, so they are in flight while it runs (barriers in the body
 // would otherwise leave the memory idle). `first` is the index of x[0] in the input.

@@ -71,8 +71,4 @@ KOKKOS_INLINE_FUNCTION unsigned ballot(bool predicate) {
   return lanes;
 }
 
-// Orders the shared-memory writes of a warp's lanes before their later reads (__syncwarp): the
-// barrier of a group that is one warp. A no-op on the host.
-KOKKOS_INLINE_FUNCTION void sync_warp() { KOKKOS_IF_ON_DEVICE((__syncwarp();)) }
-
 }  // namespace kpz::team::detail
