@@ -112,9 +112,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const double xbytes = extract_bytes(n, want_selected.size());
   {
     View<float*, Space> staging(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "staging"), n);
-    View<int*, Space> chunk_counts(Kokkos::view_alloc(space, "chunk_counts"), fast.chunks);
+    const ExtractLayout xlayout = extract_layout<Space>(fast, n);
+    View<int*, Space> chunk_counts(Kokkos::view_alloc(space, "chunk_counts"), xlayout.chunks);
     View<int*, Space> count(Kokkos::view_alloc(space, "count"), 1);
-    const auto run = [&] { extract_chunked(space, fast, num_bins, target, in, staging, chunk_counts, out, count); };
+    const auto run = [&] { extract_chunked(space, xlayout, num_bins, target, in, staging, chunk_counts, out, count); };
     poison(out);
     run();
     space.fence();
@@ -123,6 +124,18 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     require_equal(head(out, static_cast<std::size_t>(got)), want_selected, "chunked extract");
     report.rows.push_back({"extract: compact per chunk, then place (framework)", "puzzle", xgroup, xbytes,
                            time_kernel(space, req.cfg, run)});
+    // Its two launches alone, each with its own bytes: the compaction reads N and writes the
+    // selection to staging, the placing reads and writes the selection.
+    const double selection = static_cast<double>(sizeof(float)) * static_cast<double>(want_selected.size());
+    const auto compact = [&] { extract_compact(space, xlayout, num_bins, target, in, staging, chunk_counts); };
+    report.rows.push_back({"extract launch 1: compact the chunks into staging (framework; bytes: reads N, writes the selection)",
+                           "puzzle", xgroup, static_cast<double>(sizeof(float)) * static_cast<double>(n) + selection,
+                           time_kernel(space, req.cfg, compact)});
+    const auto place = [&] {
+      extract_place(space, xlayout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out, count);
+    };
+    report.rows.push_back({"extract launch 2: place the chunks' selections (framework; bytes: reads and writes the selection)",
+                           "puzzle", xgroup, 2.0 * selection, time_kernel(space, req.cfg, place)});
   }
   if (all) {
     const int teams = teams_for(n, launch.tile);
@@ -192,10 +205,9 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     report.rows.push_back({"partition: two passes, " + rank_name(layout.rank) + " (framework)", "puzzle", pgroup, pbytes,
                            time_kernel(space, req.cfg, run)});
   }
-  // The framework partition's stages timed alone, each with its own bytes, for both ways pass 2
-  // ranks a tile (each splits the input its own way, so each has its own pass 1): pass 1 reads N,
-  // the scan reads and writes the (bin, chunk) counts, pass 2 reads N and writes N. The scan works
-  // in place, so its row restores the counts first (a copy of a few thousand ints).
+  // The framework partition's passes timed alone, each with its own bytes, for both ways pass 2
+  // ranks a tile (each splits the input its own way, so each has its own pass 1): pass 1 reads N
+  // (its last team also scans the few thousand counts into places), pass 2 reads N and writes N.
   for (const PartitionRank how : {PartitionRank::ballot, PartitionRank::table}) {
     const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins, how);
     if (layout.rank != how) {
@@ -204,22 +216,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       continue;
     }
     const std::string chunk = how == PartitionRank::ballot ? "ballot rank" : "table rank";
-    const std::size_t entries = partition_chunk_entries(layout, num_bins);
-    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), entries);
-    View<int*, Space> counts(Kokkos::view_alloc(space, "counts"), entries);
-    const auto pass1 = [&] { partition_histograms(space, layout, num_bins, in, chunk_offsets); };
+    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), partition_chunk_entries(layout, num_bins));
+    const auto pass1 = [&] { partition_histograms(space, layout, num_bins, in, chunk_offsets, bin_offsets); };
     pass1();
-    Kokkos::deep_copy(space, counts, chunk_offsets);
-    report.rows.push_back({"partition pass 1 (" + chunk + "): histograms (framework; bytes: reads N)", "puzzle", pgroup,
-                           static_cast<double>(sizeof(float)) * static_cast<double>(n), time_kernel(space, req.cfg, pass1)});
-    const auto scan = [&] {
-      Kokkos::deep_copy(space, chunk_offsets, counts);
-      partition_offsets(space, layout, num_bins, chunk_offsets, bin_offsets);
-    };
-    report.rows.push_back({"partition offsets (" + chunk + "): scan of the counts, after restoring them (framework)",
-                           "puzzle", pgroup, 2.0 * sizeof(int) * static_cast<double>(entries), time_kernel(space, req.cfg, scan)});
-    scan();
     space.fence();
+    check_offsets(bin_offsets, "partition pass 1 (" + chunk + ")");
+    report.rows.push_back({"partition pass 1 (" + chunk + "): histograms, scanned into places by the last team (framework; bytes: reads N)",
+                           "puzzle", pgroup, static_cast<double>(sizeof(float)) * static_cast<double>(n),
+                           time_kernel(space, req.cfg, pass1)});
     const auto pass2 = [&] { partition_scatter(space, layout, num_bins, in, chunk_offsets, out); };
     poison(out);
     pass2();

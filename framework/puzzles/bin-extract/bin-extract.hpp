@@ -130,18 +130,26 @@ inline int fast_table_ints(int team_size, int num_bins) {
 inline constexpr int kBallotItems = 16;
 inline constexpr int kBallotSlots = 2;
 inline constexpr int kBallotTeamsPerSm = 2;
-inline constexpr int kBallotPass1TeamsPerSm = 6;  // 40 registers: all four Quads of a member in flight
+inline constexpr int kBallotPass1TeamsPerSm = 4;  // 64 registers: all four Quads of a member in flight
 inline constexpr int kBallotParts = kBallotPass1TeamsPerSm / kBallotTeamsPerSm;  // pass 1: one whole wave
 
-// Level-0 scratch of the fast kernels. The extract: two staging buffers and their totals. The
-// partition's pass 2 up to 8 bins (ballot): the ring of input tiles (staged in place), a bin byte
-// per element and the (group, bin) count table. Beyond 8 bins (table): one staged tile, the
-// (bin, member) count table and two per-bin arrays. A launch requests the largest (fast_launch
-// sizes the team by it).
+// The extract's compaction (a chunk per team, tiles of team x kBallotItems through a ring of
+// kExtractSlots scratch slots): it holds a tile's 16 values and places per member in registers
+// (under 64 at LaunchBounds<256, 4>) and two slots of 16 KB in scratch, so four teams of 256 fit
+// an SM, each with a tile in flight while it works on the other.
+inline constexpr int kExtractSlots = 2;
+inline constexpr int kExtractTeamsPerSm = 3;
+inline constexpr int kExtractPlaceSplit = 4;  // teams per chunk in the extract's second launch
+
+// Level-0 scratch of the fast kernels. The extract: the ring of input tiles and two (group)
+// count arrays, alternating between tiles. The partition's pass 2 up to 8 bins (ballot): the
+// ring of input tiles (staged in place), a bin byte per element and the (group, bin) count
+// table. Beyond 8 bins (table): one staged tile, the (bin, member) count table and two per-bin
+// arrays. A launch requests the largest (fast_launch sizes the team by it).
 template <class Space>
-std::size_t extract_scratch_bytes(int team_size, int items) {
-  return ScratchView<float*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size) * items) +
-         ScratchView<int*, Space>::shmem_size(2);
+std::size_t extract_scratch_bytes(int team_size) {
+  return team::TileRing<Space, kExtractSlots>::scratch_bytes(team_size * kBallotItems) +
+         ScratchView<int*, Space>::shmem_size(2 * static_cast<std::size_t>(team_size));
 }
 template <class Space>
 std::size_t partition_ballot_scratch_bytes(int team_size) {
@@ -162,7 +170,7 @@ std::size_t fast_scratch_bytes(int team_size, int items, int num_bins) {
                                     ? std::max(partition_ballot_scratch_bytes<Space>(team_size),
                                                partition_table_scratch_bytes<Space>(team_size, items, num_bins))
                                     : partition_table_scratch_bytes<Space>(team_size, items, num_bins);
-  return std::max(extract_scratch_bytes<Space>(team_size, items), partition);
+  return std::max(extract_scratch_bytes<Space>(team_size), partition);
 }
 template <class Space>
 std::size_t fast_scratch_bytes(const FastLaunch& launch, int num_bins) {
@@ -190,15 +198,40 @@ FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_siz
   return {team, items, tile, tiles, chunks};
 }
 
-// --extract, reading the input once: launch.chunks teams each compact their chunk, tile after
-// tile, into their own region of `staging` (N floats; the region starts where the chunk does)
-// and count it into chunk_counts(c) (launch.chunks ints); a second launch moves every chunk's
-// selection to out, after the selections of the chunks before it. count(0) receives the number
-// of selected elements.
+// How the extract splits the input: `chunks` chunks of consecutive `tile`-element tiles (an even
+// share each), chunk c compacted tile after tile by team c.
+struct ExtractLayout {
+  int team_size;
+  int tile;    // team_size x kBallotItems
+  int tiles;   // ceil(N / tile)
+  int chunks;  // teams, never more than the tiles
+};
+
+// On a GPU kExtractTeamsPerSm teams per SM (launch.chunks is the device's thread capacity in
+// teams: 2048 threads per SM), so every chunk runs in the one wave; on a host one per thread.
 template <class Space>
-void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins, int target_bin,
+ExtractLayout extract_layout(const FastLaunch& launch, std::size_t n) {
+  const bool gpu = space_name<Space>() == "cuda";
+  const int tile = launch.team_size * kBallotItems, tiles = teams_for(n, tile);
+  const int league = gpu ? std::max(1, launch.chunks * launch.team_size / 2048) * kExtractTeamsPerSm : launch.chunks;
+  return {launch.team_size, tile, tiles, std::max(1, std::min(tiles, league))};
+}
+
+// --extract, reading the input once: launch 1 (extract_compact) has layout.chunks teams compact
+// their chunk, tile after tile, into their own region of `staging` (N floats; the region starts
+// where the chunk does) and count it into chunk_counts(c) (layout.chunks ints); launch 2
+// (extract_place) moves every chunk's selection to out, after the selections of the chunks before
+// it. count(0) receives the number of selected elements.
+template <class Space>
+void extract_chunked(const Space& space, const ExtractLayout& layout, int num_bins, int target_bin,
                      View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts,
                      View<float*, Space> out, View<int*, Space> count);
+template <class Space>
+void extract_compact(const Space& space, const ExtractLayout& layout, int num_bins, int target_bin,
+                     View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts);
+template <class Space>
+void extract_place(const Space& space, const ExtractLayout& layout, View<const float*, Space> staging,
+                   View<const int*, Space> chunk_counts, View<float*, Space> out, View<int*, Space> count);
 
 // How the partition ranks a tile by bin, and so how it splits the input (PartitionLayout):
 // `ballot` gives every team a chunk of tiles of team x 16 elements, streamed through a ring of
@@ -255,24 +288,22 @@ PartitionLayout partition_layout(const FastLaunch& launch, std::size_t n, int nu
   return {rank, launch.team_size, kBallotItems, tile, tiles, chunks, kBallotParts};
 }
 
-// Entries of a partition's chunk_offsets: a count, then a place, per (bin, part), and one more.
+// Entries of a partition's chunk_offsets: a count, then a place, per (bin, part); the total; the
+// arrival counter of pass 1 (its last team scans the counts).
 inline std::size_t partition_chunk_entries(const PartitionLayout& layout, int num_bins) {
-  return static_cast<std::size_t>(num_bins) * layout.chunks * layout.parts + 1;
+  return static_cast<std::size_t>(num_bins) * layout.chunks * layout.parts + 2;
 }
 
-// --partition in three stages (the benchmark also times each):
+// --partition in two launches (the benchmark also times each):
 // pass 1 `partition_histograms`: per-part histograms into chunk_offsets (bin-major, entry
-//   b * chunks * parts + k for part k; reads N);
-// `partition_offsets`: one exclusive scan over them in place, and bin_offsets;
+//   b * chunks * parts + k for part k; reads N), which the last team to finish turns into places
+//   with one exclusive scan in place, writing bin_offsets too;
 // pass 2 `partition_scatter`: every chunk, tile after tile, ranked by bin in scratch and scattered
 //   stably (reads N, writes N).
 // chunk_offsets has partition_chunk_entries(layout, num_bins) entries; bin_offsets num_bins + 1.
 template <class Space>
 void partition_histograms(const Space& space, const PartitionLayout& layout, int num_bins,
-                          View<const float*, Space> in, View<int*, Space> chunk_offsets);
-template <class Space>
-void partition_offsets(const Space& space, const PartitionLayout& layout, int num_bins,
-                       View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets);
+                          View<const float*, Space> in, View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets);
 template <class Space>
 void partition_scatter(const Space& space, const PartitionLayout& layout, int num_bins,
                        View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out);

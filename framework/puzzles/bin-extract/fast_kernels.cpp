@@ -6,6 +6,7 @@
 
 #include "bin-extract/bin-extract.hpp"
 #include "kpz/check.hpp"
+#include "kpz/team/ballot_select.hpp"
 
 namespace kpz::bin_extract {
 
@@ -109,8 +110,55 @@ using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBloc
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
 KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
 
-// The walk of the chunk kernels that hold their tiles in registers (the extract, the table
-// partition's two passes): tiles t0 .. t1 - 1 in order, this member's Items elements of
+// The end of every team of a counting launch, after it wrote its counts: the last team to finish
+// (the one whose arrival makes `teams`: CUDA's "threadfence reduction") turns all the counts into
+// places, so the scan needs no launch of its own. Entries [0, E) of `counts` are the counts in
+// scan order; entry E receives the total and entry E + 1 counts the arrivals (zeroed before the
+// launch). Returns true on the last team, after the places are written and a team barrier (the
+// same answer for every member of a team).
+template <class Space>
+KOKKOS_INLINE_FUNCTION bool scan_if_last(const TeamMember<Space>& team, const View<int*, Space>& counts, int entries,
+                                         int teams) {
+  Kokkos::memory_fence();  // the member's counts are visible to every team before its team arrives
+  team.team_barrier();
+  int last = 0;
+  Kokkos::single(
+      Kokkos::PerTeam(team), [&](int& is_last) { is_last = Kokkos::atomic_fetch_add(&counts(entries + 1), 1) == teams - 1; },
+      last);
+  if (!last) return false;
+  Kokkos::memory_fence();  // every other team's counts are visible from here on
+  // Written by other teams: read around this SM's L1 (volatile loads go to L2).
+  const volatile int* from = counts.data();
+  // Member r scans entries [lo, hi): up to kHeld of them are read once, into registers (all
+  // loads in flight together); a longer share (a huge league) is read again after the team scan.
+  constexpr int kHeld = 24;
+  const int T = team.team_size(), per = (entries + T - 1) / T;
+  const int lo = Kokkos::min(entries, team.team_rank() * per), hi = Kokkos::min(entries, lo + per);
+  int held[kHeld];  // constant indices only: registers, not local memory
+  int sum = 0;
+  for (int i = 0; i < kHeld; ++i) {
+    held[i] = lo + i < hi ? from[lo + i] : 0;
+    sum += held[i];
+  }
+  for (int e = lo + kHeld; e < hi; ++e) sum += from[e];
+  int run = team.team_scan(sum);  // every member has read its entries before any writes
+  for (int i = 0; i < kHeld; ++i)
+    if (lo + i < hi) {
+      counts(lo + i) = run;
+      run += held[i];
+    }
+  for (int e = lo + kHeld; e < hi; ++e) {
+    const int count = from[e];
+    counts(e) = run;
+    run += count;
+  }
+  if (hi == entries && lo < hi) counts(entries) = run;  // the member with the last entry
+  team.team_barrier();  // the places are written
+  return true;
+}
+
+// The walk of the chunk kernels that hold their tiles in registers (the table partition's two
+// passes): tiles t0 .. t1 - 1 in order, this member's Items elements of
 // each (it is member `slot` of the tile) in registers, and the next tile's loads issued before
 // body(t, first, x) works on tile t, so they are in flight while it runs (barriers in the body
 // would otherwise leave the memory idle). `first` is the index of x[0] in the input.
@@ -127,78 +175,153 @@ KOKKOS_INLINE_FUNCTION void for_each_tile(const View<const float*, Space>& in, l
   }
 }
 
-template <class Space>
-void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins, int target_bin,
-                     View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts,
-                     View<float*, Space> out, View<int*, Space> count) {
-  constexpr int Items = fast_items<Space>();
-  static_assert(Items % 4 == 0, "items per member must be whole Quads");
+// The extract's compaction, launch 1 of extract_chunked: team c walks chunk c tile after tile
+// (team x 16 elements), the tiles streaming through a ring of two scratch slots
+// (kpz::team::TileRing: on Hopper a bulk copy of the next tile is in flight, in no register, while
+// the team works on this one). Every group (a warp on CUDA, one member elsewhere) takes its share
+// of the tile from the slot into registers and ranks its selected elements with one ballot each
+// (kpz::team::BallotSelect); after one barrier (the groups' counts are published, the slot is
+// free and starts refilling) every selected element goes straight to its place in the chunk's
+// region of `staging`: the chunk's earlier tiles, the tile's lower groups, the group's earlier
+// elements. Consecutive selected elements land on consecutive addresses, so a tile's selection
+// is one run (about 2 KB for 8 bins) that L2 assembles into whole lines.
+template <class Space, bool Warps>
+void extract_compact_run(const Space& space, const ExtractLayout& layout, int num_bins, int target_bin,
+                         View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts) {
+  using Select = kpz::team::BallotSelect<Space, Warps>;
+  using Ring = kpz::team::TileRing<Space, kExtractSlots>;
+  constexpr int Items = kBallotItems, S = kExtractSlots, G = Select::group_size;
   const long n = static_cast<long>(in.extent(0));
-  const int team_size = launch.team_size, tile = launch.tile, chunks = launch.chunks;
-  const long tiles = launch.tiles;
-  const bool aligned = is_quad_aligned(in.data());
-  // Two staging buffers and two totals, alternating between tiles: a tile's selection is staged
-  // while the previous one may still be being copied out, so one barrier per tile is enough.
-  const std::size_t scratch = ScratchView<float*, Space>::shmem_size(2 * tile) + ScratchView<int*, Space>::shmem_size(2);
-
-  // 1. Every team compacts its chunk, tile after tile, into its own region of `staging` (the
-  //    region starts where the chunk does, so it always has room). Within a team the order is
-  //    the input's; no team waits for another.
+  const int tile = layout.tile, chunks = layout.chunks;
+  const long tiles = layout.tiles;
+  const bool bulk = is_quad_aligned(in.data());
+  const auto policy = BallotPolicy<Space, kExtractTeamsPerSm>(space, chunks, layout.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(extract_scratch_bytes<Space>(layout.team_size)));
   Kokkos::parallel_for(
-      "bin_extract::extract_chunks",
-      ChunkPolicy<Space>(space, chunks, team_size).set_scratch_size(0, Kokkos::PerTeam(scratch)),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        ScratchView<float*, Space> s_out(team.team_scratch(0), 2 * tile);  // the tile's selection, in order
-        ScratchView<int*, Space> s_total(team.team_scratch(0), 2);
-        const int c = team.league_rank(), rank = team.team_rank();
+      "bin_extract::extract_chunks", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const Ring ring(team, tile, bulk);
+        const int T = team.team_size(), groups = T / G;
+        // Two (group) count arrays alternating between tiles: tile t's are read after its barrier
+        // and written again by tile t + 2 after tile t + 1's, so one barrier per tile is enough.
+        ScratchView<int*, Space> s_count(team.team_scratch(0), 2 * groups);
+        Select select(team);
+        const int c = team.league_rank(), g = team.team_rank() / G, lane = select.lane();
+        const int share = g * G * Items;  // the group's elements: share + j * G + lane, step j
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
-        const long region = t0 * tile;  // this team's part of `staging`
-        int kept = 0;                   // selected elements of the chunk so far
-        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, rank, [&](long t, long first, const float(&x)[Items]) {
-          int mine = 0;
-          for (int k = 0; k < Items; ++k) mine += (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
-          const int before = team.team_scan(mine);
-          // Buffer `half` was last read by the copy-out two tiles ago, which every member
-          // finished before the previous tile's barrier.
-          const int half = static_cast<int>((t - t0) & 1), base = half * tile;
-          int pos = base + before;
-          for (int k = 0; k < Items; ++k) {
-            const int sel = (first + k < n) & (bin_of(x[k], num_bins) == target_bin);
-            if (sel) s_out(pos) = x[k];
-            pos += sel;
+        float* region = staging.data() + t0 * tile;  // this team's part of `staging`
+        const float* src = in.data();
+        const auto whole = [&](long t) { return (t + 1) * tile <= n; };
+        for (int s = 0; s < S; ++s)
+          if (t0 + s < t1 && whole(t0 + s)) ring.fill(team, s, src + (t0 + s) * tile);
+        team.team_barrier();  // the ring's barriers are initialised, synchronous fills published
+        int kept = 0;  // selected elements of the chunk so far
+        for (long t = t0; t < t1; ++t) {
+          const int s = static_cast<int>((t - t0) % S), half = static_cast<int>((t - t0) & 1);
+          float* slot = ring.slot(s);
+          const int rest = whole(t) ? tile : static_cast<int>(n - t * tile);
+          if (whole(t)) {
+            ring.wait(s, static_cast<unsigned>(((t - t0) / S) & 1));
+          } else {  // the input's last tile: copied by the team, zero past the end
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                                 [&](int i) { slot[i] = i < rest ? src[t * tile + i] : 0.0f; });
+            team.team_barrier();
           }
-          if (rank == team.team_size() - 1) s_total(half) = before + mine;
-          team.team_barrier();  // the tile's selection is staged
-          const int selected = s_total(half);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, selected),
-                               [&](int i) { staging(region + kept + i) = s_out(base + i); });
-          kept += selected;
-        });
-        Kokkos::single(Kokkos::PerTeam(team), [&] { chunk_counts(c) = kept; });
+          select.reset();
+          float v[Items];
+          int at[Items];  // the element's place among the group's selected ones, -1 if not selected
+          for (int j = 0; j < Items; ++j) {
+            const int i = share + j * G + lane;
+            v[j] = slot[i];
+            const bool keep = i < rest && bin_of(v[j], num_bins) == target_bin;
+            const int before = select.step(keep);
+            at[j] = keep ? before : -1;
+          }
+          if (lane == 0) s_count(half * groups + g) = select.count();
+          team.team_barrier();  // counts published; every member has its elements of the slot
+          const long again = t + S;
+          if (again < t1 && whole(again)) ring.fill(team, s, src + again * tile);
+          int lower = 0, total = 0;
+          for (int w = 0; w < groups; ++w) {
+            const int k = s_count(half * groups + w);
+            lower += w < g ? k : 0;
+            total += k;
+          }
+          float* to = region + kept + lower;
+          for (int j = 0; j < Items; ++j)
+            if (at[j] >= 0) to[at[j]] = v[j];
+          kept += total;
+        }
+        if (team.team_rank() == 0) chunk_counts(c) = kept;
       });
+}
 
-  // 2. Every chunk's selection moves to its place: after the selections of all earlier chunks
-  //    (an exclusive sum of a few hundred counts, which each team adds up itself). Only the
-  //    selected elements travel again: an eighth of the input for 8 bins.
+template <class Space>
+void extract_compact(const Space& space, const ExtractLayout& layout, int num_bins, int target_bin,
+                     View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    if (kpz::team::BallotBinRank<Space, false>::warps_possible(layout.team_size))
+      return extract_compact_run<Space, true>(space, layout, num_bins, target_bin, in, staging, chunk_counts);
+#endif
+  extract_compact_run<Space, false>(space, layout, num_bins, target_bin, in, staging, chunk_counts);
+}
+
+template <class Space>
+void extract_place(const Space& space, const ExtractLayout& layout, View<const float*, Space> staging,
+                   View<const int*, Space> chunk_counts, View<float*, Space> out, View<int*, Space> count) {
+  const long tiles = layout.tiles;
+  const int tile = layout.tile, chunks = layout.chunks;
+  constexpr int split = kExtractPlaceSplit;
+  // Team (c, p) moves piece p of chunk c's selection: `split` teams per chunk. Each adds up the
+  // counts of the chunks before c itself (a few hundred ints: no launch of its own for the scan).
   Kokkos::parallel_for(
-      "bin_extract::extract_place", TeamPolicy<Space>(space, chunks, team_size),
+      "bin_extract::extract_place", TeamPolicy<Space>(space, chunks * split, layout.team_size),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int c = team.league_rank(), rank = team.team_rank(), T = team.team_size();
+        const int c = team.league_rank() / split, p = team.league_rank() % split, rank = team.team_rank(), T = team.team_size();
         long prefix = 0;
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, c), [&](int i, long& acc) { acc += chunk_counts(i); }, prefix);
-        const long region = chunk_begin(tiles, chunks, c) * tile, kept = chunk_counts(c);
+        const int kept = chunk_counts(c);  // a chunk's count: an int, as every offset within it
+        const int begin = static_cast<int>(static_cast<long>(kept) * p / split);
+        const int end = static_cast<int>(static_cast<long>(kept) * (p + 1) / split);
+        const float* from = staging.data() + chunk_begin(tiles, chunks, c) * tile;
+        float* to = out.data() + prefix;
         // Eight independent loads per member and step (consecutive members, consecutive
         // elements): one load in flight per thread would leave the bandwidth unused.
         constexpr int U = 8;
-        for (long i = rank; i < kept; i += U * static_cast<long>(T)) {
+        for (int i = begin + rank; i < end; i += U * T) {
           float v[U];
-          for (int u = 0; u < U; ++u) v[u] = i + u * T < kept ? staging(region + i + u * T) : 0.0f;
+          for (int u = 0; u < U; ++u) v[u] = i + u * T < end ? from[i + u * T] : 0.0f;
           for (int u = 0; u < U; ++u)
-            if (i + u * T < kept) out(prefix + i + u * T) = v[u];
+            if (i + u * T < end) to[i + u * T] = v[u];
         }
-        if (c == chunks - 1) Kokkos::single(Kokkos::PerTeam(team), [&] { count(0) = static_cast<int>(prefix + kept); });
+        if (c == chunks - 1 && p == split - 1)
+          Kokkos::single(Kokkos::PerTeam(team), [&] { count(0) = static_cast<int>(prefix + kept); });
       });
+}
+
+template <class Space>
+void extract_chunked(const Space& space, const ExtractLayout& layout, int num_bins, int target_bin,
+                     View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts,
+                     View<float*, Space> out, View<int*, Space> count) {
+  // 1. Every team compacts its chunk, tile after tile, into its own region of `staging` (the
+  //    region starts where the chunk does, so it always has room). Within a team the order is
+  //    the input's; no team waits for another.
+  extract_compact(space, layout, num_bins, target_bin, in, staging, chunk_counts);
+  // 2. Every chunk's selection moves to its place: after the selections of all earlier chunks
+  //    (an exclusive sum of a few hundred counts, which each team adds up itself). Only the
+  //    selected elements travel again: an eighth of the input for 8 bins.
+  extract_place(space, layout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out, count);
+}
+
+// The scan of the partition's (bin, part) counts, bin-major: bin b starts at entry b * per_bin.
+template <class Space>
+KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const View<int*, Space>& chunk_offsets,
+                                           int entries, int teams, int num_bins, int per_bin,
+                                           const View<int*, Space>& bin_offsets) {
+  if (scan_if_last<Space>(team, chunk_offsets, entries, teams))
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins + 1),
+                         [&](int b) { bin_offsets(b) = chunk_offsets(b < num_bins ? b * per_bin : entries); });
 }
 
 // Pass 1, a chunk per team (table rank): per-chunk histograms, bin-major: entry
@@ -207,10 +330,11 @@ void extract_chunked(const Space& space, const FastLaunch& launch, int num_bins,
 // once, at the end of its chunk.
 template <class Space>
 void partition_histograms_teams(const Space& space, const PartitionLayout& layout, int num_bins,
-                                View<const float*, Space> in, View<int*, Space> chunk_offsets) {
+                                View<const float*, Space> in, View<int*, Space> chunk_offsets,
+                                View<int*, Space> bin_offsets) {
   constexpr int Items = fast_items<Space>();
   const long n = static_cast<long>(in.extent(0));
-  const int tile = layout.tile, chunks = layout.chunks;
+  const int tile = layout.tile, chunks = layout.chunks, entries = num_bins * chunks;
   const long tiles = layout.tiles;
   const int table_ints = fast_table_ints(layout.team_size, num_bins);
   const bool aligned = is_quad_aligned(in.data());
@@ -244,85 +368,107 @@ void partition_histograms_teams(const Space& space, const PartitionLayout& layou
           for (int m = 0; m < T; ++m) sum += table(padded(b * T + m));
           chunk_offsets(b * chunks + c) = sum;
         });
+        places_if_last<Space>(team, chunk_offsets, entries, chunks, num_bins, chunks, bin_offsets);
       });
 }
 
 // Pass 1 of the ballot partition: a team per part of a chunk (layout.parts per chunk), counting
-// the part's tiles: member r takes Quads r, r + team, ... of a tile (consecutive members,
-// consecutive 16 bytes: every load instruction of a warp reads 512 contiguous bytes), counts them
-// in 8-bit fields of one word (1 << 8 * bin: no selects), moved to 32-bit totals before a field
-// can overflow, and the team adds its members' totals at the end of its part.
-template <class Space>
-void partition_histograms_parts(const Space& space, const PartitionLayout& layout, int num_bins,
-                                View<const float*, Space> in, View<int*, Space> chunk_offsets) {
+// the part's tiles. A group (a warp when the team is made of warps, else one member) reads its
+// own contiguous share of a tile, 4 Quads per member: step j's Quads are share + j * G + lane, so
+// every load instruction of a warp reads 512 contiguous bytes and its four read 2 KB. Counts go
+// into 8-bit fields of one word (1 << 8 * bin: no selects), moved to 32-bit totals before a field
+// can overflow; the team adds its members' totals at the end of its part, and the last team to
+// finish turns all the counts into places.
+template <class Space, bool Warps>
+void partition_histograms_parts_run(const Space& space, const PartitionLayout& layout, int num_bins,
+                                    View<const float*, Space> in, View<int*, Space> chunk_offsets,
+                                    View<int*, Space> bin_offsets) {
   constexpr int Items = kBallotItems, Quads = Items / 4, B = 8;
   constexpr int flush_every = 255 / Items;  // tiles an 8-bit field can count
   static_assert(Items % 4 == 0 && flush_every >= 1);
   const long n = static_cast<long>(in.extent(0));
-  const int tile = layout.tile, parts = layout.chunks * layout.parts;
+  const int tile = layout.tile, parts = layout.chunks * layout.parts, entries = num_bins * parts;
   const long tiles = layout.tiles;
   const bool aligned = is_quad_aligned(in.data());
+  const int chunks = layout.chunks, P = layout.parts;
+  // Each member's 32-bit totals live in scratch (its own column of a (bin, member) table, touched
+  // once per flush_every tiles), not in eight registers.
+  const auto policy = BallotPolicy<Space, kBallotPass1TeamsPerSm>(space, parts, layout.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(B * layout.team_size)));
   Kokkos::parallel_for(
-      "bin_extract::partition_histograms_parts", BallotPolicy<Space, kBallotPass1TeamsPerSm>(space, parts, layout.team_size),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+      "bin_extract::partition_histograms_parts", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int k = team.league_rank(), r = team.team_rank(), T = team.team_size();
-        const long t0 = chunk_begin(tiles, parts, k), t1 = chunk_begin(tiles, parts, k + 1);
-        int total[B] = {};
+        ScratchView<int*, Space> s_total(team.team_scratch(0), B * T);  // entry b * T + r: member r's bin b
+        constexpr int G = Warps ? 32 : 1;  // a compile-time step: the four loads share one address
+        const int first_quad = (r / G) * G * Quads + r % G;  // step j: + j * G
+        // Part p of chunk c counts every P-th tile of the chunk from its p-th on, last to first.
+        // Pass 2 needs only whole chunks' counts, so how a chunk is dealt to its parts is free:
+        // dealt this way, every part ends on the chunk's first tiles, which pass 2 reads first,
+        // and when it starts the most recently read of them are still in L2.
+        const int c = k / P, p = k % P;
+        const long c0 = chunk_begin(tiles, chunks, c), c1 = chunk_begin(tiles, chunks, c + 1);
+        const long mine = c1 - c0 > p ? (c1 - c0 - p + P - 1) / P : 0;
+        for (int b = 0; b < B; ++b) s_total(b * T + r) = 0;
         U64 packed = 0;
         int since = 0;
-        for (long t = t0; t < t1; ++t) {
-          const long base = t * tile;
-          if (aligned && base + tile <= n) {
-            const Quad* q = reinterpret_cast<const Quad*>(in.data() + base);
+        for (long i = mine - 1; i >= 0; --i) {
+          const long t = c0 + p + i * P;
+          if (aligned && (t + 1) * tile <= n) {
+            const Quad* q = reinterpret_cast<const Quad*>(in.data() + t * tile) + first_quad;
             Quad v[Quads];
-            for (int j = 0; j < Quads; ++j) v[j] = q[j * T + r];  // all loads issued before any use
+            for (int j = 0; j < Quads; ++j) v[j] = q[j * G];  // all loads issued before any use
             for (int j = 0; j < Quads; ++j)
               for (int e = 0; e < 4; ++e) packed += U64(1) << (8 * bin_of(v[j].v[e], num_bins));
-          } else {
+          } else {  // the input's partial last tile, or a misaligned input: element by element
             for (int j = 0; j < Quads; ++j)
               for (int e = 0; e < 4; ++e) {
-                const long i = base + 4 * (static_cast<long>(j) * T + r) + e;
-                if (i < n) packed += U64(1) << (8 * bin_of(in(i), num_bins));
+                const long x = t * tile + 4 * (static_cast<long>(first_quad) + j * G) + e;
+                if (x < n) packed += U64(1) << (8 * bin_of(in(x), num_bins));
               }
           }
           if (++since == flush_every) {
-            for (int b = 0; b < B; ++b) total[b] += static_cast<int>((packed >> (8 * b)) & 0xff);
+            for (int b = 0; b < B; ++b) s_total(b * T + r) += static_cast<int>((packed >> (8 * b)) & 0xff);
             packed = 0;
             since = 0;
           }
         }
-        for (int b = 0; b < B; ++b) total[b] += static_cast<int>((packed >> (8 * b)) & 0xff);
-        for (int b = 0; b < num_bins; ++b) {
-          int sum = total[b];
-          team.team_reduce(Kokkos::Sum<int>(sum));
-          if (r == 0) chunk_offsets(b * parts + k) = sum;
+        for (int b = 0; b < B; ++b) s_total(b * T + r) += static_cast<int>((packed >> (8 * b)) & 0xff);
+        // The part's count of bin b: column sums of the table, one barrier and a group per bin
+        // (on a warp: each lane adds T / 32 entries, five shuffles add the lanes), instead of a
+        // team reduction per bin (two barriers each).
+        team.team_barrier();
+        const int g = r / G, lane = r % G, groups = T / G;
+        for (int b = g; b < num_bins; b += groups) {
+          int sum = 0;
+          for (int m = lane; m < T; m += G) sum += s_total(b * T + m);
+          if constexpr (Warps)
+            for (int mask = 16; mask > 0; mask /= 2) sum += kpz::team::detail::shfl_xor_words(sum, mask);
+          if (lane == 0) chunk_offsets(b * parts + k) = sum;
         }
+        places_if_last<Space>(team, chunk_offsets, entries, parts, num_bins, parts, bin_offsets);
       });
+}
+
+template <class Space>
+void partition_histograms_parts(const Space& space, const PartitionLayout& layout, int num_bins,
+                                View<const float*, Space> in, View<int*, Space> chunk_offsets,
+                                View<int*, Space> bin_offsets) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    if (kpz::team::BallotBinRank<Space, false>::warps_possible(layout.team_size))
+      return partition_histograms_parts_run<Space, true>(space, layout, num_bins, in, chunk_offsets, bin_offsets);
+#endif
+  partition_histograms_parts_run<Space, false>(space, layout, num_bins, in, chunk_offsets, bin_offsets);
 }
 
 template <class Space>
 void partition_histograms(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
-                          View<int*, Space> chunk_offsets) {
-  if (layout.rank == PartitionRank::ballot) partition_histograms_parts(space, layout, num_bins, in, chunk_offsets);
-  else partition_histograms_teams(space, layout, num_bins, in, chunk_offsets);
-}
-
-// The counts become places: one exclusive scan over (bin, part) in bin-major order, in place;
-// bin b starts at entry b * chunks * parts.
-template <class Space>
-void partition_offsets(const Space& space, const PartitionLayout& layout, int num_bins,
-                       View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets) {
-  const int chunks = layout.chunks * layout.parts, entries = num_bins * chunks;
-  Kokkos::parallel_scan(
-      "bin_extract::partition_offsets", Kokkos::RangePolicy<Space>(space, 0, entries + 1),
-      KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
-        const int v = e < entries ? chunk_offsets(e) : 0;
-        if (final) chunk_offsets(e) = prefix;
-        prefix += v;
-      });
-  Kokkos::parallel_for(
-      "bin_extract::partition_bin_offsets", Kokkos::RangePolicy<Space>(space, 0, num_bins + 1),
-      KOKKOS_LAMBDA(const int b) { bin_offsets(b) = chunk_offsets(b * chunks); });
+                          View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets) {
+  // The arrival counter of places_if_last starts at zero (a memset, no kernel).
+  const std::size_t counter = static_cast<std::size_t>(num_bins) * layout.chunks * layout.parts + 1;
+  Kokkos::deep_copy(space, Kokkos::subview(chunk_offsets, std::make_pair(counter, counter + 1)), 0);
+  if (layout.rank == PartitionRank::ballot) partition_histograms_parts(space, layout, num_bins, in, chunk_offsets, bin_offsets);
+  else partition_histograms_teams(space, layout, num_bins, in, chunk_offsets, bin_offsets);
 }
 
 // One tile of pass 2 of the ballot partition (see partition_scatter_ballot). `slot` holds the
@@ -523,18 +669,19 @@ void partition_scatter(const Space& space, const PartitionLayout& layout, int nu
 template <class Space>
 void partition_two_pass(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
                         View<int*, Space> chunk_offsets, View<float*, Space> out, View<int*, Space> bin_offsets) {
-  partition_histograms(space, layout, num_bins, in, chunk_offsets);
-  partition_offsets(space, layout, num_bins, chunk_offsets, bin_offsets);
+  partition_histograms(space, layout, num_bins, in, chunk_offsets, bin_offsets);
   partition_scatter(space, layout, num_bins, in, chunk_offsets, out);
 }
 
 #define KPZ_BIN_EXTRACT_FAST_INSTANTIATE(S)                                                            \
-  template void extract_chunked<S>(const S&, const FastLaunch&, int, int, View<const float*, S>,      \
+  template void extract_chunked<S>(const S&, const ExtractLayout&, int, int, View<const float*, S>,   \
                                    View<float*, S>, View<int*, S>, View<float*, S>, View<int*, S>);   \
+  template void extract_compact<S>(const S&, const ExtractLayout&, int, int, View<const float*, S>,   \
+                                   View<float*, S>, View<int*, S>);                                   \
+  template void extract_place<S>(const S&, const ExtractLayout&, View<const float*, S>,               \
+                                 View<const int*, S>, View<float*, S>, View<int*, S>);                \
   template void partition_histograms<S>(const S&, const PartitionLayout&, int, View<const float*, S>, \
-                                        View<int*, S>);                                               \
-  template void partition_offsets<S>(const S&, const PartitionLayout&, int, View<int*, S>,            \
-                                     View<int*, S>);                                                  \
+                                        View<int*, S>, View<int*, S>);                                \
   template void partition_scatter<S>(const S&, const PartitionLayout&, int, View<const float*, S>,    \
                                      View<int*, S>, View<float*, S>);                                 \
   template void partition_two_pass<S>(const S&, const PartitionLayout&, int, View<const float*, S>,   \

@@ -6,9 +6,9 @@
 // older GPUs, or a source that is not 16-byte aligned) fill() copies the tile with the whole
 // team at once and wait() has nothing to wait for.
 //
-// Contract (both paths): fill() and wait() are collective (every member calls them). A slot is
-// filled again only after every member is done with it, which the caller orders with a team
-// barrier; a filled slot is read only after a team barrier that follows the fill (the
+// Contract (both paths): the constructor, fill() and wait() are collective (every member calls
+// them). A slot is filled again only after every member is done with it, which the caller orders
+// with a team barrier; a filled slot is read only after a team barrier that follows the fill (the
 // synchronous copy needs it) and after wait() with the parity of that fill (the k-th fill of a
 // slot has parity k & 1).
 #include <Kokkos_Core.hpp>
@@ -79,6 +79,10 @@ class TileRing {
     bulk_ = bulk && is_cuda() && detail::kBulkCopy && tile % 4 == 0;
     if (bulk_ && team.team_rank() == 0)
       for (int s = 0; s < Slots; ++s) detail::mbarrier_init(bars_ + s);
+    // ptxas may run member 0's initialisation on the warp's uniform datapath, which
+    // compute-sanitizer's racecheck then attributes to another lane of the warp: a barrier
+    // orders it before any fill for every checker too (once per team).
+    team.team_barrier();
   }
 
   KOKKOS_INLINE_FUNCTION float* slot(int s) const { return data_ + static_cast<std::size_t>(s) * tile_; }
