@@ -135,8 +135,9 @@ inline constexpr int kBallotParts = kBallotPass1TeamsPerSm / kBallotTeamsPerSm; 
 
 // The extract's compaction (a chunk per team, tiles of team x kBallotItems through a ring of
 // kExtractSlots scratch slots): it holds a tile's 16 values and places per member in registers
-// (under 64 at LaunchBounds<256, 4>) and two slots of 16 KB in scratch, so four teams of 256 fit
-// an SM, each with a tile in flight while it works on the other.
+// (77 at LaunchBounds<256, 3>; at <256, 4> ptxas spilled and the extract ran 1 % slower) and two
+// slots of 16 KB in scratch, so three teams of 256 run per SM, each with a tile in flight while
+// it works on the other.
 inline constexpr int kExtractSlots = 2;
 inline constexpr int kExtractTeamsPerSm = 3;
 inline constexpr int kExtractPlaceSplit = 4;  // teams per chunk in the extract's second launch
@@ -257,10 +258,10 @@ PartitionRank partition_rank_used(int team_size, int num_bins, PartitionRank how
 }
 
 // How a partition splits the input: `chunks` chunks of consecutive `tile`-element tiles (an even
-// share each), chunk c walked tile after tile by team c. Pass 1 counts `parts` parts of every
-// chunk (part k of chunks x parts, an even share of the tiles again, so a chunk's parts are
-// exactly its tiles) with a team each, the scan turns the (bin, part) counts into places, pass 2
-// walks the chunks: the three stages must get the same layout.
+// share each), chunk c walked tile after tile by team c in pass 2. Pass 1 counts `parts` parts of
+// every chunk with a team each (part p of chunk c is entry c * parts + p; its tiles are every
+// parts-th tile of the chunk from its p-th on, so a chunk's parts are exactly its tiles), and its
+// last team turns the (bin, part) counts into places: both passes must get the same layout.
 struct PartitionLayout {
   PartitionRank rank;  // resolved: never `best`
   int team_size;
@@ -280,7 +281,7 @@ PartitionLayout partition_layout(const FastLaunch& launch, std::size_t n, int nu
   // launch.chunks is the device's thread capacity in teams (on a GPU 2048 threads per SM), but
   // pass 2's registers (LaunchBounds<256, 2>) and scratch ring keep kBallotTeamsPerSm teams of 256
   // resident: one whole wave of chunks, each walked by one team (H100, N = 2^28: 264 chunks of
-  // 4096-element tiles). Its four parts per chunk give pass 1 a whole wave of its own.
+  // 4096-element tiles). Its kBallotParts parts per chunk give pass 1 a whole wave of its own.
   const bool gpu = space_name<Space>() == "cuda";
   const int tile = launch.team_size * kBallotItems, tiles = teams_for(n, tile);
   const int league = gpu ? std::max(1, launch.chunks * launch.team_size / 2048) * kBallotTeamsPerSm : launch.chunks;

@@ -94,11 +94,11 @@ template <class Space>
 using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2>>;
 #endif
 
-// Pass 2 of the ballot partition runs teams of at most 256 (its scratch ring caps the team) and
-// MinBlocks of them per SM: ptxas gives it at most 65536 / (256 x MinBlocks) registers. In the
-// session-7 prototype (raw CUDA, H100) two teams of 256 (95 registers) beat three (80
-// registers): 0.814 against 0.826 ms for N = 2^28. The trace build's policy takes no launch
-// bounds (it runs on the host).
+// The ring kernels (the partition's two ballot passes, the extract's compaction) run teams of at
+// most 256 (the scratch ring caps the team) and MinBlocks of them per SM: ptxas gives them at
+// most 65536 / (256 x MinBlocks) registers. In the session-7 prototype (raw CUDA, H100) pass 2
+// with two teams of 256 (95 registers) beat three (80 registers): 0.814 against 0.826 ms for
+// N = 2^28. The trace build's policy takes no launch bounds (it runs on the host).
 #if defined(KPZ_TRACE)
 template <class Space, int MinBlocks>
 using BallotPolicy = TeamPolicy<Space>;
@@ -158,8 +158,8 @@ KOKKOS_INLINE_FUNCTION bool scan_if_last(const TeamMember<Space>& team, const Vi
 }
 
 // The walk of the chunk kernels that hold their tiles in registers (the table partition's two
-// passes): tiles t0 .. t1 - 1 in order, this member's Items elements of
-// each (it is member `slot` of the tile) in registers, and the next tile's loads issued before
+// passes): tiles t0 .. t1 - 1 in order, this member's Items elements of each (it is member
+// `slot` of the tile) in registers, and the next tile's loads issued before
 // body(t, first, x) works on tile t, so they are in flight while it runs (barriers in the body
 // would otherwise leave the memory idle). `first` is the index of x[0] in the input.
 template <int Items, class Space, class Body>
