@@ -3,6 +3,7 @@
 // under nvcc). The learner's kernels are in reference/ and exercises/; these are what the docs'
 // "solution explained" section walks through as the fast versions.
 #include <cstdint>
+#include <type_traits>
 
 #include "bin-extract/bin-extract.hpp"
 #include "kpz/check.hpp"
@@ -107,55 +108,21 @@ template <class Space, int MinBlocks>
 using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks>>;
 #endif
 
+// Calls run(std::true_type) where the team is made of whole CUDA warps (the warp paths of
+// kpz::team::BallotBinRank and BallotSelect), run(std::false_type) everywhere else: the one place
+// the ring kernels choose their group.
+template <class Space, class Run>
+void with_warp_groups(int team_size, const Run& run) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    if (kpz::team::BallotBinRank<Space, false>::warps_possible(team_size)) return run(std::true_type{});
+#endif
+  (void)team_size;
+  run(std::false_type{});
+}
+
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
 KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
-
-// The end of every team of a counting launch, after it wrote its counts: the last team to finish
-// (the one whose arrival makes `teams`: CUDA's "threadfence reduction") turns all the counts into
-// places, so the scan needs no launch of its own. Entries [0, E) of `counts` are the counts in
-// scan order; entry E receives the total and entry E + 1 counts the arrivals (zeroed before the
-// launch). Returns true on the last team, after the places are written and a team barrier (the
-// same answer for every member of a team).
-template <class Space>
-KOKKOS_INLINE_FUNCTION bool scan_if_last(const TeamMember<Space>& team, const View<int*, Space>& counts, int entries,
-                                         int teams) {
-  Kokkos::memory_fence();  // the member's counts are visible to every team before its team arrives
-  team.team_barrier();
-  int last = 0;
-  Kokkos::single(
-      Kokkos::PerTeam(team), [&](int& is_last) { is_last = Kokkos::atomic_fetch_add(&counts(entries + 1), 1) == teams - 1; },
-      last);
-  if (!last) return false;
-  Kokkos::memory_fence();  // every other team's counts are visible from here on
-  // Written by other teams: read around this SM's L1 (volatile loads go to L2).
-  const volatile int* from = counts.data();
-  // Member r scans entries [lo, hi): up to kHeld of them are read once, into registers (all
-  // loads in flight together); a longer share (a huge league) is read again after the team scan.
-  constexpr int kHeld = 24;
-  const int T = team.team_size(), per = (entries + T - 1) / T;
-  const int lo = Kokkos::min(entries, team.team_rank() * per), hi = Kokkos::min(entries, lo + per);
-  int held[kHeld];  // constant indices only: registers, not local memory
-  int sum = 0;
-  for (int i = 0; i < kHeld; ++i) {
-    held[i] = lo + i < hi ? from[lo + i] : 0;
-    sum += held[i];
-  }
-  for (int e = lo + kHeld; e < hi; ++e) sum += from[e];
-  int run = team.team_scan(sum);  // every member has read its entries before any writes
-  for (int i = 0; i < kHeld; ++i)
-    if (lo + i < hi) {
-      counts(lo + i) = run;
-      run += held[i];
-    }
-  for (int e = lo + kHeld; e < hi; ++e) {
-    const int count = from[e];
-    counts(e) = run;
-    run += count;
-  }
-  if (hi == entries && lo < hi) counts(entries) = run;  // the member with the last entry
-  team.team_barrier();  // the places are written
-  return true;
-}
 
 // The walk of the chunk kernels that hold their tiles in registers (the table partition's two
 // passes): tiles t0 .. t1 - 1 in order, this member's Items elements of each (it is member
@@ -258,12 +225,9 @@ void extract_compact_run(const Space& space, const ExtractLayout& layout, int nu
 template <class Space>
 void extract_compact(const Space& space, const ExtractLayout& layout, int num_bins, int target_bin,
                      View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_counts) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
-    if (kpz::team::BallotBinRank<Space, false>::warps_possible(layout.team_size))
-      return extract_compact_run<Space, true>(space, layout, num_bins, target_bin, in, staging, chunk_counts);
-#endif
-  extract_compact_run<Space, false>(space, layout, num_bins, target_bin, in, staging, chunk_counts);
+  with_warp_groups<Space>(layout.team_size, [&](auto warps) {
+    extract_compact_run<Space, decltype(warps)::value>(space, layout, num_bins, target_bin, in, staging, chunk_counts);
+  });
 }
 
 template <class Space>
@@ -314,14 +278,51 @@ void extract_chunked(const Space& space, const ExtractLayout& layout, int num_bi
   extract_place(space, layout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out, count);
 }
 
-// The scan of the partition's (bin, part) counts, bin-major: bin b starts at entry b * per_bin.
+// The end of every pass-1 team, after it wrote its (bin, part) counts: the last team to finish
+// (the one whose arrival makes `teams`: CUDA's "threadfence reduction") turns all the counts into
+// places, so the scan needs no launch of its own. Entries [0, E) of `counts` are the counts,
+// bin-major (bin b starts at entry b * per_bin); entry E receives the total and entry E + 1
+// counts the arrivals (zeroed before the launch). The last team also writes bin_offsets.
 template <class Space>
-KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const View<int*, Space>& chunk_offsets,
-                                           int entries, int teams, int num_bins, int per_bin,
-                                           const View<int*, Space>& bin_offsets) {
-  if (scan_if_last<Space>(team, chunk_offsets, entries, teams))
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins + 1),
-                         [&](int b) { bin_offsets(b) = chunk_offsets(b < num_bins ? b * per_bin : entries); });
+KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const View<int*, Space>& counts, int entries,
+                                           int teams, int num_bins, int per_bin, const View<int*, Space>& bin_offsets) {
+  Kokkos::memory_fence();  // the member's counts are visible to every team before its team arrives
+  team.team_barrier();
+  int last = 0;
+  Kokkos::single(
+      Kokkos::PerTeam(team), [&](int& is_last) { is_last = Kokkos::atomic_fetch_add(&counts(entries + 1), 1) == teams - 1; },
+      last);
+  if (!last) return;  // the whole team leaves: `last` is the same for every member
+  Kokkos::memory_fence();  // every other team's counts are visible from here on
+  // Written by other teams: read around this SM's L1 (volatile loads go to L2).
+  const volatile int* from = counts.data();
+  // Member r scans entries [lo, hi): up to kHeld of them are read once, into registers (all
+  // loads in flight together); a longer share (a huge league) is read again after the team scan.
+  constexpr int kHeld = 24;
+  const int T = team.team_size(), per = (entries + T - 1) / T;
+  const int lo = Kokkos::min(entries, team.team_rank() * per), hi = Kokkos::min(entries, lo + per);
+  int held[kHeld];  // constant indices only: registers, not local memory
+  int sum = 0;
+  for (int i = 0; i < kHeld; ++i) {
+    held[i] = lo + i < hi ? from[lo + i] : 0;
+    sum += held[i];
+  }
+  for (int e = lo + kHeld; e < hi; ++e) sum += from[e];
+  int run = team.team_scan(sum);  // every member has read its entries before any writes
+  for (int i = 0; i < kHeld; ++i)
+    if (lo + i < hi) {
+      counts(lo + i) = run;
+      run += held[i];
+    }
+  for (int e = lo + kHeld; e < hi; ++e) {
+    const int count = from[e];
+    counts(e) = run;
+    run += count;
+  }
+  if (hi == entries && lo < hi) counts(entries) = run;  // the member with the last entry
+  team.team_barrier();  // the places are written
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins + 1),
+                       [&](int b) { bin_offsets(b) = counts(b < num_bins ? b * per_bin : entries); });
 }
 
 // Pass 1, a chunk per team (table rank): per-chunk histograms, bin-major: entry
@@ -453,12 +454,9 @@ template <class Space>
 void partition_histograms_parts(const Space& space, const PartitionLayout& layout, int num_bins,
                                 View<const float*, Space> in, View<int*, Space> chunk_offsets,
                                 View<int*, Space> bin_offsets) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
-    if (kpz::team::BallotBinRank<Space, false>::warps_possible(layout.team_size))
-      return partition_histograms_parts_run<Space, true>(space, layout, num_bins, in, chunk_offsets, bin_offsets);
-#endif
-  partition_histograms_parts_run<Space, false>(space, layout, num_bins, in, chunk_offsets, bin_offsets);
+  with_warp_groups<Space>(layout.team_size, [&](auto warps) {
+    partition_histograms_parts_run<Space, decltype(warps)::value>(space, layout, num_bins, in, chunk_offsets, bin_offsets);
+  });
 }
 
 template <class Space>
@@ -591,12 +589,9 @@ void partition_scatter_ballot_run(const Space& space, const PartitionLayout& lay
 template <class Space>
 void partition_scatter_ballot(const Space& space, const PartitionLayout& layout, int num_bins,
                               View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
-    if (kpz::team::BallotBinRank<Space, false>::warps_possible(layout.team_size))
-      return partition_scatter_ballot_run<Space, true>(space, layout, num_bins, in, chunk_offsets, out);
-#endif
-  partition_scatter_ballot_run<Space, false>(space, layout, num_bins, in, chunk_offsets, out);
+  with_warp_groups<Space>(layout.team_size, [&](auto warps) {
+    partition_scatter_ballot_run<Space, decltype(warps)::value>(space, layout, num_bins, in, chunk_offsets, out);
+  });
 }
 
 // Pass 2 for any number of bins, a chunk per team (the session-3 kernel; more than 8 bins, and
