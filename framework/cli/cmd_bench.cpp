@@ -22,6 +22,7 @@ int cmd_bench(const std::vector<std::string>& args) {
                                  {"json-file", true, "also write the JSON to this file (the table still prints)"},
                                  {"seed", true, "input seed"},
                                  {"team-size", true, "team members per team"},
+                                 {"vector-length", true, "vector lanes per team member"},
                                  {"space", true, "execution space"}});
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
@@ -33,6 +34,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   req.space = common.space;
   req.seed = common.seed;
   req.team_size = common.team_size;
+  req.vector_length = common.vector_length;
   req.impl = flags.has("exercise") ? Impl::exercise : Impl::reference;
   const VariantSpec options{"bench", "", spec->options};
   req.params = resolve_params(puzzle, options, flags);

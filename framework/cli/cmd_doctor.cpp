@@ -13,6 +13,7 @@
 #include "exercises.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/json.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/spaces.hpp"
 #include "paths.hpp"
 #include "process.hpp"
@@ -209,6 +210,13 @@ int cmd_doctor(const std::vector<std::string>& args) {
       s.set("team_size_max", team_size_max(space));
       s.set("scratch_level0_max_bytes", scratch_size_max<Space>(0));
       s.set("scratch_level1_max_bytes", scratch_size_max<Space>(1));
+      s.set("vector_length_max", vector_length_max<Space>());
+      // The framework's launch shapes for a generic team kernel (kpz/launch_shape.hpp); each
+      // run's and bench's JSON `config` shows the shape its kernel really got.
+      Json shapes = Json::object();
+      shapes.set("check", launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::check).to_json());
+      shapes.set("speed", launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed).to_json());
+      s.set("launch_shapes", std::move(shapes));
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
         const auto& prop = space.cuda_device_prop();
@@ -252,12 +260,18 @@ int cmd_doctor(const std::vector<std::string>& args) {
       using Space = std::decay_t<decltype(space)>;
       std::cout << "  " << name << ": concurrency " << space.concurrency() << ", team_size_max "
                 << team_size_max(space) << ", scratch level 0 " << scratch_size_max<Space>(0)
-                << " B, level 1 " << scratch_size_max<Space>(1) << " B";
+                << " B, level 1 " << scratch_size_max<Space>(1) << " B, vector length up to "
+                << vector_length_max<Space>();
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
         std::cout << ", device " << space.cuda_device_prop().name;
 #endif
       std::cout << '\n';
+      const LaunchShape check = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::check);
+      const LaunchShape speed = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed);
+      std::cout << "    launch shapes: run/check teams of " << check.team_size << " (to show races), bench teams of "
+                << speed.team_size << (is_gpu_space_v<Space> ? "" : " (Kokkos' team_size_recommended)")
+                << "; --team-size / --vector-length override both\n";
     });
   }
   std::cout << "\nsetup\n";

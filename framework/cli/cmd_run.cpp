@@ -16,6 +16,7 @@ int cmd_run(const std::vector<std::string>& args) {
                                  {"trace", false, "print the puzzle's per-step trace"},
                                  {"seed", true, "input seed"},
                                  {"team-size", true, "team members per team"},
+                                 {"vector-length", true, "vector lanes per team member"},
                                  {"space", true, "execution space"},
                                  {"help", false, "list variants and options"}});
   const ParsedFlags flags =

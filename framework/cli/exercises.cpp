@@ -97,7 +97,7 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
   std::vector<std::string> case_args{""};
   for (const auto& c : variant.checks) case_args.push_back(c);
   std::vector<Flag> allowed = puzzle_flags(puzzle);
-  allowed.insert(allowed.end(), {{"seed", true, ""}, {"team-size", true, ""}, {"space", true, ""}});
+  allowed.insert(allowed.end(), {{"seed", true, ""}, {"team-size", true, ""}, {"vector-length", true, ""}, {"space", true, ""}});
   ExerciseResult result;
   result.pass = true;
   result.untraced_bug_hunt = variant.bug_hunt && impl == Impl::exercise;

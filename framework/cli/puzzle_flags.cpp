@@ -57,7 +57,7 @@ Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const 
     (void)value;
     const bool declared = std::any_of(variant.options.begin(), variant.options.end(),
                                       [&](const OptionSpec& o) { return o.name == name; });
-    const bool common = name == "space" || name == "seed" || name == "team-size" || name == "runs" ||
+    const bool common = name == "space" || name == "seed" || name == "team-size" || name == "vector-length" || name == "runs" ||
                         name == "warmup" || name == "json-file";
     if (!declared && !common) {
       std::vector<std::string> names;
@@ -83,6 +83,8 @@ void apply_common(RunRequest& req, const ParsedFlags& flags) {
         parse_int("seed", it->second, 0, std::numeric_limits<std::int64_t>::max()));
   if (const auto it = flags.values.find("team-size"); it != flags.values.end())
     req.team_size = static_cast<int>(parse_int("team-size", it->second, 1, 1024));
+  if (const auto it = flags.values.find("vector-length"); it != flags.values.end())
+    req.vector_length = static_cast<int>(parse_int("vector-length", it->second, 1, 1024));
 }
 
 void print_puzzle_help(const PuzzleSpec& spec) {
@@ -93,7 +95,7 @@ void print_puzzle_help(const PuzzleSpec& spec) {
       std::cout << "      --" << o.name << " N  " << o.help << " (default " << o.fallback << ", "
                 << o.min << ".." << o.max << ")\n";
   }
-  std::cout << "common: --reference --json --trace --seed S --team-size T --space "
+  std::cout << "common: --reference --json --trace --seed S --team-size T --vector-length V --space "
             << join(enabled_space_names(), "|") << '\n';
 }
 

@@ -125,6 +125,7 @@ Json bench_json(const BenchReport& report) {
       e.set("baseline", base->name);
       e.set("ratio_to_baseline", gbps(r) / gbps(*base));
     }
+    if (r.portable) e.set("portable", true);
     if (!r.extra.empty()) {
       Json extra = Json::object();
       for (const auto& [name, value] : r.extra) extra.set(name, value);

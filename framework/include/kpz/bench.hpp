@@ -80,6 +80,9 @@ struct BenchRow {
   // Optional puzzle-specific ratios printed as extra columns "<name> x" after the standard ones
   // (e.g. a step speed-up), in the order their names first appear in the report.
   std::vector<std::pair<std::string, double>> extra = {};
+  // The puzzle's portable exercise variant (the three levels, one source for CPU and GPU): the
+  // row `docs/one-source-two-machines.md` and its chart compare across machines.
+  bool portable = false;
 };
 
 struct BenchReport {
@@ -95,7 +98,8 @@ struct BenchRequest {
   Params params;
   BenchConfig cfg;
   Impl impl = Impl::reference;
-  int team_size = 0;
+  int team_size = 0;      // 0: the framework's launch shape for Purpose::speed
+  int vector_length = 0;  // 0: likewise
   std::uint64_t seed = 2026;
 };
 

@@ -44,7 +44,8 @@ struct RunRequest {
   Impl impl = Impl::exercise;
   std::string space;           // execution space name, see spaces.hpp
   Params params;               // the variant's options
-  int team_size = 0;           // 0: let the puzzle pick what the backend allows
+  int team_size = 0;           // 0: the framework's launch shape (kpz/launch_shape.hpp)
+  int vector_length = 0;       // 0: the framework's launch shape
   std::uint64_t seed = 2026;
   bool keep_arrays = true;     // store inputs/outputs in the report (for --json / printing)
   bool trace = false;          // puzzle prints its per-step trace where it has one

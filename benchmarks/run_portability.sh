@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# One source, two machines: on the GPU machine, build the `openmp` and `cuda` presets, run the
+# tests on CUDA, and run every puzzle's benchmark on the H100 and on the host's 16-core CPU
+# (OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=cores). Idempotent: each step rebuilds
+# only what is missing, so a device call can run some steps and the next call the rest.
+#
+#   benchmarks/run_portability.sh OUTDIR STEP...
+#     build          configure and build both presets (Kokkos Kernels in-tree from the archive)
+#     test-cuda      ctest --preset cuda, and `kpuzzles check --reference --space cuda`
+#     test-cpu       the test suite on the 16-core CPU (OpenMP) and `check --reference`
+#     barrier        kpz_barrier_cost on both machines (what one team_barrier costs)
+#     gpu:P[,P...]   `kpuzzles bench P` on the H100 (N = 2^28 unless the bench defines sizes)
+#     cpu:P[,P...]   `kpuzzles bench P --size 2^26` on the 16-core CPU
+#
+#   KPZ_KOKKOS_ARCHIVE         Kokkos source archive (default: .carry/kokkos-5.0.2.tar.gz)
+#   KPZ_KOKKOSKERNELS_ARCHIVE  Kokkos Kernels archive (default: .carry/kokkos-kernels-*.tar.gz)
+#   KPZ_GTEST_SOURCE_DIR       GoogleTest sources when none is installed (default: .carry/googletest)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mkdir -p "${1:?usage: run_portability.sh OUTDIR STEP...}" && cd "$1" && pwd)
+shift
+cd "$root"
+export KPZ_KOKKOS_ARCHIVE=${KPZ_KOKKOS_ARCHIVE:-$root/.carry/kokkos-5.0.2.tar.gz}
+kk=${KPZ_KOKKOSKERNELS_ARCHIVE:-$(ls "$root"/.carry/kokkos-kernels-*.tar.gz 2>/dev/null | head -1)}
+gtest=${KPZ_GTEST_SOURCE_DIR:-$root/.carry/googletest}
+status=0
+t0=$(date +%s)
+step() { echo "== $* ($(( $(date +%s) - t0 )) s)"; }
+cpu_env=(env OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=cores)
+
+configure_and_build() {  # preset
+  local extra=(-DKPZ_GTEST_SOURCE_DIR="$gtest")
+  [ -n "$kk" ] && extra+=(-DKPZ_FETCH_KOKKOSKERNELS=ON -DKPZ_KOKKOSKERNELS_URL="$kk")
+  if [ ! -f "build/$1/build.ninja" ]; then
+    cmake --preset "$1" "${extra[@]}" >"$out/configure-$1.log" 2>&1 || { tail -30 "$out/configure-$1.log"; return 1; }
+  fi
+  local s=$(date +%s)
+  cmake --build --preset "$1" >"$out/build-$1.log" 2>&1 || { grep -m10 -B2 -A8 'error' "$out/build-$1.log"; return 1; }
+  echo "$1 built in $(( $(date +%s) - s )) s"
+}
+
+for s in "$@"; do
+  case "$s" in
+    build)
+      step build
+      nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+      lscpu | grep -E 'Model name|^CPU\(s\)|Thread|NUMA node\(s\)|L3' | tee "$out/cpu.txt"
+      configure_and_build cuda || exit 1
+      configure_and_build openmp || exit 1
+      git -C "$root" rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /' | tee "$out/commit.txt"
+      ;;
+    test-cuda)
+      step "tests on CUDA"
+      ctest --preset cuda -j4 >"$out/ctest-cuda.log" 2>&1 || status=1
+      tail -15 "$out/ctest-cuda.log"
+      build/cuda/framework/cli/kpuzzles check --reference --space cuda >"$out/check-cuda.log" 2>&1 || status=1
+      tail -3 "$out/check-cuda.log"
+      ;;
+    test-cpu)
+      step "tests on the 16-core CPU"
+      "${cpu_env[@]}" ctest --preset openmp -j2 >"$out/ctest-cpu16.log" 2>&1 || status=1
+      tail -8 "$out/ctest-cpu16.log"
+      "${cpu_env[@]}" build/openmp/framework/cli/kpuzzles check --reference >"$out/check-cpu16.log" 2>&1 || status=1
+      tail -3 "$out/check-cpu16.log"
+      ;;
+    barrier)
+      step "team_barrier cost"
+      build/cuda/kpz_barrier_cost --json "$out/barrier-h100.json" || status=1
+      "${cpu_env[@]}" build/openmp/kpz_barrier_cost --json "$out/barrier-cpu16.json" || status=1
+      ;;
+    gpu:*|cpu:*)
+      machine=${s%%:*}
+      IFS=, read -r -a puzzles <<<"${s#*:}"
+      for p in "${puzzles[@]}"; do
+        step "bench $p on $machine"
+        local_start=$(date +%s)
+        if [ "$machine" = gpu ]; then
+          timeout 300 build/cuda/framework/cli/kpuzzles bench "$p" --json-file "$out/$p-h100.json" >"$out/$p-h100.txt" 2>&1 || status=1
+          cat "$out/$p-h100.txt"
+        else
+          timeout 300 "${cpu_env[@]}" build/openmp/framework/cli/kpuzzles bench "$p" --size 67108864 \
+            --json-file "$out/$p-cpu16.json" >"$out/$p-cpu16.txt" 2>&1 || status=1
+          cat "$out/$p-cpu16.txt"
+        fi
+        echo "($p on $machine: $(( $(date +%s) - local_start )) s)"
+      done
+      ;;
+    *) echo "unknown step '$s'"; exit 2 ;;
+  esac
+done
+step done
+exit $status

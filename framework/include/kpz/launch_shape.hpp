@@ -1,0 +1,161 @@
+#pragma once
+// Launch shapes: the one place that decides, per backend, how a team kernel is launched (team
+// size, vector length, tile). A puzzle states what its kernel needs (KernelNeeds); the framework
+// answers for the backend it runs on, and the user's --team-size / --vector-length override it.
+//
+// Why the answer differs by backend and by purpose:
+// - On a GPU a team is a thread block: many members, barriers in hardware, vector lanes are the
+//   lanes of a warp. The GPU shape is the same for checking and for timing.
+// - On a CPU a team is a group of OS threads: every team_barrier synchronises those cores, and
+//   vector lanes are a loop the compiler can turn into SIMD instructions. Timing wants Kokkos'
+//   own recommendation (team_size_recommended: one thread per team on OpenMP), so that barriers
+//   cost nothing and the innermost ThreadVectorRange loop is the one that is vectorised.
+// - A correctness check on a CPU wants the opposite: teams of as many members as the backend
+//   gives, so that a missing barrier or a race between members shows (OMP_NUM_THREADS=8).
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+#include "kpz/errors.hpp"
+#include "kpz/json.hpp"
+#include "kpz/spaces.hpp"
+
+namespace kpz {
+
+// True for execution spaces whose teams are GPU thread blocks (only CUDA in this project).
+template <class Space>
+inline constexpr bool is_gpu_space_v =
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KPZ_TRACE)
+    std::is_same_v<Space, Kokkos::Cuda>;
+#else
+    false;
+#endif
+
+enum class Purpose {
+  check,  // kpuzzles run / check and the tests: teams large enough to show races
+  speed,  // kpuzzles bench: the backend's fastest shape
+};
+
+// The user's overrides; 0 lets the framework choose.
+struct ShapeRequest {
+  int team_size = 0;
+  int vector_length = 0;
+};
+
+// What one kernel asks of its launch. Counts are "at most": the backend may give fewer.
+struct KernelNeeds {
+  int gpu_team = 256;    // members per team on a GPU (a block of gpu_team * gpu_vector threads)
+  int gpu_vector = 1;    // vector lanes per member on a GPU (a power of two <= 32)
+  int host_vector = 1;   // vector length on a CPU: the logical lanes of ThreadVectorRange loops
+                         // that use team.vector_length(); Kokkos runs them as one SIMD loop
+  int check_team = 64;   // members per team when checking on a CPU (bounded by the thread count)
+  bool power_of_two_team = false;
+  int gpu_tile = 0;      // elements per team, where the kernel has tiles (0: no tile)
+  int host_tile = 0;
+};
+
+struct LaunchShape {
+  int team_size = 1;
+  int vector_length = 1;
+  int tile = 0;  // 0 where the kernel has no tile
+
+  // Teams needed to cover n elements with this shape's tile.
+  long long league(long long n) const { return tile > 0 ? (n + tile - 1) / tile : 1; }
+  Json to_json() const {
+    Json j = Json::object();
+    j.set("team_size", team_size).set("vector_length", vector_length);
+    if (tile > 0) j.set("tile", tile);
+    return j;
+  }
+};
+
+// Largest vector length a team kernel may use on Space (CUDA: 32, a warp; host: Kokkos' own
+// vector_length_max, a loop length).
+template <class Space>
+int vector_length_max() {
+#if defined(KPZ_TRACE)
+  return 64;
+#else
+  return Kokkos::TeamPolicy<Space>::vector_length_max();
+#endif
+}
+
+// Largest team for a simple kernel with this vector length.
+template <class Space>
+int team_size_max(const Space& space, int vector_length) {
+#if defined(KPZ_TRACE)
+  (void)vector_length;
+  return team_size_max(space);
+#else
+  Kokkos::TeamPolicy<Space> policy(space, 1, 1, vector_length);
+  return policy.team_size_max(detail::SampleTeamFunctor{}, Kokkos::ParallelForTag{});
+#endif
+}
+
+// Kokkos' recommended team size for a simple kernel (OpenMP: one thread per team).
+template <class Space>
+int team_size_recommended(const Space& space, int vector_length) {
+#if defined(KPZ_TRACE)
+  (void)space;
+  (void)vector_length;
+  return 1;
+#else
+  Kokkos::TeamPolicy<Space> policy(space, 1, 1, vector_length);
+  return policy.team_size_recommended(detail::SampleTeamFunctor{}, Kokkos::ParallelForTag{});
+#endif
+}
+
+// Raised for a user override the backend cannot honour; the CLI maps it to the flag.
+struct ShapeError : UsageError {
+  using UsageError::UsageError;
+};
+
+namespace detail {
+inline int floor_pow2(int v) {
+  int p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+inline bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+}  // namespace detail
+
+template <class Space>
+LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const ShapeRequest& req,
+                         Purpose purpose) {
+  constexpr bool gpu = is_gpu_space_v<Space>;
+  const std::string where(space_name<Space>());
+  LaunchShape shape;
+
+  const int vmax = vector_length_max<Space>();
+  if (req.vector_length != 0) {
+    if (req.vector_length < 1 || req.vector_length > vmax || !detail::is_pow2(req.vector_length))
+      throw ShapeError("vector length " + std::to_string(req.vector_length) + " is not allowed on " + where +
+                       ": use a power of two from 1 to " + std::to_string(vmax));
+    shape.vector_length = req.vector_length;
+  } else {
+    const int wanted = gpu ? needs.gpu_vector : needs.host_vector;
+    shape.vector_length = detail::floor_pow2(wanted < 1 ? 1 : (wanted > vmax ? vmax : wanted));
+  }
+
+  const int tmax = team_size_max(space, shape.vector_length);
+  if (req.team_size != 0) {
+    if (req.team_size < 1 || req.team_size > tmax)
+      throw ShapeError("team size " + std::to_string(req.team_size) + " is not allowed on " + where +
+                       " with vector length " + std::to_string(shape.vector_length) + ": use 1.." +
+                       std::to_string(tmax) + (gpu ? "" : " (CPU teams are bounded by the thread count)"));
+    if (needs.power_of_two_team && !detail::is_pow2(req.team_size))
+      throw ShapeError("team size " + std::to_string(req.team_size) + " must be a power of two for this kernel");
+    shape.team_size = req.team_size;
+  } else {
+    int t = gpu ? needs.gpu_team
+                : (purpose == Purpose::speed ? team_size_recommended(space, shape.vector_length) : needs.check_team);
+    t = t < tmax ? t : tmax;
+    if (needs.power_of_two_team) t = detail::floor_pow2(t);
+    shape.team_size = t < 1 ? 1 : t;
+  }
+  shape.tile = gpu ? needs.gpu_tile : needs.host_tile;
+  return shape;
+}
+
+}  // namespace kpz

@@ -1,0 +1,87 @@
+// The framework's launch shapes (kpz/launch_shape.hpp): one place decides team size, vector
+// length and tile per backend and purpose; user overrides are checked against the backend.
+#include <gtest/gtest.h>
+
+#include "kpz/launch_shape.hpp"
+
+namespace {
+
+using kpz::KernelNeeds;
+using kpz::LaunchShape;
+using kpz::Purpose;
+using kpz::ShapeRequest;
+
+TEST(LaunchShape, CpuTimesWithKokkosRecommendationAndChecksWithLargeTeams) {
+  for (const auto& name : kpz::enabled_space_names()) {
+    kpz::with_space(name, [&](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      KernelNeeds needs;
+      needs.gpu_team = 128, needs.gpu_vector = 8, needs.host_vector = 16, needs.check_team = 6;
+      needs.gpu_tile = 2048, needs.host_tile = 8192;
+      const LaunchShape check = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::check);
+      const LaunchShape speed = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::speed);
+      if constexpr (kpz::is_gpu_space_v<Space>) {
+        EXPECT_EQ(check.team_size, 128);
+        EXPECT_EQ(check.vector_length, 8);
+        EXPECT_EQ(check.tile, 2048);
+        EXPECT_EQ(speed.team_size, check.team_size) << "a GPU checks and times with one shape";
+      } else {
+        const int max = kpz::team_size_max(space, speed.vector_length);
+        EXPECT_EQ(speed.team_size, kpz::team_size_recommended(space, speed.vector_length)) << name;
+        EXPECT_EQ(check.team_size, std::min(6, max)) << name;
+        EXPECT_EQ(speed.vector_length, 16);
+        EXPECT_EQ(speed.tile, 8192);
+      }
+      EXPECT_EQ(speed.league(1), 1);
+      EXPECT_EQ(speed.league(speed.tile + 1), 2);
+      return 0;
+    });
+  }
+}
+
+TEST(LaunchShape, OverridesAreHonouredAndCheckedAgainstTheBackend) {
+  for (const auto& name : kpz::enabled_space_names()) {
+    kpz::with_space(name, [&](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      const KernelNeeds needs;
+      const int vmax = kpz::vector_length_max<Space>();
+      const LaunchShape one = kpz::launch_shape(space, needs, ShapeRequest{1, 2}, Purpose::speed);
+      EXPECT_EQ(one.team_size, 1);
+      EXPECT_EQ(one.vector_length, 2);
+      EXPECT_THROW(kpz::launch_shape(space, needs, ShapeRequest{0, 3}, Purpose::check), kpz::UsageError);
+      EXPECT_THROW(kpz::launch_shape(space, needs, ShapeRequest{0, 2 * vmax}, Purpose::check), kpz::UsageError);
+      const int tmax = kpz::team_size_max(space, 1);
+      EXPECT_THROW(kpz::launch_shape(space, needs, ShapeRequest{tmax + 1, 0}, Purpose::check), kpz::UsageError);
+      KernelNeeds pow2;
+      pow2.power_of_two_team = true, pow2.check_team = 7, pow2.gpu_team = 96;
+      const LaunchShape p = kpz::launch_shape(space, pow2, ShapeRequest{}, Purpose::check);
+      EXPECT_EQ(p.team_size & (p.team_size - 1), 0) << p.team_size;
+      if (tmax >= 3) EXPECT_THROW(kpz::launch_shape(space, pow2, ShapeRequest{3, 0}, Purpose::check), kpz::UsageError);
+      return 0;
+    });
+  }
+}
+
+TEST(LaunchShape, WantedVectorLengthIsClampedToAPowerOfTwoTheBackendAllows) {
+  kpz::with_space(kpz::default_space_name(), [](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    KernelNeeds needs;
+    needs.gpu_vector = needs.host_vector = 1 << 20;
+    const LaunchShape s = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::speed);
+    EXPECT_EQ(s.vector_length, kpz::vector_length_max<Space>());
+    needs.gpu_vector = needs.host_vector = 24;
+    EXPECT_EQ(kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::speed).vector_length, 16);
+    return 0;
+  });
+}
+
+TEST(LaunchShape, JsonNamesTheShape) {
+  const LaunchShape s{4, 8, 512};
+  const kpz::Json j = s.to_json();
+  EXPECT_EQ(j["team_size"].as_int(), 4);
+  EXPECT_EQ(j["vector_length"].as_int(), 8);
+  EXPECT_EQ(j["tile"].as_int(), 512);
+  EXPECT_EQ(LaunchShape{}.to_json().find("tile"), nullptr);
+}
+
+}  // namespace
