@@ -85,19 +85,21 @@ def table(rows):
 
 
 def barrier_table():
-    lines = ["| machine | team size | ns per `team_barrier` |", "| --- | --- | --- |"]
-    any_row = False
-    for m, title in MACHINES:
+    per = {}
+    for m, _ in MACHINES:
         b = load(f"barrier-{m}.json")
-        if not b:
-            continue
-        for space in b["barrier_cost"]:
-            if space["space"] == "serial":
-                continue
-            for r in space["rows"]:
-                any_row = True
-                lines.append(f"| {title} | {r['team_size']} | {r['ns_per_barrier']:.0f} |")
-    return "\n".join(lines) if any_row else "(not measured yet: run `benchmarks/run_portability.sh OUT barrier`)"
+        for space in (b or {}).get("barrier_cost", []):
+            if space["space"] != "serial":
+                for r in space["rows"]:
+                    per.setdefault(r["team_size"], {})[m] = r["ns_per_barrier"]
+    if not per:
+        return "(not measured yet: run `benchmarks/run_portability.sh OUT barrier`)"
+    head = "| team size | " + " | ".join(f"{t}: ns per `team_barrier`" for _, t in MACHINES) + " |"
+    lines = [head, "| --- |" + " --- |" * len(MACHINES)]
+    for team in sorted(per):
+        cells = [f"{per[team][m]:.0f}" if m in per[team] else "" for m, _ in MACHINES]
+        lines.append(f"| {team} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def svg(rows):

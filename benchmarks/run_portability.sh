@@ -16,6 +16,7 @@
 #   KPZ_KOKKOSKERNELS_ARCHIVE  Kokkos Kernels archive (default: .carry/kokkos-kernels-*.tar.gz)
 #   KPZ_GTEST_SOURCE_DIR       GoogleTest sources when none is installed (default: .carry/googletest)
 #   KPZ_BUILD_TARGETS          build only these targets (default: everything)
+#   KPZ_COMMIT                 the commit the tree is (when it is a copy without .git)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:?usage: run_portability.sh OUTDIR STEP...}" && cd "$1" && pwd)
@@ -50,7 +51,7 @@ for s in "$@"; do
       lscpu | grep -E 'Model name|^CPU\(s\)|Thread|NUMA node\(s\)|L3' | tee "$out/cpu.txt"
       configure_and_build cuda || exit 1
       configure_and_build openmp || exit 1
-      git -C "$root" rev-parse --short HEAD 2>/dev/null | sed 's/^/commit /' | tee "$out/commit.txt"
+      echo "commit ${KPZ_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}" | tee "$out/commit.txt"
       ;;
     test-cuda)
       step "tests on CUDA"

@@ -269,7 +269,8 @@ int cmd_doctor(const std::vector<std::string>& args) {
       std::cout << '\n';
       const LaunchShape check = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::check);
       const LaunchShape speed = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed);
-      std::cout << "    launch shapes: run/check teams of " << check.team_size << " (to show races), bench teams of "
+      std::cout << "    launch shapes: run/check teams of " << check.team_size
+                << (check.team_size > 1 ? " (to show races)" : "") << ", bench teams of "
                 << speed.team_size << (is_gpu_space_v<Space> ? "" : " (Kokkos' team_size_recommended)")
                 << "; --team-size / --vector-length override both\n";
     });
