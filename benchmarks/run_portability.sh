@@ -39,7 +39,7 @@ configure_and_build() {  # preset
   local s=$(date +%s)
   # KPZ_BUILD_TARGETS (space-separated) limits the build, e.g. for a quick check of one piece.
   # shellcheck disable=SC2086
-  cmake --build --preset "$1" ${KPZ_BUILD_TARGETS:+--target $KPZ_BUILD_TARGETS} >"$out/build-$1.log" 2>&1 || { grep -m10 -B2 -A8 'error' "$out/build-$1.log"; return 1; }
+  cmake --build --preset "$1" ${KPZ_BUILD_TARGETS:+--target $KPZ_BUILD_TARGETS} -- -k 0 >"$out/build-$1.log" 2>&1 || { grep -m10 -B2 -A8 'error' "$out/build-$1.log"; return 1; }
   echo "$1 built in $(( $(date +%s) - s )) s"
 }
 

@@ -1,6 +1,7 @@
 // `kpuzzles bench bin-extract`: on N uniform floats in [0, 1) with 8 bins,
 //  --extract (bin 3): the framework's chunked kernel (compact per chunk, then place), the learner's
-//    two-level kernel (reference or --exercise), Kokkos::Experimental::copy_if (builtin) and,
+//    two-level kernel and its --team-scan form (reference or --exercise; the latter is the
+//    portable row), Kokkos::Experimental::copy_if (builtin) and,
 //    in CUDA builds, CUB DeviceSelect::If (library, benchmarks/bin-extract/cuda/);
 //  --partition: the framework's two-pass counting sort, the learner's kernel, and
 //    Kokkos::BinSort's permutation plus a gather (builtin; not stable, so only its bins are
@@ -76,8 +77,15 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const bool ref = req.impl == Impl::reference;
   const bool all = req.params.get("framework-only") == 0;  // else only the framework's kernels and the copies
   const std::string impl(to_string(req.impl));
-  const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
-  const Launch launch{team_size, default_tile<Space>()};
+  // The learner's kernels at the backend's speed shape (a CPU: one thread per team, so that their
+  // team scans and barriers cost nothing); --team-scan's own shape; the fast kernels' own launch.
+  KernelNeeds needs;
+  needs.gpu_team = 256;
+  needs.gpu_tile = needs.host_tile = default_tile<Space>();
+  const LaunchShape shape = launch_shape(space, needs, ShapeRequest{req.team_size, 0}, Purpose::speed);
+  const LaunchShape scan_shape = team_scan_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  const int team_size = shape.team_size;
+  const Launch launch{team_size, shape.tile};
   const FastLaunch fast = fast_launch(space, n, req.team_size, num_bins);
   check_scratch<Space>(fast_scratch_bytes<Space>(fast, num_bins), 0, "bin-extract fast kernels");
   check_scratch<Space>(partition_scratch_bytes<Space>(launch.tile, num_bins), 0, "bin-extract --partition");
@@ -86,7 +94,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.puzzle = "bin-extract";
   report.space = std::string(space_name<Space>());
   report.config.set("size", n).set("num_bins", num_bins).set("target_bin", target).set("impl", impl);
-  report.config.set("team_size", team_size).set("tile", launch.tile);
+  report.config.set("team_size", shape.team_size).set("vector_length", shape.vector_length).set("tile", shape.tile);
+  report.config.set("team_scan", scan_shape.to_json());
   report.config.set("fast_team_size", fast.team_size).set("fast_tile", fast.tile).set("fast_chunks", fast.chunks);
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   add_copy_baselines(report, space, n, req.cfg);
@@ -152,6 +161,27 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected, "extract (" + impl + ")");
     report.rows.push_back({"extract: two levels, nested scans (" + impl + ")", "puzzle", xgroup, xbytes,
                            time_kernel(space, req.cfg, run)});
+  }
+  if (all) {
+    // The portable exercise variant, --team-scan (reference or --exercise).
+    check_scratch<Space>(team_scan_scratch_bytes<Space>(scan_shape.tile), 0, "bin-extract --team-scan");
+    const int teams = teams_for(n, scan_shape.tile);
+    View<int*, Space> team_offsets(Kokkos::view_alloc(space, "team_offsets"), teams + 1);
+    const auto kernel = ref ? reference::team_scan_extract<Space> : exercise::team_scan_extract<Space>;
+    const auto run = [&] {
+      Kokkos::deep_copy(space, team_offsets, 0);
+      kernel(space, scan_shape, num_bins, target, in, team_offsets, out);
+    };
+    poison(out);
+    run();
+    space.fence();
+    int got = 0;
+    Kokkos::deep_copy(got, Kokkos::subview(team_offsets, teams));
+    require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected, "team-scan extract (" + impl + ")");
+    BenchRow row{"extract: team-scan, nested reduces, team_scan, vector scan (" + impl + ")", "puzzle", xgroup, xbytes,
+                 time_kernel(space, req.cfg, run)};
+    row.portable = true;
+    report.rows.push_back(std::move(row));
   }
   if (all) {
     std::size_t got = 0;

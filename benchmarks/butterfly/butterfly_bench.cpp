@@ -1,6 +1,6 @@
 // `kpuzzles bench butterfly`: group max/min for every element (W = 32) through the scratch
-// path (the reference exercise kernel and XorExchange's scratch path), the shuffle path
-// (CUDA), against a device copy and Kokkos' own nested parallel_reduce(ThreadVectorRange).
+// path (the reference exercise kernel and XorExchange's scratch path), the shuffle path (CUDA),
+// the portable `vector` variant (W = 32 and 4), a device copy and Kokkos' nested parallel_reduce.
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -10,6 +10,7 @@
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
@@ -18,6 +19,24 @@ namespace {
 
 // The built-in way: one team member per group, its W vector lanes reduce with Kokkos::Max and
 // Kokkos::Min, then write.
+// The built-in kernel's team as the bench had it before launch shapes: 8 members (8 groups) per
+// team, fewer where the backend allows fewer. On OpenMP every team start and end is a
+// rendezvous of its threads, once per 8 groups: that is what this row measures on a CPU.
+template <class Space>
+int builtin_members(const Space& space, int group) {
+  const int most = kpz::team_size_max(space, group);
+  return most < 8 ? most : 8;
+}
+
+// The same kernel with the framework's speed shape (a CPU: one thread per team; a GPU: 8).
+template <class Space>
+int builtin_speed_members(const Space& space, int group) {
+  KernelNeeds needs;
+  needs.gpu_team = 8;
+  needs.gpu_vector = needs.host_vector = group;
+  return launch_shape(space, needs, ShapeRequest{}, Purpose::speed).team_size;
+}
+
 template <class Space>
 void builtin_nested(const Space& space, int group, int members, View<const float*, Space> in,
                     View<float*, Space> out) {
@@ -53,21 +72,24 @@ void check_groups(const std::vector<float>& in, const std::vector<float>& got, i
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_space_v<Space>;
   const int group = 32;
   std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
                   : gpu                  ? std::size_t{1} << 28
                                          : std::size_t{1} << 22;
   n -= n % group;
   if (n == 0) throw UsageError("--size must be at least 32 (one group)");
-  const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
-  const Launch launch{team_size, default_tile<Space>(team_size, group), group};
+  const ShapeRequest request{req.team_size, req.vector_length};
+  const LaunchShape shape = butterfly_shape(space, false, group, request, Purpose::speed);
+  const Launch launch{shape.team_size, shape.tile, group, shape.vector_length};
   check_scratch<Space>(team::XorExchange<Space, MinMax>::scratch_bytes(launch.tile), 0, "butterfly bench tile");
 
   BenchReport report;
   report.puzzle = "butterfly";
   report.space = std::string(space_name<Space>());
-  report.config.set("size", n).set("group_size", group).set("team_size", team_size).set("tile", launch.tile);
+  report.config.set("size", n).set("group_size", group);
+  const Json shape_json = shape.to_json();
+  for (const char* key : {"team_size", "vector_length", "tile"}) report.config.set(key, *shape_json.find(key));
   report.config.set("impl", std::string(to_string(req.impl))).set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   add_copy_baselines(report, space, n, req.cfg);
 
@@ -79,35 +101,55 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
   const double bytes = 2.0 * sizeof(float) * static_cast<double>(n);
   const bool ref = req.impl == Impl::reference;
-  const int members = resolve_team_size(space, 0, 8);
+  const std::string who = ref ? "reference" : "exercise";
 
-  std::vector<std::pair<std::string, std::function<void()>>> kernels{
-      {std::string("conditional (") + (ref ? "reference" : "exercise") + "), scratch by hand",
-       [&] { (ref ? reference::conditional<Space> : exercise::conditional<Space>)(space, launch, in, out); }},
-      {"XorExchange, scratch path", [&] { conditional_exchange(space, launch, in, out, team::XorPath::scratch); }},
-  };
-  if (team::XorExchange<Space, MinMax>::uses_shuffle(team_size, launch.tile, group))
-    kernels.push_back({"XorExchange::shuffle path (registers, no scratch)", [&] { conditional_exchange(space, launch, in, out, team::XorPath::best); }});
-  for (auto& [name, launch_fn] : kernels) {
+  const auto add_row = [&](const std::string& name, const char* kind, int w, bool portable, const auto& launch_fn) {
     poison(out);
     launch_fn();
     space.fence();
-    check_groups(host_in, to_host(out), group, name);
-    report.rows.push_back({name, "puzzle", "W=32", bytes, time_kernel(space, req.cfg, launch_fn)});
+    check_groups(host_in, to_host(out), w, name);
+    BenchRow row{name, kind, "W=" + std::to_string(w), bytes, time_kernel(space, req.cfg, launch_fn)};
+    row.portable = portable;
+    report.rows.push_back(row);
+  };
+  add_row("conditional (" + who + "), scratch by hand", "puzzle", group, false,
+          [&] { (ref ? reference::conditional<Space> : exercise::conditional<Space>)(space, launch, in, out); });
+  add_row("XorExchange, scratch path", "puzzle", group, false,
+          [&] { conditional_exchange(space, launch, in, out, team::XorPath::scratch); });
+  if (team::XorExchange<Space, MinMax>::uses_shuffle(launch.team_size, launch.tile, group))
+    add_row("XorExchange::shuffle path (registers, no scratch)", "puzzle", group, false,
+            [&] { conditional_exchange(space, launch, in, out, team::XorPath::best); });
+  // The portable variant and the built-in one-member-per-group kernel, at W = 32 (a warp) and at
+  // W = 4 (8 members share a warp on CUDA). The 8-member built-in row is the baseline of W = 32;
+  // at W = 4 it would take most of the bench's time on a CPU, so only the speed shape runs there.
+  for (const int w : {group, 4}) {
+    // A --team-size meant for the scratch rows (256 on CUDA) may not fit W vector lanes a member:
+    // then the vector rows keep the framework's team size, and the config says so.
+    LaunchShape vs;
+    try {
+      vs = butterfly_shape(space, true, w, request, Purpose::speed);
+    } catch (const ShapeError&) {
+      vs = butterfly_shape(space, true, w, ShapeRequest{0, request.vector_length}, Purpose::speed);
+      report.config.set("vector_team_size_note", "--team-size does not fit W=" + std::to_string(w) + " lanes");
+    }
+    const Launch vl{vs.team_size, vs.tile, w, vs.vector_length};
+    if (w == group) report.config.set("vector_shape", vs.to_json());
+    add_row("vector (" + who + "): ThreadVectorRange + MinMax", "puzzle", w, true,
+            [&] { (ref ? reference::vector_minmax<Space> : exercise::vector_minmax<Space>)(space, vl, in, out); });
+    const int members = builtin_members(space, w), speed = builtin_speed_members(space, w);
+    if (w == group)
+      add_row("nested parallel_reduce(ThreadVectorRange, Max/Min), team of " + std::to_string(members),
+              "builtin", w, false, [&] { builtin_nested(space, w, members, in, out); });
+    if (w != group || speed != members)
+      add_row("nested parallel_reduce, speed shape (team of " + std::to_string(speed) + ")", "builtin", w,
+              false, [&] { builtin_nested(space, w, speed, in, out); });
   }
-  const auto builtin = [&] { builtin_nested(space, group, members, in, out); };
-  poison(out);
-  builtin();
-  space.fence();
-  check_groups(host_in, to_host(out), group, "builtin nested parallel_reduce");
-  report.rows.push_back({"nested parallel_reduce(ThreadVectorRange, Max/Min)", "builtin", "W=32", bytes,
-                         time_kernel(space, req.cfg, builtin)});
   return report;
 }
 
 BenchSpec make_bench() {
   return {"butterfly",
-          "group max/min per element: scratch path, shuffle path, Kokkos nested reduce, device copy",
+          "group max/min per element: scratch path, shuffle path, the vector variant, Kokkos nested reduce, copy",
           {{"size", "N (0: 2^28 on a GPU, 2^22 on the host); rounded down to a multiple of 32", 0, 0,
             std::int64_t{1} << 30}},
           [](const BenchRequest& req) {

@@ -1,11 +1,14 @@
-// `kpuzzles bench conv1d`: the general and the scalar tiled kernels against a device copy and the naive
-// global-memory Kokkos kernel, for K = 3 and K = 16 (or one --kernel-size).
+// `kpuzzles bench conv1d`: the portable vector-lane kernel, the general and the scalar tiled kernels
+// against a device copy and the naive global-memory Kokkos kernel, for K = 3 and K = 16 (or one
+// --kernel-size). Every kernel runs with the framework's speed shape for the backend.
 #include <cmath>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "conv1d/conv1d.hpp"
+#include "conv1d/shapes.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
@@ -53,12 +56,20 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                                                         : std::size_t{1} << 22;
   std::vector<int> ks{3, 16};
   if (req.params.get("kernel-size")) ks = {static_cast<int>(req.params.get("kernel-size"))};
-  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
+  // The vector kernel takes --vector-length; the scalar kernels run with one lane per member.
+  const LaunchShape shape = launch_shape(space, vector_needs(), ShapeRequest{req.team_size, req.vector_length},
+                                         Purpose::speed);
+  const LaunchShape scalar = launch_shape(space, scalar_needs(), ShapeRequest{req.team_size, 0}, Purpose::speed);
+  const int team_size = scalar.team_size;
 
   BenchReport report;
   report.puzzle = "conv1d";
   report.space = std::string(space_name<Space>());
-  report.config.set("size", n).set("team_size", team_size).set("impl", std::string(to_string(req.impl)));
+  report.config.set("size", n).set("impl", std::string(to_string(req.impl)));
+  // team_size / vector_length / tile: the portable --vector kernel's shape (its rows name the tile
+  // after a long filter shrinks it); the scalar kernels run with scalar_team_size x 1 lane.
+  report.config.set("team_size", shape.team_size).set("vector_length", shape.vector_length).set("tile", shape.tile);
+  report.config.set("scalar_team_size", team_size);
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   add_copy_baselines(report, space, n, req.cfg);
 
@@ -77,22 +88,34 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                          "conv1d --general with K=" + std::to_string(k));
     check_scratch<Space>(tiled_scratch_bytes<Space>(launch.tile, taps), 0,
                          "conv1d --block-boundary with K=" + std::to_string(k));
+    const Launch lanes{shape.team_size, vector_tile<Space>(shape.tile, taps), shape.vector_length};
+    check_scratch<Space>(vector_scratch_bytes<Space>(lanes.tile, taps), 0,
+                         "conv1d --vector with K=" + std::to_string(k));
     View<const float*, Space> ca = a, cb = b;
     const bool ref = req.impl == Impl::reference;
+    const auto vector = [&] {
+      (ref ? reference::vector_lanes<Space> : exercise::vector_lanes<Space>)(space, lanes, ca, cb, out);
+    };
     const auto general = [&] { (ref ? reference::general<Space> : exercise::general<Space>)(space, launch, ca, cb, out); };
     const auto tiled = [&] { (ref ? reference::tiled<Space> : exercise::tiled<Space>)(space, launch, ca, cb, out); };
     const std::string group = "K=" + std::to_string(k);
     const std::string tile = " (tile " + std::to_string(launch.tile) + ")";
     const double bytes = bytes_moved(n, static_cast<std::size_t>(k));
 
-    for (const auto& [name, launch_fn] : {std::pair<std::string, std::function<void()>>{"--general", general},
-                                          {"--block-boundary kernel", tiled}}) {
+    const std::string vtile = " (team " + std::to_string(lanes.team_size) + " x " + std::to_string(lanes.vector_length) +
+                              " lanes, tile " + std::to_string(lanes.tile) + ")";
+    for (const auto& [name, launch_fn, shape_text] :
+         {std::tuple<std::string, std::function<void()>, std::string>{"--vector", vector, vtile},
+          {"--general", general, tile},
+          {"--block-boundary kernel", tiled, tile}}) {
       poison(out);
       launch_fn();
       space.fence();
       check_sample(host_a, host_b, to_host(out), "conv1d " + name);
-      report.rows.push_back({"conv1d " + name + ", " + group + tile, "puzzle", group, bytes,
-                             time_kernel(space, req.cfg, launch_fn)});
+      BenchRow row{"conv1d " + name + ", " + group + shape_text, "puzzle", group, bytes,
+                   time_kernel(space, req.cfg, launch_fn)};
+      row.portable = name == "--vector";
+      report.rows.push_back(std::move(row));
     }
 
     poison(out);
@@ -107,7 +130,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 
 BenchSpec make_bench() {
   return {"conv1d",
-          "conv1d --general and the scalar tiled kernel vs a device copy and the naive global-memory kernel",
+          "conv1d --vector, --general and the scalar tiled kernel vs a device copy and the naive global-memory kernel",
           {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
            {"kernel-size", "K (0: both 3 and 16)", 0, 0, 4096}},
           [](const BenchRequest& req) {

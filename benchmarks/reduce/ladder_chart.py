@@ -13,7 +13,7 @@ import sys
 from html import escape
 
 COLORS = {"puzzle": "#4C78A8", "builtin": "#F58518", "library": "#54A24B"}
-HIGHLIGHT = {"--persistent": "#1F3B73", "--recursive": "#9D9DA3"}
+HIGHLIGHT = {"--persistent": "#1F3B73", "--team-reduce": "#2E7D32", "--recursive": "#9D9DA3"}
 
 BAR_H, GAP, LABEL_W, PLOT_W, RIGHT_W = 18, 6, 250, 520, 150
 
@@ -80,7 +80,7 @@ def main():
     for group, rows in groups.items():
         y = panel(body, y, group, rows, report["space"], scale_max, note)
     legend = [("ladder (the book)", COLORS["puzzle"]), ("persistent (beyond the book)", HIGHLIGHT["--persistent"]),
-              ("recursive", HIGHLIGHT["--recursive"]), ("Kokkos parallel_reduce", COLORS["builtin"]),
+              ("team-reduce (Kokkos' levels)", HIGHLIGHT["--team-reduce"]), ("recursive", HIGHLIGHT["--recursive"]), ("Kokkos parallel_reduce", COLORS["builtin"]),
               ("library (CUB)", COLORS["library"])]
     x = 10
     for text, c in legend:

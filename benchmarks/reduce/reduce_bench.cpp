@@ -1,8 +1,10 @@
 // `kpuzzles bench reduce`: the book's table for this device. Every rung of the ladder (neighbored
-// ... template), then persistent (beyond the book), recursive, Kokkos::parallel_reduce and, in
-// CUDA builds, CUB DeviceReduce::Sum, next to a device-to-device copy of the same bytes. Each row
-// is the whole reduction to one value (team kernel + second launch, or --persistent's one launch
-// with its last team done), checked before it is timed.
+// ... template), then persistent (beyond the book), team-reduce (the portable rung: Kokkos'
+// levels), recursive, Kokkos::parallel_reduce and, in CUDA builds, CUB DeviceReduce::Sum, next to
+// a device-to-device copy of the same bytes. Each row is the whole reduction to one value (team
+// kernel + second launch, or --persistent's one launch with its last team done), checked before
+// it is timed. Every row runs in the framework's speed shape (kpz/launch_shape.hpp; on a CPU one
+// thread per team), listed per row under config.shapes.
 // Columns beyond the standard ones: step (speed-up over the previous rung), cumulative (over
 // neighbored) and, when a library row exists, the ratio to Kokkos' parallel_reduce.
 #include <algorithm>
@@ -35,6 +37,14 @@ const Variant kLadder[] = {Variant::neighbored,    Variant::neighbored_less, Var
                            Variant::unroll_warps8, Variant::complete_unroll, Variant::template_lanes,
                            Variant::persistent};
 
+// Rows that are slow by design on this backend say so in their name (see docs/puzzles/reduce.md).
+// The H100 rows keep their names (benchmarks/results/reduce-h100.json is compared by name).
+std::string slow_note(Variant v, bool gpu) {
+  if (gpu) return "";
+  if (v == Variant::neighbored) return " (slow by design: every lane tests every step)";
+  return "";
+}
+
 std::string power_label(std::size_t n) {
   int p = 0;
   while ((std::size_t{1} << (p + 1)) <= n) ++p;
@@ -56,7 +66,8 @@ std::vector<T> make_values(std::size_t n, std::uint64_t seed) {
 
 struct Config {
   int lanes;
-  int team_size;  // --team-size, or 0
+  ShapeRequest shape;  // --team-size, --vector-length (0: the framework's speed shape)
+  int tile;            // --tile for --team-reduce (0: the shape's)
   BenchConfig cfg;
   Impl impl;
   bool sweep = false;  // --sweep 1: --persistent over team sizes and leagues as well
@@ -139,10 +150,25 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
                            })});
   }
 
-  const int ladder_team = resolve_team_size(space, c.team_size, gpu ? std::min(c.lanes, 1024) : 64);
-  const int persistent_team = resolve_team_size(space, c.team_size, gpu ? kPersistentCudaTeam : 64);
+  // Purpose::speed: on a CPU one thread per team (Kokkos' recommendation), so the ladder's
+  // barriers cost nothing and each team's tree runs in one core's L1; on CUDA the book's blocks.
+  // --vector-length is --team-reduce's only (the ladder has no vector lanes).
+  const auto plan = [&](const VariantInfo& vi) {
+    const ShapeRequest req{c.shape.team_size, vi.variant == Variant::team_reduce ? c.shape.vector_length : 0};
+    LaunchShape shape;
+    const Launch launch = plan_launch(space, vi, n, c.lanes, c.tile, 0, req, Purpose::speed, &shape);
+    if (!report.config.find("shapes")) report.config.set("shapes", Json::object());
+    Json s = shape.to_json();
+    s.set("teams", launch.league);
+    report.config.find("shapes")->set(std::string(vi.name) + suffix, s);
+    return launch;
+  };
+  // One array for every row's partial sums: the most teams any row launches (an explicit --tile
+  // smaller than the lanes gives --team-reduce the most).
+  const std::size_t team_reduce_teams = c.tile > 0 ? (n + c.tile - 1) / static_cast<std::size_t>(c.tile) : 0;
   View<T*, Space> partial(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "partial"),
-                          std::max<std::size_t>(ladder_league(n, c.lanes, 1), static_cast<std::size_t>(space.concurrency())));
+                          std::max({static_cast<std::size_t>(ladder_league(n, c.lanes, 1)), team_reduce_teams,
+                                    static_cast<std::size_t>(space.concurrency())}));
   View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
                        recursive_work_size(n, c.lanes));
   View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
@@ -156,27 +182,22 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
 
   std::vector<std::size_t> ladder_rows;  // indices into report.rows, in the ladder's order
   std::vector<Variant> order(std::begin(kLadder), std::end(kLadder));
+  order.push_back(Variant::team_reduce);
   order.push_back(Variant::recursive);
   order.push_back(Variant::builtin);
   for (const Variant v : order) {
     const VariantInfo& vi = info(v);
-    Launch launch{ladder_team, c.lanes, 1};
-    if (v == Variant::persistent) {
-      launch.team_size = persistent_team;
-      launch.league = persistent_league(space, n, persistent_team);
-    } else if (vi.unroll > 0) {
-      try {
-        validate_lanes(vi, c.lanes);
-      } catch (const UsageError& e) {
-        report.notes.push_back(std::string("skipped --") + vi.name + ": " + e.what());
-        continue;
-      }
-      launch.league = ladder_league(n, c.lanes, vi.unroll);
-      const bool warp = v == Variant::unroll_warps8 || v == Variant::complete_unroll || v == Variant::template_lanes;
-      check_scratch<Space>(warp ? warp_scratch_bytes<Space, T>(c.lanes) : tree_scratch_bytes<Space, T>(c.lanes), 0,
-                           std::string("reduce --") + vi.name);
+    Launch launch{1, c.lanes, 1};
+    try {
+      launch = plan(vi);
+    } catch (const ShapeError&) {
+      throw;  // the user's --team-size / --vector-length: the CLI names the flag
+    } catch (const UsageError& e) {
+      report.notes.push_back(std::string("skipped --") + vi.name + ": " + e.what());
+      continue;
     }
-    const std::string name = std::string("--") + vi.name + suffix;
+    check_scratch<Space>(scratch_bytes<Space, T>(vi, launch), 0, std::string("reduce --") + vi.name);
+    const std::string name = std::string("--") + vi.name + slow_note(v, gpu) + suffix;
     const auto launch_fn = [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result, done); };
     poison(result);
     launch_fn();
@@ -184,6 +205,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     check_sum(static_cast<double>(to_host(result)[0]), "reduce " + name);
     if (v != Variant::recursive && v != Variant::builtin) ladder_rows.push_back(report.rows.size());
     report.rows.push_back({name, v == Variant::builtin ? "builtin" : "puzzle", group, bytes, timed(launch_fn)});
+    report.rows.back().portable = v == Variant::team_reduce;
   }
 
   if (c.sweep) sweep_persistent<Space, T>(report, space, n, c, in, partial, result, done, bytes, suffix, timed, check_sum);
@@ -224,7 +246,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("size")) sizes = {static_cast<std::size_t>(req.params.get("size"))};
   else if (gpu) sizes = {std::size_t{1} << 24, std::size_t{1} << 28};
   else sizes = {std::size_t{1} << 24};
-  const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : 512, req.team_size, req.cfg,
+  const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : 512,
+                 ShapeRequest{req.team_size, req.vector_length}, static_cast<int>(req.params.get("tile")), req.cfg,
                  req.impl, req.params.get("sweep") != 0};
   const bool is_float = req.params.get("float") != 0;
 
@@ -245,9 +268,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 
 BenchSpec make_bench() {
   return {"reduce",
-          "the reduction ladder (the book's table), persistent, recursive, parallel_reduce and CUB, vs a device copy",
+          "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce and CUB, vs a device copy",
           {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
            {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size)", 0, 0, 4096},
+           {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
            {"float", "0: int values (the book); 1: float values", 0, 0, 1},
            {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},
           [](const BenchRequest& req) {

@@ -2,9 +2,16 @@
 // 2^20, and y = A x (--spmv) for a short-row and a power-law matrix. Rows per group: the
 // framework's merge-path kernel, the reference (or --exercise) kernel, the Kokkos ways a
 // learner would try first (a team per segment with a nested parallel_reduce, a thread per
-// segment), and the library baselines of the build: CUB DeviceSegmentedReduce::Sum (CUDA
+// segment), the portable --vector-scan exercise (a vector-level parallel_scan with the segmented
+// operator as a reducer), and the library baselines of the build: CUB DeviceSegmentedReduce::Sum (CUDA
 // builds) and KokkosSparse::spmv with SPMV_NATIVE (builds with Kokkos Kernels).
 // GB/s counts values + offsets + outputs (SpMV: values, columns, row offsets, x once, y).
+//
+// Launch shapes come from kpz::launch_shape(Purpose::speed): on a CPU one thread per team
+// (Kokkos' team_size_recommended), so no row waits at a barrier of every core. With teams of
+// every core (the old default) the team-per-segment row ran one 16-thread team, with barriers,
+// per segment (4M segments at L = 4, N = 2^24), and the reference's Hillis-Steele scan a
+// 16-way barrier per step of every tile: that bench did not finish in 150 s on 16 cores.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -16,6 +23,7 @@
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/segments.hpp"
 #include "kpz/transfer.hpp"
@@ -88,7 +96,8 @@ std::string mean_name(std::int64_t mean) {
 
 template <class Space>
 void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& req, const std::vector<float>& host_values,
-                  View<const float*, Space> values, std::int64_t mean, const MergePathPlan& plan, int team_size) {
+                  View<const float*, Space> values, std::int64_t mean, const MergePathPlan& plan, int team_size,
+                  const LaunchShape& vshape, int carry_team) {
   const bool gpu = space_name<Space>() == "cuda";
   const auto n = static_cast<std::int64_t>(host_values.size());
   Rng rng(req.seed + static_cast<std::uint64_t>(mean));
@@ -111,6 +120,10 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   const auto term = [&](std::int64_t i) { return static_cast<double>(host_values[static_cast<std::size_t>(i)]); };
   MergePathWorkspace<Space, float> ws(space, plan, segs, n);
   const Launch launch{team_size, default_tile<Space>()};
+  const Launch vlaunch{vshape.team_size, vshape.tile, vshape.vector_length, carry_team};
+  const auto vtiles = static_cast<std::size_t>(vshape.league(n));
+  View<SegPair<float>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"), vtiles);
+  View<int*, Space> tile_open(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_open"), vtiles);
   const bool ref = req.impl == Impl::reference;
 
   const bool all = req.params.get("framework-only") == 0;
@@ -121,6 +134,12 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
                        "puzzle", [&] {
                          (ref ? reference::reduce<Space, float> : exercise::reduce<Space, float>)(space, launch, values, co,
                                                                                                sums);
+                       }});
+    kernels.push_back({std::string("vector scan (") + (ref ? "reference" : "exercise") +
+                           ": ThreadVectorRange parallel_scan + reducer), " + group,
+                       "puzzle", [&] {
+                         (ref ? reference::vector_scan<Space, float> : exercise::vector_scan<Space, float>)(
+                             space, vlaunch, values, co, sums, tile_totals, tile_open);
                        }});
     kernels.push_back({"team per segment, nested parallel_reduce, " + group, "builtin",
                        [&] { team_per_segment(space, gpu ? 128 : team_size, values, co, sums); }});
@@ -227,10 +246,30 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   std::vector<std::int64_t> means{4, 32, 1024, std::int64_t{1} << 20};
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
   const std::int64_t rows = req.params.get("rows") ? req.params.get("rows") : gpu ? std::int64_t{1} << 24 : std::int64_t{1} << 18;
-  const int team_size = resolve_team_size(space, req.team_size, gpu ? 256 : 64);
-  // The merge path's own team size unless --team-size sets every team: 128 on a GPU (43 items
-  // per member, chosen by the --tile-items sweep in benchmarks/results/segscan-notes.md).
-  const int merge_team = req.team_size ? team_size : resolve_team_size(space, 0, gpu ? 128 : 64);
+  // Speed shapes (kpz/launch_shape.hpp). On a GPU the shapes of before: 256 members for the
+  // scratch kernels, 128 for the merge path (43 items per member, chosen by the --tile-items
+  // sweep in benchmarks/results/segscan-notes.md), 8 x 32 lanes for the vector scan. On a CPU
+  // Kokkos' recommendation (one thread per team) unless --team-size sets every team.
+  const ShapeRequest request{req.team_size, 0};
+  KernelNeeds needs;
+  needs.gpu_team = 256;
+  needs.gpu_tile = needs.host_tile = default_tile<Space>();
+  const LaunchShape shape = launch_shape(space, needs, request, Purpose::speed);
+  const int team_size = shape.team_size;
+  KernelNeeds merge_needs = needs;
+  merge_needs.gpu_team = 128;
+  const int merge_team = launch_shape(space, merge_needs, request, Purpose::speed).team_size;
+  KernelNeeds vector_needs;
+  vector_needs.gpu_team = 8;
+  vector_needs.gpu_vector = 32;
+  vector_needs.gpu_tile = vector_needs.host_tile = default_vector_scan_tile<Space>();
+  LaunchShape vshape = launch_shape(space, vector_needs, ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  if (req.params.get("vector-tile")) vshape.tile = static_cast<int>(req.params.get("vector-tile"));
+  // The vector scan's one-team carries launch: a whole block (32 x 32 lanes) on a GPU.
+  KernelNeeds carry_needs = vector_needs;
+  carry_needs.gpu_team = 32;
+  const int carry_team =
+      launch_shape(space, carry_needs, ShapeRequest{req.team_size, vshape.vector_length}, Purpose::speed).team_size;
   MergePathPlan plan = default_merge_path_plan<Space>(merge_team);
   MergePathPlan spmv_plan = default_merge_path_plan<Space>(merge_team, true);
   if (req.params.get("tile-items")) plan.tile_items = static_cast<int>(req.params.get("tile-items"));
@@ -239,11 +278,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   check_scratch<Space>(merge_path_scratch_bytes<Space, float>(spmv_plan), 0, "segscan merge path spmv");
   check_scratch<Space>(merge_path_carry_scratch_bytes<Space, float>(plan), 0, "segscan merge path carry scan");
   check_scratch<Space>(hillis_steele_scratch_bytes<Space, float>(default_tile<Space>()), 0, "segscan --reduce");
+  check_scratch<Space>(vector_scan_scratch_bytes<Space, float>(vshape.tile), 0, "segscan --vector-scan");
+  check_scratch<Space>(2 * pair_buffer_bytes<Space, float>(carry_team), 0, "segscan --vector-scan carries");
 
   BenchReport report;
   report.puzzle = "segscan";
   report.space = std::string(space_name<Space>());
   report.config.set("size", n).set("spmv_rows", rows).set("team_size", team_size);
+  report.config.set("vector_length", shape.vector_length).set("tile", shape.tile).set("vector_scan_shape", vshape.to_json().set("carry_team", carry_team));
   report.config.set("merge_path_team_size", plan.team_size).set("merge_path_items_per_team", plan.tile_items).set("merge_path_spmv_items_per_team", spmv_plan.tile_items).set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("kokkos_kernels", have_kokkos_kernels());
@@ -254,7 +296,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   std::vector<float> host_values(static_cast<std::size_t>(n));
   for (auto& v : host_values) v = static_cast<float>(rng.uniform(-2.0, 3.0));
   auto values = to_device(space, "values", host_values);
-  for (const std::int64_t mean : means) bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size);
+  for (const std::int64_t mean : means) bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size, vshape, carry_team);
   if (req.params.get("spmv")) {
     bench_spmv<Space>(report, space, req, rows, false, spmv_plan, team_size);
     bench_spmv<Space>(report, space, req, rows, true, spmv_plan, team_size);
@@ -266,7 +308,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 
 BenchSpec make_bench() {
   return {"segscan",
-          "segmented sums for mean lengths 4, 32, 1024, 2^20 and SpMV: merge path vs CUB, Kokkos Kernels, first tries",
+          "segmented sums for mean lengths 4, 32, 1024, 2^20 and SpMV: merge path, vector scan vs CUB, Kokkos Kernels, first tries",
           {{"size", "N values (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 29},
            {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
            {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
@@ -274,7 +316,8 @@ BenchSpec make_bench() {
            {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 5504 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
            {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 2944 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
            {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0, 0, 1},
-           {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1}},
+           {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1},
+           {"vector-tile", "elements per team of the vector scan (0: 4096)", 0, 0, 1 << 13}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};

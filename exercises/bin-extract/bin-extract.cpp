@@ -95,6 +95,63 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
       });
 }
 
+template <class Space>
+void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bins, int target_bin,
+                       View<const float*, Space> in, View<int*, Space> team_offsets, View<float*, Space> out) {
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = shape.tile;
+  const int teams = teams_for(in.extent(0), tile);
+  const int lanes = shape.vector_length;
+  const TeamPolicy<Space> policy(space, teams, shape.team_size, lanes);
+
+  // Launch 1: every team counts its tile, a row of `lanes` elements per member at a time.
+  Kokkos::parallel_for(
+      "bin_extract::team_scan_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int t = team.league_rank();
+        const int first = t * tile;
+        const int count = Kokkos::min(tile, n - first);
+        const int rows = (count + lanes - 1) / lanes;
+        // Row r is in(first + r * lanes), ... (the last row may be shorter): members take rows, lanes
+        // take a row's elements.
+        // TODO(roughly 10 lines): selected = nested reduce (TeamThreadRange rows, ThreadVectorRange lanes); store
+      });
+
+  // Launch 2: the exclusive scan of the team counts, in place, as in extract (entry `teams`
+  // receives the total).
+  Kokkos::parallel_scan(
+      "bin_extract::team_scan_offsets", Kokkos::RangePolicy<Space>(space, 0, teams + 1),
+      KOKKOS_LAMBDA(const int t, int& prefix, const bool final) {
+        const int c = t < teams ? team_offsets(t) : 0;
+        if (final) team_offsets(t) = prefix;
+        prefix += c;
+      });
+
+  // Launch 3: every team stages its tile in scratch, each member counts a contiguous segment of
+  // it (flagging the selected elements), team_scan turns the members' counts into their offsets,
+  // and each member writes its selected elements with a vector-level scan.
+  const auto place_policy = TeamPolicy<Space>(space, teams, shape.team_size, lanes)
+                                .set_scratch_size(0, Kokkos::PerTeam(team_scan_scratch_bytes<Space>(tile)));
+  Kokkos::parallel_for(
+      "bin_extract::team_scan_place", place_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        ScratchView<float*, Space> s_x(team.team_scratch(0), tile);
+        ScratchView<unsigned char*, Space> s_flag(team.team_scratch(0), tile);  // 1: selected
+        const int t = team.league_rank();
+        const int first = t * tile;
+        const int count = Kokkos::min(tile, n - first);
+        const int base = team_offsets(t);  // selected elements of all earlier tiles
+        // TODO(roughly 2 lines): s_x(i) = in(first + i) for every i of a TeamVectorRange(team, count); wait
+        // Member m owns the segment [begin, begin + length) of the tile: contiguous, so that the
+        // members' order is the elements' order.
+        const int per_member = (count + team.team_size() - 1) / team.team_size();
+        const int begin = Kokkos::min(count, team.team_rank() * per_member);
+        const int length = Kokkos::min(per_member, count - begin);
+        // The predicate is computed once, in the reduction (a loop a CPU vectorises), and kept in
+        // s_flag: the scan, a loop-carried offset and a conditional store, then only moves data.
+        // team_scan synchronises the team, so a lane may read a flag that another lane wrote.
+        // TODO(roughly 14 lines): mine = vector reduce keeping s_flag; before = team_scan(mine); vector scan
+      });
+}
+
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_INSTANTIATE)
 
 }  // namespace kpz::bin_extract::exercise

@@ -71,6 +71,36 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
       });
 }
 
+// One source for both machines. The three levels: the team (CUDA: a block; OpenMP: a thread
+// group, one thread at the speed shape) owns a tile; its threads (CUDA: warps) take rows of
+// outputs; the vector lanes of a thread (CUDA: the 32 lanes of a warp; OpenMP: the iterations
+// of one loop the compiler turns into SIMD instructions) take one output each.
+template <class Space>
+void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a,
+                  View<const float*, Space> b, View<float*, Space> out) {
+  using Scratch = ScratchView<float*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  const int padded = 4 * tap_blocks(taps);  // b and the halo, zero-padded to whole blocks of 4
+  const int tile = launch.tile;
+  const int lanes = launch.vector_length;   // the kernel's row length: one output per lane
+  const int teams = (n + tile - 1) / tile;
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size, lanes)
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      "conv1d::vector_lanes", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        // s_a(i) = a(first + i) for i < tile + padded (0 past n); s_b(j) = b(j) (0 past taps);
+        // s_sum(i) holds output first + i's sum over the tap blocks done so far.
+        Scratch s_a(team.team_scratch(0), tile + padded);
+        Scratch s_b(team.team_scratch(0), padded);
+        Scratch s_sum(team.team_scratch(0), tile);
+        const int first = team.league_rank() * tile;
+        // TODO(roughly 6 lines): stage s_a (a(first + i), 0 from n on), s_b (b(j), 0 from taps on) with TeamVectorRange; wait.
+        // TODO(roughly 17 lines): rows of `lanes` outputs on threads, one output per lane; 4 taps per pass via s_sum, then out.
+      });
+}
+
 // Bug hunt: in the exercise, this copy of `tiled` has a bug that passes on Serial by luck (on
 // OpenMP it passes or fails from run to run). Build the trace preset and run
 // `kpuzzles trace conv1d --bug-missing-barrier`: the diagram and the race report show what goes

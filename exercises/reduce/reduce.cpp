@@ -60,7 +60,7 @@ void neighbored(const Space& space, const Launch& launch, View<const T*, Space> 
           s(i) = first + i < n ? in(first + i) : T(0);
         });
         team.team_barrier();
-        // TODO(roughly 6 lines): for stride = 1, 2, 4, ... below lanes: in a TeamThreadRange over all lanes, lane i adds s(i + stride) into s(i) when i % (2 * stride) == 0; a team barrier after each step.
+        // TODO(roughly 6 lines): for stride = 1, 2, 4, ... below lanes: in a TeamThreadRange over all lanes, lane i adds s(i + stride) into s(i) when i is a multiple of 2 * stride; a team barrier after each step.
         Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
       });
 }
@@ -170,6 +170,26 @@ void templated(const Space& space, const Launch& launch, View<const T*, Space> i
         load_tile<8, Space, T>(team, in, n, first, s, Lanes);
         // TODO(roughly 20 lines): as in complete_unroll, with the compile-time constant Lanes: if constexpr (Lanes >= size) for size = 1024, 512, 256, 128, so that the steps that do not apply are not even compiled.
         warp_finish<Space, T>(team, s, warp, partial);
+      });
+}
+
+// ---- The portable rung: Kokkos' own levels ----------------------------------------------------
+
+// No scratch, no barrier, no tree: Kokkos adds the lanes of a row (warp shuffles on CUDA, one
+// SIMD loop on a CPU) and the rows of the team (a block reduction on CUDA, nothing at all for a
+// CPU team of one thread). The shape (team size, vector length, tile) comes from the framework.
+template <class Space, class T>
+void team_reduce(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile, width = row_width(launch);
+  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size, launch.vector_length);
+  Kokkos::parallel_for(
+      "reduce::team_reduce", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int t = team.league_rank();
+        const int first = t * tile;
+        const int count = Kokkos::min(tile, n - first);  // this team's values: rows of `width`, the last one shorter
+        const int rows = (count + width - 1) / width;
+        // TODO(roughly 12 lines): this tile's sum into partial(t): TeamThreadRange over rows, ThreadVectorRange in a row
       });
 }
 

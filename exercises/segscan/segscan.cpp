@@ -158,6 +158,123 @@ void spmv(const Space& space, const Launch& launch, View<const int*, Space> row_
   // TODO(roughly 1 line): y is the segmented reduction of the products over the rows: call reduce with row_offsets as the segment offsets.
 }
 
+// --vector-scan, the tile kernel. Team t owns the elements [first, last) of its tile and writes
+// sums(s) for every segment s whose end offsets(s + 1) lies in (first, last] (tile 0: [0, last]).
+// Rows of kVectorScanRow elements are scanned by one member's vector lanes; a segment whose head
+// lies before its row gets the row's carry-in; one that began before the tile is the tile's
+// `open` segment, finished by the carries launch.
+template <class Space, class T>
+void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, Space> values,
+                       View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
+                       View<int*, Space> tile_open) {
+  using Bytes = ScratchView<Flag*, Space>;
+  using Ints = ScratchView<int*, Space>;
+  using Pairs = ScratchView<SegPair<T>*, Space>;
+  using Values = ScratchView<T*, Space>;
+  const int n = static_cast<int>(values.extent(0));
+  const int segments = static_cast<int>(sums.extent(0));
+  const int tile = launch.tile;
+  const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
+  const auto policy = TeamPolicy<Space>(space, static_cast<int>((n + tile - 1) / tile), launch.team_size,
+                                        launch.vector_length)
+                          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile)));
+  Kokkos::parallel_for(
+      "segscan::vector_scan::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int t = team.league_rank();
+        const int first = t * tile, count = Kokkos::min(tile, n - first), last = first + count;
+        const int rows_here = (count + kVectorScanRow - 1) / kVectorScanRow;
+        Bytes heads(team.team_scratch(0), tile), ends(team.team_scratch(0), tile);
+        Ints seg(team.team_scratch(0), tile);
+        Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
+        Ints open_seg(team.team_scratch(0), rows);
+        Values open_value(team.team_scratch(0), rows);
+        // Segments with a head in the tile, and segments whose end the tile owns.
+        const int head_lo = first_at_least(offsets, 0, segments, first);
+        const int head_hi = first_at_least(offsets, head_lo, segments, last);
+        const int end_lo = t == 0 ? 0 : first_at_least(offsets, 1, segments + 1, first + 1) - 1;
+        const int end_hi = first_at_least(offsets, end_lo + 1, segments + 1, last + 1) - 1;
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, count), [&](int i) {
+          heads(i) = 0;
+          ends(i) = 0;
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
+                             [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { tile_open(t) = -1; });
+        team.team_barrier();
+        // TODO(roughly 12 lines): mark heads (s in [head_lo, head_hi)) and ends + seg ids (s in [end_lo, end_hi)); empty s: sums(s) = 0
+        // TODO(roughly 16 lines): scan each row with SegReducer; at its ends write sums or open_seg/open_value; row_total(r)
+        // TODO(roughly 12 lines): member 0 scans row_total exclusively into row_carry; the inclusive end is tile_totals(t)
+        // TODO(roughly 10 lines): finish each row's open segment with row_carry(r); no head before it: tile_open(t) = s
+      });
+}
+
+// --vector-scan, the carries: one team scans the tiles' totals (exclusively, the same reducer)
+// and adds tile t's carry-in to its open segment. Each member takes a chunk of tiles.
+template <class Space, class T>
+void vector_scan_carries(const Space& space, const Launch& launch, View<T*, Space> sums,
+                         View<const SegPair<T>*, Space> tile_totals, View<const int*, Space> tile_open) {
+  using Pairs = ScratchView<SegPair<T>*, Space>;
+  const int tiles = static_cast<int>(tile_totals.extent(0));
+  const int members = launch.carry_team > 0 ? launch.carry_team : launch.team_size;
+  const int chunk = (tiles + members - 1) / members;
+  const auto policy = TeamPolicy<Space>(space, 1, members, launch.vector_length)
+                          .set_scratch_size(0, Kokkos::PerTeam(2 * pair_buffer_bytes<Space, T>(members)));
+  Kokkos::parallel_for(
+      "segscan::vector_scan::carries", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        Pairs chunk_total(team.team_scratch(0), members), chunk_carry(team.team_scratch(0), members);
+        // Given: the rows' carry pattern of the tile kernel, one level up (chunks of tiles per member).
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, members), [&](int c) {
+          const int lo = c * chunk, len = Kokkos::max(0, Kokkos::min(chunk, tiles - lo));
+          if (len == 0) Kokkos::single(Kokkos::PerThread(team), [&]() { chunk_total(c) = identity<T>(); });
+          SegPair<T> total;
+          Kokkos::parallel_scan(
+              Kokkos::ThreadVectorRange(team, len),
+              [&](int k, SegPair<T>& update, bool final) {
+                update = combine(update, tile_totals(lo + k));
+                if (final && k == len - 1) chunk_total(c) = update;
+              },
+              SegReducer<T>(total));
+        });
+        team.team_barrier();
+        if (team.team_rank() == 0) {
+          SegPair<T> total;
+          Kokkos::parallel_scan(
+              Kokkos::ThreadVectorRange(team, members),
+              [&](int c, SegPair<T>& update, bool final) {
+                if (final) chunk_carry(c) = update;
+                update = combine(update, chunk_total(c));
+              },
+              SegReducer<T>(total));
+        }
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, members), [&](int c) {
+          const int lo = c * chunk, len = Kokkos::max(0, Kokkos::min(chunk, tiles - lo));
+          const SegPair<T> carry = chunk_carry(c);
+          SegPair<T> total;
+          Kokkos::parallel_scan(
+              Kokkos::ThreadVectorRange(team, len),
+              [&](int k, SegPair<T>& update, bool final) {
+                const int s = tile_open(lo + k);
+                if (final && s >= 0) sums(s) += combine(carry, update).value;
+                update = combine(update, tile_totals(lo + k));
+              },
+              SegReducer<T>(total));
+        });
+      });
+}
+
+template <class Space, class T>
+void vector_scan(const Space& space, const Launch& launch, View<const T*, Space> values, View<const int*, Space> offsets,
+                 View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals, View<int*, Space> tile_open) {
+  if (values.extent(0) == 0) {  // no tiles: every segment is empty
+    Kokkos::deep_copy(space, sums, T(0));
+    return;
+  }
+  vector_scan_tiles(space, launch, values, offsets, sums, tile_totals, tile_open);
+  if (tile_totals.extent(0) > 1)
+    vector_scan_carries(space, launch, sums, View<const SegPair<T>*, Space>(tile_totals), View<const int*, Space>(tile_open));
+}
+
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_INSTANTIATE)
 
 }  // namespace kpz::segscan::exercise

@@ -30,6 +30,12 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
 std::int64_t parse_int(const std::string& flag, const std::string& text, std::int64_t min,
                        std::int64_t max);
 
+// Control characters escaped (\n, \x1b, ...): text echoed from the command line or the
+// environment cannot break the one-line rule of error messages, nor drive the terminal.
+std::string printable(const std::string& text);
+// printable(text) in single quotes: "'--si\nze'".
+std::string quoted(const std::string& text);
+
 bool stdout_is_terminal();
 bool use_color();
 

@@ -27,7 +27,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument '" + flags.positional.front() + "' for 'kpuzzles bench'");
+    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles bench'");
   RunRequest common;
   apply_common(common, flags);
   BenchRequest req;
@@ -46,9 +46,29 @@ int cmd_bench(const std::vector<std::string>& args) {
   std::ofstream json_file;
   if (const auto it = flags.values.find("json-file"); it != flags.values.end()) {
     json_file.open(it->second, std::ios::trunc);
-    if (!json_file) throw UsageError("--json-file: cannot write '" + it->second + "'; give a file in an existing folder");
+    if (!json_file) throw UsageError("--json-file: cannot write " + quoted(it->second) + "; give a file in an existing folder");
   }
-  const BenchReport report = spec->run(req);
+  BenchReport report;
+  try {
+    report = spec->run(req);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    if (req.impl != Impl::exercise) throw;
+    // The benchmarks refuse to time a wrong result with the same exception as a failure of the
+    // machine: the reference on the same input tells which it was.
+    BenchRequest ref = req;
+    ref.impl = Impl::reference;
+    ref.cfg = BenchConfig{0, 1};
+    try {
+      spec->run(ref);
+    } catch (const std::exception&) {
+      throw e;
+    }
+    std::cerr << "kpuzzles: wrong answer: " << printable(e.what()) << " (the reference passes on the same input; `kpuzzles check "
+              << puzzle.name << "` shows where yours goes wrong)\n";
+    return 1;
+  }
   if (json_file.is_open()) json_file << bench_json(report).dump() << '\n';
   if (flags.has("json")) std::cout << bench_json(report).dump() << '\n';
   else print_bench(std::cout, report);

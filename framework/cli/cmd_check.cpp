@@ -8,6 +8,7 @@
 #include "kpz/space_names.hpp"
 #include "learner.hpp"
 #include "puzzle_flags.hpp"
+#include "time_limit.hpp"
 
 namespace kpz::cli {
 
@@ -19,7 +20,8 @@ int cmd_check(const std::vector<std::string>& args) {
                                         {{"reference", false, "check the solutions"},
                                          {"space", true, "execution space"},
                                          {"variant", true, "only this variant (needs a puzzle)"},
-                                         {"json", false, "print one JSON object"}},
+                                         {"json", false, "print one JSON object"},
+                                         {"time-limit", true, "seconds per exercise before a hung one is stopped (default 60, 0: none)"}},
                                         "'kpuzzles check'");
   std::vector<const PuzzleSpec*> puzzles;
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles check' takes at most one puzzle");
@@ -33,6 +35,7 @@ int cmd_check(const std::vector<std::string>& args) {
     apply_common(probe, flags);  // validates the name
     space = probe.space;
   }
+  const double limit = time_limit_from(flags);
   const Impl impl = flags.has("reference") ? Impl::reference : Impl::exercise;
   const bool json = flags.has("json");
   Json list = Json::array();
@@ -45,7 +48,10 @@ int cmd_check(const std::vector<std::string>& args) {
       variants = {&pick_variant(*spec, flags.values.at("variant"), none)};
     }
     for (const VariantSpec* v : variants) {
-      const ExerciseResult r = check_exercise(*spec, *v, impl, space, true);
+      const ExerciseResult r = [&] {
+        const TimeLimit watchdog(limit, spec->name + " --" + v->name);
+        return check_exercise(*spec, *v, impl, space, true);
+      }();
       passes.emplace_back(Exercise{spec, v}, r.proven_pass());
       ++total;
       failed += !r.pass;

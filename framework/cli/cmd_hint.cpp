@@ -10,10 +10,27 @@
 
 namespace kpz::cli {
 
-// kpuzzles hint <puzzle> [--variant v] [--seen] [--json]: one more tier of hints per call
+namespace {
+
+// `kpuzzles hint` without a puzzle: the exercise the learner is on (the one `watch` showed
+// last), else the first one not solved in course order, else the first.
+std::string current_puzzle(const LearnerState& state) {
+  const auto exercises = course_exercises();
+  if (const int at = find_exercise(exercises, state.current()); at >= 0)
+    return exercises[static_cast<std::size_t>(at)].puzzle->name;
+  for (const auto& e : exercises)
+    if (!state.solved(e.puzzle->name, e.variant->name)) return e.puzzle->name;
+  return exercises.empty() ? std::string() : exercises.front().puzzle->name;
+}
+
+}  // namespace
+
+// kpuzzles hint [puzzle] [--variant v] [--seen] [--json]: one more tier of hints per call
 // (a nudge, the concept, nearly the solution) for every TODO of the exercise's function,
 // remembered in the progress file. --seen repeats the tiers shown so far without a new one.
-int cmd_hint(const std::vector<std::string>& args) {
+int cmd_hint(const std::vector<std::string>& given) {
+  std::vector<std::string> args = given;
+  if (args.empty() || args[0].rfind("-", 0) == 0) args.insert(args.begin(), current_puzzle(load_state()));
   const PuzzleSpec& spec = find_puzzle(args, "hint");
   const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()},
                                         {{"variant", true, "the exercise (default: the one you are on)"},
@@ -21,7 +38,7 @@ int cmd_hint(const std::vector<std::string>& args) {
                                          {"json", false, "print JSON"}},
                                         "'kpuzzles hint " + spec.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument '" + flags.positional.front() + "' for 'kpuzzles hint'; choose the exercise with --variant");
+    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles hint'; choose the exercise with --variant");
   const auto it = flags.values.find("variant");
   const VariantSpec& variant = pick_variant(spec, it == flags.values.end() ? "" : it->second, load_state());
   const ExerciseHints h = load_hints(spec, variant);

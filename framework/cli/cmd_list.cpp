@@ -7,6 +7,7 @@
 #include "kpz/space_names.hpp"
 #include "learner.hpp"
 #include "terminal.hpp"
+#include "time_limit.hpp"
 
 namespace kpz::cli {
 
@@ -22,6 +23,9 @@ int cmd_list(const std::vector<std::string>& args) {
   std::vector<ExerciseResult> results;
   std::vector<std::pair<Exercise, bool>> passes;
   for (const auto& e : exercises) {
+    // The learner's code runs here too: an endless loop must not hang `list` (nor `watch`,
+    // which starts with it).
+    const TimeLimit watchdog(kDefaultTimeLimit, e.label());
     results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false));
     passes.emplace_back(e, results.back().proven_pass());
   }
@@ -47,7 +51,7 @@ int cmd_list(const std::vector<std::string>& args) {
       j.set("function", e.variant->function).set("file", exercise_file_for(paths, e.puzzle->name, e.variant->function));
       j.set("status", to_string(status[i])).set("bug_hunt", e.variant->bug_hunt);
       if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) j.set("reason", f->usage_error);
-      j.set("solved_before", state.solved(e.puzzle->name, e.variant->name));
+      j.set("solved_before", state.solved(e.puzzle->name, e.variant->name)).set("passes_now", results[i].pass);
       j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));
       list.push(std::move(j));
     }
@@ -78,6 +82,8 @@ int cmd_list(const std::vector<std::string>& args) {
     else painted = style.dim(col);
     std::string tail = e.variant->summary;
     if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) tail = f->usage_error;
+    else if (status[i] == Status::solved && !results[i].pass)
+      tail = "solved before; your code as built now does not pass (reset or changed since)";
     const int room = width - static_cast<int>(std::string(head).size()) - 15;
     if (room > 10 && static_cast<int>(tail.size()) > room) tail = tail.substr(0, static_cast<std::size_t>(room - 3)) + "...";
     std::cout << head << painted << ' ' << tail << '\n';

@@ -5,6 +5,7 @@
 #include "kpz/registry.hpp"
 #include "kpz/report.hpp"
 #include "puzzle_flags.hpp"
+#include "time_limit.hpp"
 
 namespace kpz::cli {
 
@@ -18,31 +19,51 @@ int cmd_run(const std::vector<std::string>& args) {
                                  {"team-size", true, "team members per team"},
                                  {"vector-length", true, "vector lanes per team member"},
                                  {"space", true, "execution space"},
+                                 {"time-limit", true, "seconds before a hung run is stopped (default 60, 0: none)"},
+                                 {"full-arrays", false, "--json: every array, at any --size (default: up to 4096)"},
                                  {"help", false, "list variants and options"}});
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles run " + spec.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument '" + flags.positional.front() + "' for 'kpuzzles run " +
+    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles run " +
                      spec.name + "' (variants are flags, e.g. --" + spec.variants.front().name + ")");
   if (flags.has("help")) {
     print_puzzle_help(spec);
     return 0;
   }
+  const double limit = time_limit_from(flags);
   const VariantSpec& variant = chosen_variant(spec, flags);
   RunRequest req;
   req.variant = variant.name;
   req.impl = flags.has("reference") ? Impl::reference : Impl::exercise;
-  req.params = resolve_params(spec, variant, flags);
+  ParsedFlags puzzle_options = flags;  // kpuzzles' own flags, not the puzzle's
+  for (const char* own : {"time-limit", "full-arrays"}) {
+    puzzle_options.values.erase(own);
+    puzzle_options.present.erase(own);
+  }
+  req.params = resolve_params(spec, variant, puzzle_options);
   req.trace = flags.has("trace");
   apply_common(req, flags);
   const PrintStyle style{use_color(), 64};
   const auto& values = req.params.values();
   const auto size = values.find("size");
-  req.keep_arrays = flags.has("json") || size == values.end() ||
+  // --json with every array at the default size was 36.7 MB on one line, and at 2^26 held
+  // 15.9 GB before std::bad_alloc: large arrays only when asked for.
+  constexpr std::int64_t kJsonArrays = 4096;
+  const bool small = size == values.end() || size->second <= kJsonArrays;
+  req.keep_arrays = (flags.has("json") && (small || flags.has("full-arrays"))) || size == values.end() ||
                     static_cast<std::size_t>(size->second) <= style.max_inline;
 
-  const RunReport report = spec.run(req);
-  if (flags.has("json")) std::cout << report_json(spec.name, req, report).dump() << '\n';
+  const RunReport report = [&] {
+    const TimeLimit watchdog(limit, spec.name + " --" + variant.name);
+    return spec.run(req);
+  }();
+  if (flags.has("json")) {
+    Json j = report_json(spec.name, req, report);
+    if (!req.keep_arrays)
+      j.set("arrays_omitted", "--size is above " + std::to_string(kJsonArrays) + ": --full-arrays prints them");
+    std::cout << j.dump() << '\n';
+  }
   else print_report(std::cout, spec.name, req, report, style);
   return report.pass ? 0 : 1;
 }

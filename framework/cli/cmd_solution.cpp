@@ -8,6 +8,7 @@
 #include "puzzle_flags.hpp"
 #include "skeleton.hpp"
 #include "terminal.hpp"
+#include "time_limit.hpp"
 
 namespace kpz::cli {
 
@@ -30,7 +31,10 @@ int cmd_solution(const std::vector<std::string>& args) {
   std::vector<std::pair<Exercise, bool>> passes;
   auto passes_now = [&](const std::string& name) {
     const VariantSpec* v = find_variant(spec, name);
-    const ExerciseResult r = check_exercise(spec, *v, Impl::exercise, "", false);
+    const ExerciseResult r = [&] {
+      const TimeLimit watchdog(kDefaultTimeLimit, spec.name + " --" + v->name);
+      return check_exercise(spec, *v, Impl::exercise, "", false);
+    }();
     passes.emplace_back(Exercise{&spec, v}, r.proven_pass());  // a bug hunt's lucky pass is not recorded
     return r.pass;
   };

@@ -107,7 +107,7 @@ int cmd_trace(const std::vector<std::string>& args) {
   allowed.insert(allowed.end(), common.begin(), common.end());
   const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles trace " + spec.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument '" + flags.positional.front() + "' for 'kpuzzles trace " + spec.name +
+    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles trace " + spec.name +
                      "' (variants are flags, e.g. --" + spec.variants.front().name + ")");
   if (flags.has("help")) {
     print_puzzle_help(spec);

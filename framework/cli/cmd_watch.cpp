@@ -28,6 +28,7 @@
 #include "process.hpp"
 #include "puzzle_flags.hpp"
 #include "terminal.hpp"
+#include "time_limit.hpp"
 
 namespace kpz::cli {
 namespace {
@@ -124,7 +125,8 @@ class Watch {
       if (watch_at < static_cast<int>(fds.size()) || watcher_.backend() == FileWatcher::Backend::polling) {
         const auto changed = watcher_.collect();
         if (!changed.empty()) {
-          if (job_ == Job::test_build || job_ == Job::test_run) {  // their result would be stale
+          // Their result would be stale; a check may also hang (an endless loop) until the fix.
+          if (job_ == Job::test_build || job_ == Job::test_run || job_ == Job::check) {
             child_.kill_now();
             job_ = Job::none;
           }
@@ -342,9 +344,16 @@ class Watch {
           for (const auto& f : exercise_files(paths_, e.puzzle->name)) files.push_back(f);
       error_ = trim_compile_errors(r.output, files, paths_.source_dir);
       if (!r.started) error_.text = r.output;
+      // Child exits 127 with "cannot run <cmake>: ..." when exec fails: no compiler ever ran.
+      const std::string no_exec = "cannot run " + paths_.cmake + ": ";
+      cmake_missing_ = r.exit_code == 127 && r.output.rfind(no_exec, 0) == 0;
+      if (cmake_missing_)
+        error_.text = "cmake not found: " + quoted(paths_.cmake) + " cannot be started (" +
+                      r.output.substr(no_exec.size(), r.output.find('\n') - no_exec.size()) +
+                      "); install CMake 3.22 or newer, or set KPZ_CMAKE to its path\n";
       emit_event("build", [&](Json& j) {
         j.set("ok", false).set("seconds", build_seconds_).set("file", error_.file).set("line", error_.line);
-        j.set("in_learner_file", error_.in_learner_file).set("error", error_.text);
+        j.set("in_learner_file", error_.in_learner_file).set("error", error_.text).set("cmake_missing", cmake_missing_);
       });
       if (build_from_save_) feedback_seconds_ = seconds_since(saved_at_);
       return;
@@ -405,8 +414,9 @@ class Watch {
     bool pass = false, understood = false, bug_hunt = false;
     if (!r.started) {
       text = "cannot start the checker: " + r.output;
-    } else if (r.timed_out) {
-      text = style_.red("TIMED OUT") + " after " + fixed1(kCheckTimeout) + " s: an endless loop in " +
+    } else if (r.timed_out || r.exit_code == kExitTimeLimit) {  // watch's limit, or check's own
+      text = style_.red("TIMED OUT") + " after " + fixed1(r.timed_out ? kCheckTimeout : seconds_since(job_start_)) +
+             " s: an endless loop in " +
              e.label() + "? (a barrier that not every member reaches also hangs)\n" + tail_lines(r.output, 5);
     } else if (r.signal) {
       text = style_.red("CRASHED") + ": the check of " + e.label() + " ended with " + describe_signal(r.signal) +
@@ -434,6 +444,8 @@ class Watch {
     else if (understood && !j["exercises"].items().front()["cases"].items().empty() &&
              !j["exercises"].items().front()["cases"].items().back()["usage_error"].is_null())
       st = "cannot run";
+    else if (load_state().solved(e.puzzle->name, e.variant->name))
+      st = "solved";  // passed before: solved stays solved, as in `list` and `solution`
     else if (st == "solved" || st == "?" || st == "not attempted")
       st = exercise_untouched(paths_, e.puzzle->name, e.variant->function) ? "not attempted" : "pending";
     if (idx == current_) {
@@ -627,13 +639,18 @@ class Watch {
           s += "building" + (tty_ ? " (" + fixed1(seconds_since(job_start_)) + " s)" : std::string()) + " ...\n";
           break;
         case Phase::build_failed:
-          s += style_.red("COMPILE ERROR") +
+          s += style_.red(cmake_missing_ ? "CMAKE NOT FOUND" : "COMPILE ERROR") +
                (error_.in_learner_file ? "  in " + error_.file + ":" + std::to_string(error_.line) : std::string()) + "\n";
           s += error_.text;
           s += "(all of it: " + paths_.build_dir + "/kpuzzles-watch-build.log)\n";
           break;
         case Phase::checking:
-          s += "checking " + cur().label() + " ...\n";
+          s += "checking " + cur().label() + " ..." +
+               (tty_ && job_ == Job::check
+                    ? " (" + fixed1(seconds_since(job_start_)) + " s; stopped at " + fixed1(kDefaultTimeLimit) +
+                          " s, or when you save)"
+                    : std::string()) +
+               "\n";
           if (!result_text_.empty()) s += style_.dim("(last result)") + "\n" + result_text_;
           break;
         case Phase::crashed: s += crash_text_; break;
@@ -697,6 +714,7 @@ class Watch {
   TrimmedError error_;
   std::string result_text_, hint_text_, message_, crash_text_, last_screen_;
   double build_seconds_ = 0, feedback_seconds_ = -1;
+  bool cmake_missing_ = false;
 };
 
 }  // namespace

@@ -215,6 +215,9 @@ Status exercise_status(const Exercise& e, const ExerciseResult& result, const Le
                        const LearnerPaths& paths) {
   if (result.pass) return result.untraced_bug_hunt ? Status::bug_hunt : Status::solved;
   if (const CaseResult* f = result.first_failure(); f && !f->usage_error.empty()) return Status::cannot_run;
+  // One meaning of solved everywhere: passed once (recorded), as `solution` counts it; a reset
+  // or a later edit does not take it back.
+  if (state.solved(e.puzzle->name, e.variant->name)) return Status::solved;
   if (state.hints_shown(hint_key(*e.puzzle, *e.variant)) > 0) return Status::pending;
   return exercise_untouched(paths, e.puzzle->name, e.variant->function) ? Status::not_attempted : Status::pending;
 }

@@ -66,7 +66,8 @@ enum class Status { solved, pending, not_attempted, cannot_run, bug_hunt };
 // trace build can tell)
 std::string to_string(Status s);
 
-// Solved when it passes; cannot run when a case is refused on this backend; otherwise pending
+// Solved when it passes, or passed before (recorded in the state: the meaning `solution` uses
+// too); cannot run when a case is refused on this backend; otherwise pending
 // if the learner changed the variant's function from the skeleton (or asked for a hint), else
 // not attempted.
 Status exercise_status(const Exercise& e, const ExerciseResult& result, const LearnerState& state,

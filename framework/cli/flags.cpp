@@ -24,7 +24,7 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
     const std::string& t = tokens[i];
     if (t.rfind("--", 0) != 0 || t.size() == 2) {
       if (!t.empty() && t[0] == '-' && t.size() > 1)
-        throw UsageError("unknown flag '" + t + "' for " + context + "; allowed: " + allowed_list(allowed));
+        throw UsageError("unknown flag " + quoted(t) + " for " + context + "; allowed: " + allowed_list(allowed));
       out.positional.push_back(t);
       continue;
     }
@@ -39,7 +39,7 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
     for (const auto& f : allowed)
       if (f.name == name) flag = &f;
     if (!flag)
-      throw UsageError("unknown flag '--" + name + "' for " + context + "; allowed: " + allowed_list(allowed));
+      throw UsageError("unknown flag " + quoted("--" + name) + " for " + context + "; allowed: " + allowed_list(allowed));
     if (out.present.count(name)) throw UsageError("flag '--" + name + "' given twice");
     if (flag->takes_value && !has_value) {
       if (i + 1 >= tokens.size()) throw UsageError("flag '--" + name + "' needs a value");
@@ -60,11 +60,27 @@ std::int64_t parse_int(const std::string& flag, const std::string& text, std::in
   char* end = nullptr;
   const long long v = text.empty() ? 0 : std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno == ERANGE)
-    throw UsageError("--" + flag + " expects an integer in " + range + ", got '" + text + "'");
+    throw UsageError("--" + flag + " expects an integer in " + range + ", got " + quoted(text));
   if (v < min || v > max)
-    throw UsageError("--" + flag + " must be in " + range + ", got " + text);
+    throw UsageError("--" + flag + " must be in " + range + ", got " + printable(text));
   return v;
 }
+
+std::string printable(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (u < 0x20 || u == 0x7f) out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+    else out += c;
+  }
+  return out;
+}
+
+std::string quoted(const std::string& text) { return "'" + printable(text) + "'"; }
 
 bool stdout_is_terminal() { return isatty(STDOUT_FILENO) != 0; }
 

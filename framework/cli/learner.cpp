@@ -6,11 +6,22 @@
 
 namespace kpz::cli {
 
-LearnerState load_state() {
+namespace {
+
+// The caller holds the StateLock (flock is not re-entrant across descriptors: never twice).
+LearnerState load_locked() {
   std::string warning;
   LearnerState s = LearnerState::load(learner_paths().state_file, &warning);
   if (!warning.empty()) std::cerr << "kpuzzles: warning: " << warning << '\n';
   return s;
+}
+
+}  // namespace
+
+LearnerState load_state() {
+  // Locked too: a corrupt file is moved aside while loading.
+  const StateLock lock(learner_paths().state_file);
+  return load_locked();
 }
 
 void save_state(const LearnerState& state) {
@@ -22,7 +33,8 @@ void save_state(const LearnerState& state) {
 }
 
 void update_state(const std::function<bool(LearnerState&)>& change) {
-  LearnerState s = load_state();
+  const StateLock lock(learner_paths().state_file);
+  LearnerState s = load_locked();
   if (change(s)) save_state(s);
 }
 

@@ -1,13 +1,25 @@
 // kpuzzles: list, run, check and benchmark the puzzles. Exit codes: 0 pass, 1 wrong answer,
-// 2 bad usage or input, 3 an error of the program or the machine (e.g. out of memory).
+// 2 bad usage or input, 3 an error of the program or the machine (e.g. out of memory, output
+// that cannot be written), 124 a run stopped by its time limit (--time-limit).
 #include <Kokkos_Core.hpp>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
 #include "kpz/errors.hpp"
+
+#ifndef KPZ_VERSION
+#define KPZ_VERSION "unknown"
+#endif
 
 namespace {
 
@@ -24,7 +36,9 @@ constexpr Command kCommands[] = {
      kpz::cli::cmd_watch},
     {"list", "kpuzzles list [--json]                       every exercise: solved, pending, not attempted",
      kpz::cli::cmd_list},
-    {"hint", "kpuzzles hint <puzzle> [--variant V] [--seen] [--json]   one more tier of hints per call",
+    {"hint",
+     "kpuzzles hint [puzzle] [--variant V] [--seen] [--json]   one more tier of hints per call\n"
+     "             (no puzzle: the exercise you are on)",
      kpz::cli::cmd_hint},
     {"solution", "kpuzzles solution <puzzle> [--force] [--json]   the reference, once every variant passes",
      kpz::cli::cmd_solution},
@@ -32,9 +46,12 @@ constexpr Command kCommands[] = {
      kpz::cli::cmd_reset},
     {"run",
      "kpuzzles run <puzzle> [--<variant>] [--reference] [--size N] [--seed S] [--team-size T]\n"
-     "             [--space S] [--json] [--trace] [puzzle options]   run and check one case",
+     "             [--space S] [--json] [--full-arrays] [--trace] [--time-limit S] [puzzle options]\n"
+     "             run and check one case",
      kpz::cli::cmd_run},
-    {"check", "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json]   every case of every variant",
+    {"check",
+     "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json] [--time-limit S]\n"
+     "             every case of every variant (--time-limit: seconds per exercise, default 60, 0 none)",
      kpz::cli::cmd_check},
     {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
      kpz::cli::cmd_bench},
@@ -49,31 +66,135 @@ constexpr Command kCommands[] = {
 void print_usage(std::ostream& os) {
   os << "usage:\n";
   for (const auto& c : kCommands) os << "  " << c.usage << '\n';
-  os << "`kpuzzles run <puzzle> --help` lists a puzzle's variants and options.\n";
+  os << "  kpuzzles --version                            this program's and Kokkos' versions\n";
+  os << "`kpuzzles <command> --help` shows one command; `kpuzzles run <puzzle> --help` lists a puzzle's "
+        "variants and options.\n";
+  os << "exit codes: 0 pass, 1 wrong answer, 2 bad usage, 3 error of the program or the machine, 124 time "
+        "limit reached.\n";
+}
+
+const Command* find_command(const std::string& name) {
+  for (const auto& c : kCommands)
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+void print_command_usage(const Command& c) {
+  std::cout << "usage: " << c.usage << '\n';
+  if (std::string(c.name) == "run") std::cout << "`kpuzzles run <puzzle> --help` lists the puzzle's variants and options.\n";
+}
+
+// Kokkos' OpenMP backend keeps its threads' data in a fixed table of 512 (MAX_THREAD_COUNT in
+// Kokkos_OpenMP_Instance.hpp): more threads hang or crash inside Kokkos::initialize, and a
+// huge count runs libgomp out of memory. So the settings are checked before Kokkos starts.
+void check_thread_settings() {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  constexpr int kMax = 512;
+  for (const char* name : {"OMP_NUM_THREADS", "KOKKOS_NUM_THREADS"}) {
+    const char* raw = std::getenv(name);
+    if (!raw) continue;
+    std::string text = raw;
+    const auto first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+    if (first == std::string::npos) continue;  // empty: the runtime ignores it too
+    text = text.substr(first, last - first + 1);
+    // OMP_NUM_THREADS may give one count per nesting level ("8,2"); Kokkos uses the first.
+    const bool list_allowed = std::string(name) == "OMP_NUM_THREADS";
+    bool ok = true;
+    std::size_t at = 0;
+    while (ok) {
+      const auto comma = list_allowed ? text.find(',', at) : std::string::npos;
+      std::string part = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      const auto b = part.find_first_not_of(" \t"), e = part.find_last_not_of(" \t");
+      part = b == std::string::npos ? "" : part.substr(b, e - b + 1);
+      ok = !part.empty() && part.size() <= 3 && part.find_first_not_of("0123456789") == std::string::npos &&
+           std::stoi(part) >= 1 && std::stoi(part) <= kMax;
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    if (!ok)
+      throw kpz::UsageError(std::string(name) + "=" + kpz::cli::quoted(raw) + " is not allowed: give a whole number of threads from 1 to " +
+                            std::to_string(kMax) + " (Kokkos' OpenMP backend holds at most " + std::to_string(kMax) +
+                            "), or unset it");
+  }
+#endif
+}
+
+std::string memory_of_machine() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return "memory unknown";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(pages) * static_cast<double>(page) / (1 << 30));
+  return buf;
+}
+
+int run_command(std::vector<std::string> args) {
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    if (args.size() > 1 && args[0] == "help")
+      if (const Command* c = find_command(args[1])) {
+        print_command_usage(*c);
+        return 0;
+      }
+    print_usage(args.empty() ? std::cerr : std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::cout << "kpuzzles " << KPZ_VERSION << " (Kokkos Puzzles), Kokkos " << KOKKOS_VERSION_MAJOR << '.'
+              << KOKKOS_VERSION_MINOR << '.' << KOKKOS_VERSION_PATCH << '\n';
+    return 0;
+  }
+  const Command* command = find_command(args[0]);
+  try {
+    if (!command)
+      throw kpz::UsageError("unknown command " + kpz::cli::quoted(args[0]) +
+                            "; commands: watch, list, hint, solution, reset, run, check, bench, doctor, trace, version");
+    bool help = false;
+    for (std::size_t i = 1; i < args.size(); ++i) help = help || args[i] == "--help" || args[i] == "-h";
+    if (help) {
+      // `run <puzzle> --help` lists the puzzle's variants and options: cmd_run answers it.
+      const bool puzzle_help = args[0] == "run" && args.size() > 1 && args[1].rfind("-", 0) != 0;
+      if (!puzzle_help) {
+        print_command_usage(*command);
+        return 0;
+      }
+      for (auto& a : args)
+        if (a == "-h") a = "--help";
+    }
+    check_thread_settings();
+    Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
+    return command->fn({args.begin() + 1, args.end()});
+  } catch (const kpz::UsageError& e) {
+    std::cerr << "kpuzzles: " << kpz::cli::printable(e.what()) << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    // std::bad_alloc, or Kokkos' "... failed to allocate ...": say what to do about it.
+    if (dynamic_cast<const std::bad_alloc*>(&e) || what.find("failed to allocate") != std::string::npos)
+      what += "; out of memory: this run needs more than this machine can give (" + memory_of_machine() +
+              " in all), try a smaller --size";
+    std::cerr << "kpuzzles: error: " << kpz::cli::printable(what) << '\n';
+    return 3;
+  }
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    print_usage(args.empty() ? std::cerr : std::cout);
-    return args.empty() ? 2 : 0;
-  }
-  const Command* command = nullptr;
-  for (const auto& c : kCommands)
-    if (args[0] == c.name) command = &c;
-  try {
-    if (!command)
-      throw kpz::UsageError("unknown command '" + args[0] +
-                            "'; commands: watch, list, hint, solution, reset, run, check, bench, doctor, trace");
-    Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
-    return command->fn({args.begin() + 1, args.end()});
-  } catch (const kpz::UsageError& e) {
-    std::cerr << "kpuzzles: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "kpuzzles: error: " << e.what() << '\n';
+  // A closed stdout would let the next file opened take descriptor 1 (and receive the output).
+  if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
+    std::cerr << "kpuzzles: error: standard output is closed, so nothing can be printed; run it with an open "
+                 "stdout (e.g. > file)\n";
     return 3;
   }
+  const int code = run_command(std::vector<std::string>(argv + 1, argv + argc));
+  // A full disk or a closed pipe shows only when the buffered output is flushed.
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int err = errno;
+  if (!flushed || std::ferror(stdout) || !std::cout) {
+    std::cerr << "kpuzzles: error: cannot write the output" << (err ? std::string(" (") + std::strerror(err) + ")" : "")
+              << '\n';
+    return 3;
+  }
+  return code;
 }

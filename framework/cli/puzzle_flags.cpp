@@ -53,12 +53,13 @@ Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const 
     if (it == flags.values.end()) p.set(o.name, o.fallback, false);
     else p.set(o.name, parse_int(o.name, it->second, o.min, o.max), true);
   }
-  for (const auto& [name, value] : flags.values) {
-    (void)value;
+  for (const auto& entry : flags.values) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
+    const std::string& name = entry.first;
     const bool declared = std::any_of(variant.options.begin(), variant.options.end(),
                                       [&](const OptionSpec& o) { return o.name == name; });
-    const bool common = name == "space" || name == "seed" || name == "team-size" || name == "vector-length" || name == "runs" ||
-                        name == "warmup" || name == "json-file";
+    const bool common = name == "space" || name == "seed" || name == "team-size" || name == "vector-length" ||
+                        name == "runs" || name == "warmup" || name == "json-file";
     if (!declared && !common) {
       std::vector<std::string> names;
       for (const auto& o : variant.options) names.push_back("--" + o.name);

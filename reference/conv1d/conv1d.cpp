@@ -125,6 +125,60 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
       });
 }
 
+// One source for both machines. The three levels: the team (CUDA: a block; OpenMP: a thread
+// group, one thread at the speed shape) owns a tile; its threads (CUDA: warps) take rows of
+// outputs; the vector lanes of a thread (CUDA: the 32 lanes of a warp; OpenMP: the iterations
+// of one loop the compiler turns into SIMD instructions) take one output each.
+template <class Space>
+void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a,
+                  View<const float*, Space> b, View<float*, Space> out) {
+  using Scratch = ScratchView<float*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  const int padded = 4 * tap_blocks(taps);  // b and the halo, zero-padded to whole blocks of 4
+  const int tile = launch.tile;
+  const int lanes = launch.vector_length;   // the kernel's row length: one output per lane
+  const int teams = (n + tile - 1) / tile;
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size, lanes)
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      "conv1d::vector_lanes", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        // s_a(i) = a(first + i) for i < tile + padded (0 past n); s_b(j) = b(j) (0 past taps);
+        // s_sum(i) holds output first + i's sum over the tap blocks done so far.
+        Scratch s_a(team.team_scratch(0), tile + padded);
+        Scratch s_b(team.team_scratch(0), padded);
+        Scratch s_sum(team.team_scratch(0), tile);
+        const int first = team.league_rank() * tile;
+        // KPZ-TODO(roughly 6 lines): stage s_a (a(first + i), 0 from n on), s_b (b(j), 0 from taps on) with TeamVectorRange; wait.
+        const int inside = Kokkos::min(tile + padded, n - first);
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, inside), [&](int i) { s_a(i) = a(first + i); });
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, inside, tile + padded), [&](int i) { s_a(i) = 0.0f; });
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, padded), [&](int j) { s_b(j) = j < taps ? b(j) : 0.0f; });
+        team.team_barrier();
+        // KPZ-END
+        // KPZ-TODO(roughly 17 lines): rows of `lanes` outputs on threads, one output per lane; 4 taps per pass via s_sum, then out.
+        const int count = Kokkos::min(tile, n - first);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (count + lanes - 1) / lanes), [&](int row) {
+          const int start = row * lanes;
+          const int width = Kokkos::min(lanes, count - start);
+          for (int j = 0; j < padded; j += 4) {
+            // Thread-level values: one scratch read per thread (CUDA: a broadcast to the warp).
+            const float w0 = s_b(j), w1 = s_b(j + 1), w2 = s_b(j + 2), w3 = s_b(j + 3);
+            const bool first_block = j == 0, last_block = j + 4 == padded;
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width), [&](int l) {
+              const int i = start + l;
+              const float sum = (first_block ? 0.0f : s_sum(i)) + s_a(i + j) * w0 + s_a(i + j + 1) * w1 +
+                                s_a(i + j + 2) * w2 + s_a(i + j + 3) * w3;
+              if (last_block) out(first + i) = sum;
+              else s_sum(i) = sum;
+            });
+          }
+        });
+        // KPZ-END
+      });
+}
+
 // Bug hunt: in the exercise, this copy of `tiled` has a bug that passes on Serial by luck (on
 // OpenMP it passes or fails from run to run). Build the trace preset and run
 // `kpuzzles trace conv1d --bug-missing-barrier`: the diagram and the race report show what goes

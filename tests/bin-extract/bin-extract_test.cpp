@@ -173,7 +173,7 @@ TEST_P(BinExtract, PartitionCountsMatchBinSortAndHostCountingSort) {
       const auto oracle = be::host_counting_sort(host, bins);
       auto in = kpz::to_device(space, "in", host);
       kpz::View<const float*, Space> cin = in;
-      const be::Launch launch{kpz::resolve_team_size(space, 0, 64), 512};
+      const be::Launch launch{kpz::launch_shape(space, kpz::KernelNeeds{}, kpz::ShapeRequest{}, kpz::Purpose::check).team_size, 512};
       const int teams = be::teams_for(host.size(), launch.tile);
       kpz::View<int*, Space> tile_offsets("tile_offsets", bins * teams + 1), bin_offsets("bin_offsets", bins + 1);
       kpz::View<float*, Space> out("out", host.size());

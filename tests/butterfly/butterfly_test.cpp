@@ -5,6 +5,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "kpz/check.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"
@@ -45,7 +46,8 @@ TEST_P(Butterfly, ConditionalMaxWorkedExampleUsesTwoTeams) {
 }
 
 TEST_P(Butterfly, EveryGroupSizeEveryVariantRandom) {
-  for (const char* variant : {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "conditional-max", "general"})
+  for (const char* variant : {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "conditional-max", "general",
+                              "vector"})
     for (int w : {2, 4, 8, 16, 32}) {
       // >= 3 groups spread over >= 3 teams (one group per team), and the default tile.
       for (int tile : {w, 0}) {
@@ -61,6 +63,11 @@ TEST_P(Butterfly, TeamSizesDoNotChangeResults) {
     KPZ_EXPECT_PASS(g) << "team size " << team;
     const auto s = run({"parallel-sum", {{"size", 8 * 77}, {"group-size", 8}, {"tile", 64}}, team, 6});
     KPZ_EXPECT_PASS(s) << "team size " << team;
+    // 32 vector lanes a member: on CUDA at most 32 members (1024 threads).
+    const int most = kpz::with_space(GetParam(), [](const auto& sp) { return kpz::team_size_max(sp, 32); });
+    if (team > most) continue;
+    const auto v = run({"vector", {{"size", 32 * 1000}, {"group-size", 32}, {"tile", 256}}, team, 7});
+    KPZ_EXPECT_PASS(v) << "team size " << team;
   }
 }
 
@@ -179,6 +186,118 @@ TEST_P(Butterfly, BugHuntGroupMaxInOneBuffer) {
     for (auto [n, group, tile] : {std::tuple{32, 8, 16}, {96, 32, 32}, {64, 2, 8}, {40, 4, 8}}) {
       const auto r = run({"bug-in-place", {{"size", n}, {"group-size", group}, {"tile", tile}}, team, 5u + team});
       KPZ_EXPECT_PASS(r) << " team size " << team << " N=" << n << " W=" << group;
+    }
+  }
+}
+
+// --vector: run_case with a vector length as well (kpz::test::Case has no field for it).
+kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::int64_t> options, int team_size,
+                          int vector_length, std::uint64_t seed) {
+  const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("butterfly");
+  const kpz::VariantSpec* variant = kpz::find_variant(*spec, "vector");
+  kpz::RunRequest req;
+  req.variant = "vector";
+  req.impl = kpz::test::impl_under_test();
+  req.space = space;
+  req.team_size = team_size;
+  req.vector_length = vector_length;
+  req.seed = seed;
+  req.keep_arrays = false;
+  for (const auto& o : variant->options) {
+    const auto it = options.find(o.name);
+    req.params.set(o.name, it == options.end() ? o.fallback : it->second, it != options.end());
+  }
+  return spec->run(req);
+}
+
+int config_int(const kpz::RunReport& r, const char* key) { return static_cast<int>(r.config.find(key)->as_double(-1)); }
+
+TEST_P(Butterfly, VectorEveryGroupSizeTeamSizeAndVectorLength) {
+  const int vmax = kpz::with_space(GetParam(), [](const auto& s) {
+    return kpz::vector_length_max<std::decay_t<decltype(s)>>();
+  });
+  for (int w : {2, 4, 8, 16, 32})
+    for (int vl : {0, 1, 2, w, 32}) {
+      if (vl > vmax) continue;
+      const int most = kpz::with_space(GetParam(), [&](const auto& s) { return kpz::team_size_max(s, vl ? vl : w); });
+      for (int team : kpz::test::team_sizes(GetParam())) {
+        if (team > most) break;
+        // 7 groups in tiles of 2 groups: 4 teams, the last one half empty; then the default tile.
+        for (int tile : {2 * w, 0}) {
+          const auto r = run_vector(GetParam(), {{"size", 7 * w}, {"group-size", w}, {"tile", tile}}, team, vl,
+                                    31u * w + vl + team);
+          KPZ_EXPECT_PASS(r) << "W=" << w << " vector length " << vl << " team " << team << " tile " << tile;
+          if (tile) EXPECT_EQ(config_int(r, "teams"), 4);
+          EXPECT_EQ(config_int(r, "team_size"), team);
+          EXPECT_EQ(config_int(r, "vector_length"), vl ? vl : w) << "the default vector length is W";
+        }
+      }
+    }
+}
+
+TEST_P(Butterfly, VectorEdgeSizesAndDefaults) {
+  for (int w : {2, 32}) {
+    KPZ_EXPECT_PASS(run_vector(GetParam(), {{"size", w}, {"group-size", w}}, 0, 0, 3)) << "one group, W=" << w;
+    KPZ_EXPECT_PASS(run_vector(GetParam(), {{"size", w}, {"group-size", w}}, 1, 1, 4)) << "one group, one lane";
+  }
+  const auto big = run_vector(GetParam(), {{"size", (1 << 20) + 32 * 3}}, 0, 0, 77);
+  KPZ_EXPECT_PASS(big);
+  EXPECT_GE(config_int(big, "teams"), 3);
+  EXPECT_GT(config_int(big, "tile"), 0) << "the config shows the launch shape";
+  EXPECT_THROW(run_vector(GetParam(), {{"size", 64}}, 0, 3, 1), kpz::UsageError);  // not a power of two
+  EXPECT_THROW(run_vector(GetParam(), {{"size", 64}, {"group-size", 8}, {"tile", 12}}, 0, 0, 1), kpz::UsageError);
+}
+
+// Hand-made groups the random inputs rarely give: all negative, all positive, all equal, the
+// extremes on the first and last lanes; a reduction that starts from 0 instead of the reducer's
+// identity, or that reads a neighbour group, fails here.
+TEST_P(Butterfly, VectorExtremesOnEdgeLanesAndSignedGroups) {
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    const bool ref = kpz::test::impl_under_test() == kpz::Impl::reference;
+    for (int w : {2, 8, 32}) {
+      std::vector<float> in;
+      for (int i = 0; i < w; ++i) in.push_back(-1.0f - static_cast<float>(i));            // all < 0, max at 0
+      for (int i = 0; i < w; ++i) in.push_back(1.0f + static_cast<float>(i));             // all > 0, max at W-1
+      for (int i = 0; i < w; ++i) in.push_back(-7.5f);                                     // all equal
+      for (int i = 0; i < w; ++i) in.push_back(i == w - 1 ? -300.0f : (i == 0 ? 300.f : 0.5f));
+      for (int team : {1, kpz::team_size_max(space, w) < 4 ? 1 : 4})
+        for (int vl : {1, w}) {
+          const bf::Launch launch{team, 2 * w, w, vl};
+          const auto got = run_kernel<Space>(space, in, launch, [&](const auto& l, auto i, auto o) {
+            (ref ? bf::reference::vector_minmax<Space> : bf::exercise::vector_minmax<Space>)(space, l, i, o);
+          });
+          for (std::size_t g = 0; g < in.size(); g += w) {
+            const float mx = *std::max_element(in.begin() + g, in.begin() + g + w);
+            const float mn = *std::min_element(in.begin() + g, in.begin() + g + w);
+            for (int l = 0; l < w; ++l)
+              ASSERT_EQ(got[g + l], l % 2 ? mn : mx) << "W=" << w << " team " << team << " vl " << vl << " index " << g + l;
+          }
+        }
+    }
+  });
+}
+
+// The scratch kernels take the launch shape's vector length too: extra lanes repeat their
+// member's (idempotent) work and must not change a result.
+TEST_P(Butterfly, ScratchVariantsWithVectorLanes) {
+  for (const char* variant : {"general", "parallel-sum", "pair-swap", "bug-in-place"}) {
+    const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("butterfly");
+    for (int vl : {2, 4}) {
+      kpz::RunRequest req;
+      req.variant = variant;
+      req.impl = kpz::test::impl_under_test();
+      req.space = GetParam();
+      req.vector_length = vl;
+      req.seed = 9u + vl;
+      for (const auto& o : kpz::find_variant(*spec, variant)->options) {
+        const bool given = o.name == "size" || o.name == "group-size" || o.name == "tile";
+        const std::int64_t v = o.name == "size" ? 8 * 40 : o.name == "group-size" ? 8 : o.name == "tile" ? 32 : o.fallback;
+        req.params.set(o.name, given ? v : o.fallback, given);
+      }
+      const auto r = spec->run(req);
+      KPZ_EXPECT_PASS(r) << variant << " vector length " << vl;
+      EXPECT_EQ(config_int(r, "vector_length"), vl);
     }
   }
 }

@@ -1,10 +1,40 @@
 // conv1d: worked examples, edge cases and seeded random cases on every enabled space.
+#include "kpz/launch_shape.hpp"
 #include "kpz_test.hpp"
 
 namespace {
 
 using kpz::test::Case;
 using kpz::test::run_case;
+
+// `--vector` with an explicit vector length (Case has no field for it): the same request
+// `kpuzzles run conv1d --vector --vector-length V` builds.
+kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::int64_t> options, int team_size,
+                          int vector_length, std::uint64_t seed = 2026) {
+  const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("conv1d");
+  const kpz::VariantSpec* variant = kpz::find_variant(*spec, "vector");
+  kpz::RunRequest req;
+  req.variant = "vector";
+  req.impl = kpz::test::impl_under_test();
+  req.space = space;
+  req.team_size = team_size;
+  req.vector_length = vector_length;
+  req.seed = seed;
+  for (const auto& o : variant->options) {
+    const auto it = options.find(o.name);
+    req.params.set(o.name, it == options.end() ? o.fallback : it->second, it != options.end());
+  }
+  return spec->run(req);
+}
+
+// Vector lengths worth testing on a space: 1, 2, 4, 32 and the largest the backend allows.
+std::vector<int> vector_lengths(const std::string& space) {
+  const int max = kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
+  std::vector<int> lengths;
+  for (int v : {1, 2, 4, 32}) if (v <= max) lengths.push_back(v);
+  if (max > 32) lengths.push_back(max > 64 ? 64 : max);
+  return lengths;
+}
 
 class Conv1d : public ::testing::TestWithParam<std::string> {
  protected:
@@ -91,6 +121,55 @@ TEST_P(Conv1d, GeneralWithAGivenTile) {
 TEST_P(Conv1d, LargeRandom) {
   const auto r = run({"general", {{"size", (1 << 22) + 1}, {"kernel-size", 16}}, 0, 4242});
   KPZ_EXPECT_PASS(r);
+}
+
+TEST_P(Conv1d, VectorEdgeCases) {
+  // N = 1, K = 1, K > N, K = N, K a multiple of 4 and not, N not a multiple of the tile or the lanes.
+  for (auto [n, k] : {std::pair{1, 1}, {1, 3}, {2, 1}, {7, 20}, {16, 16}, {3, 2}, {4097, 5}, {4095, 9}, {5000, 4}}) {
+    const auto r = run({"vector", {{"size", n}, {"kernel-size", k}}, 0, 7u * n + k});
+    KPZ_EXPECT_PASS(r) << " N=" << n << " K=" << k;
+  }
+}
+
+TEST_P(Conv1d, VectorEveryTeamSizeAndVectorLength) {
+  // At least three teams (tile 256), tiles that are not a multiple of the lanes (100), halos
+  // longer than a tile (tile 3, K 13).
+  for (const int team : kpz::test::team_sizes(GetParam())) {
+    for (const int lanes : vector_lengths(GetParam())) {
+      if (!kpz::test::shape_fits(GetParam(), team, lanes)) continue;
+      for (auto [n, k, tile] : {std::tuple{10007, 13, 256}, {3001, 3, 100}, {301, 16, 3}}) {
+        const auto r = run_vector(GetParam(), {{"size", n}, {"kernel-size", k}, {"tile", tile}}, team, lanes,
+                                  31u * team + lanes + k);
+        KPZ_EXPECT_PASS(r) << " team " << team << ", lanes " << lanes << ", N=" << n << " K=" << k << " tile=" << tile;
+        EXPECT_EQ(r.config.find("vector_length")->dump(), std::to_string(lanes));
+        EXPECT_EQ(r.config.find("team_size")->dump(), std::to_string(team));
+      }
+    }
+  }
+}
+
+TEST_P(Conv1d, VectorLargeRandomWithTheFrameworksShape) {
+  const auto r = run({"vector", {{"size", (1 << 20) + 3}, {"kernel-size", 16}}, 0, 4243});
+  KPZ_EXPECT_PASS(r);
+  const auto k3 = run({"vector", {{"size", 50001}, {"kernel-size", 3}}, 0, 4244});
+  KPZ_EXPECT_PASS(k3);
+}
+
+TEST_P(Conv1d, VectorLengthIsCheckedOnTheHost) {
+  EXPECT_THROW(run_vector(GetParam(), {{"size", 100}, {"kernel-size", 3}}, 0, 3), kpz::UsageError);
+  // The scalar kernels have one lane per member: a vector length for them is a usage error.
+  kpz::RunRequest req;
+  EXPECT_THROW(
+      {
+        const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("conv1d");
+        req.variant = "general";
+        req.impl = kpz::test::impl_under_test();
+        req.space = GetParam();
+        req.vector_length = 2;
+        for (const auto& o : kpz::find_variant(*spec, "general")->options) req.params.set(o.name, o.fallback, false);
+        spec->run(req);
+      },
+      kpz::UsageError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Spaces, Conv1d, ::testing::ValuesIn(kpz::enabled_space_names()),

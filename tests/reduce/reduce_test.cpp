@@ -1,6 +1,7 @@
 // reduce: the worked example, every variant on edge sizes with int and float values, every lane
 // count each variant allows, every team size, persistent shares (more teams than data), deep
-// recursion, large random inputs, unchanged inputs and the usage errors.
+// recursion, large random inputs, unchanged inputs and the usage errors; --team-reduce with
+// several team sizes, vector lengths and tiles (rows of vector length x 16 values).
 #include <map>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz_test.hpp"
 #include "reduce/reduce.hpp"
 
@@ -19,9 +21,10 @@ namespace rd = kpz::reduce;
 
 const std::vector<std::string> kVariants = {"persistent",    "neighbored",      "neighbored-less", "interleaved",
                                             "unroll2",       "unroll4",         "unroll8",         "unroll-warps8",
-                                            "complete-unroll", "template",      "builtin",         "recursive"};
+                                            "complete-unroll", "template",      "team-reduce",     "builtin",
+                                            "recursive"};
 
-bool has_lanes(const std::string& v) { return v != "persistent" && v != "builtin"; }
+bool has_lanes(const std::string& v) { return v != "persistent" && v != "builtin" && v != "team-reduce"; }
 bool warp_variant(const std::string& v) { return v == "unroll-warps8" || v == "complete-unroll" || v == "template"; }
 
 class Reduce : public ::testing::TestWithParam<std::string> {
@@ -136,7 +139,7 @@ TEST_P(Reduce, SeedsChangeTheInputs) {
 }
 
 TEST_P(Reduce, LargeRandom) {
-  for (const char* v : {"persistent", "interleaved", "unroll8", "unroll-warps8", "template", "builtin", "recursive"})
+  for (const char* v : {"persistent", "interleaved", "unroll8", "unroll-warps8", "template", "team-reduce", "builtin", "recursive"})
     for (int type : {0, 1}) {
       const auto r = run({v, {{"size", (1 << 22) + 3}, {"float", type}}, 0, 99});
       KPZ_EXPECT_PASS(r) << v << (type ? " float" : " int");
@@ -153,9 +156,8 @@ TEST_P(Reduce, InputIsNotModified) {
     const auto in = kpz::to_device(space, "in", host);
     for (const auto& name : kVariants) {
       const auto& v = rd::info(name);
-      const int team = kpz::resolve_team_size(space, 0, 64);
-      const int league = v.variant == rd::Variant::persistent ? 3 : rd::ladder_league(host.size(), 512, v.unroll ? v.unroll : 1);
-      const rd::Launch launch{team, 512, league};
+      const rd::Launch launch = rd::plan_launch(space, v, host.size(), 512, 1000, 3, kpz::ShapeRequest{}, kpz::Purpose::check);
+      const int league = launch.league;
       kpz::View<int*, Space> partial("partial", league), work("work", rd::recursive_work_size(host.size(), 512)),
           result("result", 1);
       kpz::View<unsigned*, Space> done("done", 1);
@@ -181,6 +183,108 @@ TEST_P(Reduce, BadConfigurationsAreUsageErrors) {
     run({"template", {{"size", 64}, {"lanes", 2048}}});
   } catch (const kpz::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("64, 128, 256, 512 and 1024"), std::string::npos) << e.what();
+  }
+}
+
+// ---- --team-reduce: the launch shape, team sizes and vector lengths ------------------------------
+
+// run_case with a vector length as well (kpz::test::Case has no field for it).
+kpz::RunReport run_shaped(const std::string& space, std::map<std::string, std::int64_t> options, int team,
+                          int vector, std::uint64_t seed) {
+  const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("reduce");
+  const kpz::VariantSpec* variant = kpz::find_variant(*spec, "team-reduce");
+  kpz::RunRequest req;
+  req.variant = "team-reduce";
+  req.impl = kpz::test::impl_under_test();
+  req.space = space;
+  req.team_size = team;
+  req.vector_length = vector;
+  req.seed = seed;
+  for (const auto& o : variant->options) {
+    const auto it = options.find(o.name);
+    req.params.set(o.name, it == options.end() ? o.fallback : it->second, it != options.end());
+  }
+  return spec->run(req);
+}
+
+std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
+  const kpz::Json* j = r.config.find(key);
+  return j ? j->as_int(-1) : -1;
+}
+
+// Vector lengths worth testing: 1, a few powers of two up to a warp, and the CPU default.
+std::vector<int> vector_lengths(const std::string& space) {
+  const int max = kpz::with_space(space, [](const auto& s) {
+    return kpz::vector_length_max<std::decay_t<decltype(s)>>();
+  });
+  std::vector<int> v;
+  for (int l : {1, 2, 4, 8, 32, 64})
+    if (l <= max) v.push_back(l);
+  return v;
+}
+
+TEST_P(Reduce, TeamReduceTeamSizesAndVectorLengths) {
+  // Tiles that are not multiples of the row (vector length x 16), rows cut short by the tile and
+  // by N, and at least three teams, for every team size and vector length; every team's partial
+  // sum is checked, so a row or a tile read twice or not at all fails.
+  for (const int team : kpz::test::team_sizes(GetParam()))
+    for (const int vector : vector_lengths(GetParam()))
+      for (const int tile : {1, 48, 300, 1024}) {
+        if (!kpz::test::shape_fits(GetParam(), team, vector)) continue;
+        for (const int type : {0, 1}) {
+          const int n = 3 * tile + 17 + type;
+          const auto r = run_shaped(GetParam(), {{"size", n}, {"tile", tile}, {"float", type}}, team, vector, 5u + n);
+          KPZ_EXPECT_PASS(r) << "team " << team << " vector " << vector << " tile " << tile << (type ? " float" : " int");
+          EXPECT_EQ(config_int(r, "teams"), (n + tile - 1) / tile);
+          EXPECT_EQ(config_int(r, "vector_length"), vector);
+          EXPECT_EQ(config_int(r, "team_size"), team);
+          EXPECT_EQ(config_int(r, "row"), 16 * vector);
+        }
+      }
+}
+
+TEST_P(Reduce, TeamReduceEdgeSizesWithTheFrameworkShape) {
+  // The framework's check shape (tile and vector length from launch_shape), N from 1 to several tiles.
+  const auto first = run_shaped(GetParam(), {{"size", 1}}, 0, 0, 1);
+  KPZ_EXPECT_PASS(first);
+  const std::int64_t tile = config_int(first, "tile");
+  ASSERT_GT(tile, 0) << first.config.dump();
+  EXPECT_GE(config_int(first, "vector_length"), 1);
+  for (const std::int64_t n : {std::int64_t{2}, std::int64_t{31}, std::int64_t{1000}, tile - 1, tile, tile + 1,
+                               3 * tile + 1})
+    for (const int type : {0, 1}) {
+      const auto r = run_shaped(GetParam(), {{"size", n}, {"float", type}}, 0, 0, 40u + n);
+      KPZ_EXPECT_PASS(r) << "N=" << n << (type ? " float" : " int");
+      EXPECT_EQ(config_int(r, "tile"), tile);
+      EXPECT_EQ(config_int(r, "teams"), (n + tile - 1) / tile) << "N=" << n;
+    }
+}
+
+TEST_P(Reduce, TeamReduceLargeRandomSmallTiles) {
+  // Many teams of many rows: 2^20 + 3 values in tiles of 4096 (rows of 16 x the vector length).
+  for (const int vector : vector_lengths(GetParam()))
+    for (const int type : {0, 1}) {
+      const auto r = run_shaped(GetParam(), {{"size", (1 << 20) + 3}, {"tile", 4096}, {"float", type}}, 0, vector, 77);
+      KPZ_EXPECT_PASS(r) << "vector " << vector << (type ? " float" : " int");
+    }
+}
+
+TEST_P(Reduce, ShapeOverridesAreUsageErrors) {
+  EXPECT_THROW(run_shaped(GetParam(), {{"size", 64}}, 0, 3, 1), kpz::UsageError);     // not a power of two
+  EXPECT_THROW(run_shaped(GetParam(), {{"size", 64}}, 0, 2048, 1), kpz::UsageError);  // above every backend's max
+  EXPECT_THROW(run_shaped(GetParam(), {{"size", 64}}, 4096, 1, 1), kpz::UsageError);
+  kpz::RunRequest req;  // --vector-length on a ladder rung, which has no vector lanes
+  req.variant = "interleaved";
+  req.impl = kpz::test::impl_under_test();
+  req.space = GetParam();
+  req.vector_length = 2;
+  for (const auto& o : kpz::find_variant(*kpz::Registry::instance().find("reduce"), "interleaved")->options)
+    req.params.set(o.name, o.fallback, false);
+  try {
+    kpz::Registry::instance().find("reduce")->run(req);
+    ADD_FAILURE() << "--vector-length 2 --interleaved was accepted";
+  } catch (const kpz::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("only --team-reduce has vector lanes"), std::string::npos) << e.what();
   }
 }
 

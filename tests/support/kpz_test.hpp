@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kpz/registry.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/spaces.hpp"
 
 namespace kpz::test {
@@ -60,6 +61,12 @@ inline std::vector<int> team_sizes(const std::string& space, bool power_of_two_o
     sizes.push_back(t);
   }
   return sizes;
+}
+
+// Whether a team of `team` members with `vector` lanes can launch on a space (a CUDA block holds
+// at most 1024 threads): tests that sweep both skip the shapes that cannot exist.
+inline bool shape_fits(const std::string& space, int team, int vector) {
+  return with_space(space, [&](const auto& s) { return team <= team_size_max(s, vector); });
 }
 
 }  // namespace kpz::test

@@ -136,6 +136,10 @@ LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Sha
   } else {
     const int wanted = gpu ? needs.gpu_vector : needs.host_vector;
     shape.vector_length = detail::floor_pow2(wanted < 1 ? 1 : (wanted > vmax ? vmax : wanted));
+    // A team size the user asked for wins over the kernel's preferred lanes: a GPU block holds
+    // team * vector threads, so fewer lanes make room for the members.
+    while (req.team_size > 0 && shape.vector_length > 1 && req.team_size > team_size_max(space, shape.vector_length))
+      shape.vector_length /= 2;
   }
 
   const int tmax = team_size_max(space, shape.vector_length);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kpz/bench.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/ballot_bin_rank.hpp"
@@ -69,6 +70,41 @@ inline int teams_for(std::size_t n, int tile) { return static_cast<int>((n + til
 template <class Space>
 int default_tile() {
   return space_name<Space>() == "cuda" ? 2048 : 4096;
+}
+
+// --team-scan's launch shape (both of its team launches use it). On a GPU a team is a block of
+// 256 members, one lane each, with 17 elements per member: an odd count, so the members' segments
+// start in different scratch banks. On a CPU (speed) one thread per team, and rows of
+// kTeamScanHostLanes elements that the compiler vectorises.
+inline constexpr int kTeamScanGpuTeam = 256;
+inline constexpr int kTeamScanGpuItems = 17;
+inline constexpr int kTeamScanHostLanes = 16;
+inline constexpr int kTeamScanHostTile = 4096;
+
+// Kokkos 5.0.2's CUDA team_scan ranks members by threadIdx.y and joins 32 consecutive ranks with
+// only a warp barrier, so with vector lanes (a member is then a whole warp) a team of more than
+// one member races: on a GPU a vector length above 1 gets teams of one member.
+template <class Space>
+LaunchShape team_scan_shape(const Space& space, const ShapeRequest& req, Purpose purpose) {
+  KernelNeeds needs;
+  needs.gpu_team = kTeamScanGpuTeam;
+  needs.gpu_vector = 1;
+  needs.host_vector = kTeamScanHostLanes;
+  needs.gpu_tile = kTeamScanGpuTeam * kTeamScanGpuItems;
+  needs.host_tile = kTeamScanHostTile;
+  if (is_gpu_space_v<Space> && req.vector_length > 1) {
+    if (req.team_size > 1)
+      throw ShapeError("--team-scan on " + std::string(space_name<Space>()) + ": a vector length above 1 needs " +
+                       "--team-size 1 (Kokkos 5.0.2's team_scan assumes one lane per member)");
+    needs.gpu_team = 1;
+  }
+  return launch_shape(space, needs, req, purpose);
+}
+
+// Level-0 scratch of team_scan_extract(): the team's tile and a flag byte per element.
+template <class Space>
+std::size_t team_scan_scratch_bytes(int tile) {
+  return ScratchView<float*, Space>::shmem_size(tile) + ScratchView<unsigned char*, Space>::shmem_size(tile);
 }
 
 // Level-0 scratch of histogram(): the input and its bins, for one team.
@@ -189,7 +225,9 @@ FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_siz
   const bool gpu = space_name<Space>() == "cuda";
   const int items = fast_items<Space>();
   const int max_tile = gpu ? 8192 : 4096;
-  int team = resolve_team_size(space, requested_team_size, gpu ? 256 : 1);
+  KernelNeeds needs;  // a GPU: 256 members; a host: Kokkos' recommendation (one thread per team)
+  needs.gpu_team = 256;
+  int team = launch_shape(space, needs, ShapeRequest{requested_team_size, 0}, Purpose::speed).team_size;
   if (team * items > max_tile) team = max_tile / items;
   while (team > 1 && fast_scratch_bytes<Space>(team, items, num_bins) > scratch_size_max<Space>(0)) team /= 2;
   const int tile = team * items;
@@ -339,4 +377,7 @@ namespace kpz::bin_extract::reference {
                            ::kpz::View<float*, S>);                                          \
   template void partition<S>(const S&, const ::kpz::bin_extract::Launch&, int,               \
                              ::kpz::View<const float*, S>, ::kpz::View<int*, S>,            \
-                             ::kpz::View<float*, S>, ::kpz::View<int*, S>);
+                             ::kpz::View<float*, S>, ::kpz::View<int*, S>);              \
+  template void team_scan_extract<S>(const S&, const ::kpz::LaunchShape&, int, int,         \
+                                     ::kpz::View<const float*, S>, ::kpz::View<int*, S>,    \
+                                     ::kpz::View<float*, S>);

@@ -185,24 +185,43 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int n = static_cast<int>(req.params.get("size"));
   const int num_bins = static_cast<int>(req.params.get("num-bins"));
   const int pattern = static_cast<int>(req.params.get("pattern"));
-  const bool extract_variant = variant == "extract";
+  const bool scan_variant = variant == "team-scan";
+  const bool extract_variant = variant == "extract" || scan_variant;  // one bin, --target-bin
   const int target = extract_variant ? static_cast<int>(req.params.get("target-bin")) : -1;
   if (extract_variant && target >= num_bins)
     throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1) +
                      " (--num-bins " + std::to_string(num_bins) + ")");
   const std::string space_str(space_name<Space>());
-  const int team_size = resolve_team_size(space, req.team_size, space_str == "cuda" ? 256 : 64);
-  int tile = n;
+  LaunchShape shape;
+  if (scan_variant) {
+    shape = team_scan_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  } else {
+    if (req.vector_length > 1)
+      throw UsageError("--vector-length " + std::to_string(req.vector_length) + ": --" + variant +
+                       " has no vector lanes (--team-scan has)");
+    KernelNeeds needs;  // teams as large as the backend gives, so that a missing barrier shows
+    needs.gpu_team = 256;
+    needs.check_team = 64;
+    needs.gpu_tile = default_tile<Space>();
+    needs.host_tile = default_tile<Space>();
+    shape = launch_shape(space, needs, ShapeRequest{req.team_size, 0}, Purpose::check);
+  }
+  const int team_size = shape.team_size;
   if (variant == "histogram") {
+    shape.tile = 0;  // one team: the whole input
     check_scratch<Space>(histogram_scratch_bytes<Space>(n), 0,
                          "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)");
   } else {
-    tile = req.params.get("tile") ? static_cast<int>(req.params.get("tile")) : default_tile<Space>();
+    if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
     if (variant == "partition")
-      check_scratch<Space>(partition_scratch_bytes<Space>(tile, num_bins), 0,
-                           "bin-extract --partition with a tile of " + std::to_string(tile) + " elements and " +
+      check_scratch<Space>(partition_scratch_bytes<Space>(shape.tile, num_bins), 0,
+                           "bin-extract --partition with a tile of " + std::to_string(shape.tile) + " elements and " +
                                std::to_string(num_bins) + " bins");
+    if (scan_variant)
+      check_scratch<Space>(team_scan_scratch_bytes<Space>(shape.tile), 0,
+                           "bin-extract --team-scan with a tile of " + std::to_string(shape.tile) + " elements");
   }
+  const int tile = variant == "histogram" ? n : shape.tile;
   const int teams = variant == "histogram" ? 1 : teams_for(n, tile);
 
   // Inputs: the seed puzzle's i mod 80 / 100 for --histogram without --size or --pattern.
@@ -221,14 +240,23 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   View<const float*, Space> cin = d_in;
   const bool ref = req.impl == Impl::reference;
   const Launch launch{team_size, tile};
-  const OwnerFn member_of = tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
+  // --team-scan places with contiguous member segments on every backend (not TeamThreadRange).
+  const OwnerFn member_of =
+      scan_variant ? OwnerFn([tile, team_size, n](std::size_t s) {
+        const std::size_t t = s / tile, first = t * tile, count = std::min<std::size_t>(tile, n - first);
+        const std::size_t per_member = (count + team_size - 1) / team_size;
+        return "team " + std::to_string(t) + ", member " + std::to_string((s - first) / per_member);
+      })
+                   : tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
   const auto owner = [&](std::size_t, std::size_t s) { return "input index " + std::to_string(s) + ": " + member_of(s); };
 
   RunReport report;
   report.config.set("size", n).set("num_bins", num_bins);
   if (extract_variant) report.config.set("target_bin", target);
-  report.config.set("team_size", team_size);
-  if (variant != "histogram") report.config.set("tile", tile).set("teams", teams);
+  const Json shape_json = shape.to_json();  // team_size, vector_length and (not --histogram) tile
+  for (const char* key : {"team_size", "vector_length", "tile"})
+    if (const Json* v = shape_json.find(key)) report.config.set(key, *v);
+  if (variant != "histogram") report.config.set("teams", teams);
   report.config.set("pattern", pattern);
   if (variant == "histogram") report.config.set("worked_example", worked);
 
@@ -272,7 +300,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
     poison(out);
     space.fence();
-    (ref ? reference::extract<Space> : exercise::extract<Space>)(space, launch, num_bins, target, cin, tile_offsets, out);
+    if (scan_variant)
+      (ref ? reference::team_scan_extract<Space> : exercise::team_scan_extract<Space>)(space, shape, num_bins, target, cin,
+                                                                                        tile_offsets, out);
+    else
+      (ref ? reference::extract<Space> : exercise::extract<Space>)(space, launch, num_bins, target, cin, tile_offsets, out);
     space.fence();
     int got_count = 0;
     Kokkos::deep_copy(got_count, Kokkos::subview(tile_offsets, teams));
@@ -353,6 +385,8 @@ PuzzleSpec make_spec() {
        {{"size", "N (random inputs from --pattern when given)", 128, 1, 1 << 14}, bins, pattern}},
       {"partition", "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
        {size, bins, tile, pattern}},
+      {"team-scan", "--extract with Kokkos' collectives: nested reduces count, team_scan and a vector scan place",
+       {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
   };
   // The learner loop: the function each variant exercises, the cases it must pass besides its
   // defaults, and the order of the course.
@@ -362,8 +396,15 @@ PuzzleSpec make_spec() {
                {"--size 1", "--size 5000 --target-bin 0 --pattern 2", "--size 10007 --tile 64 --pattern 4"});
   set_exercise(spec, "partition", "partition",
                {"--size 1", "--size 10007 --num-bins 3 --tile 100 --pattern 5", "--size 999 --team-size 1"});
+  // Edge cases of --team-scan: one element, an empty bin, every element selected, many teams of a
+  // tile that does not divide N, teams of one member, and vector lanes (on a GPU they get teams
+  // of one member: team_scan_shape).
+  set_exercise(spec, "team-scan", "team_scan_extract",
+               {"--size 1", "--size 1000 --pattern 4", "--size 5000 --target-bin 0 --pattern 2",
+                "--size 10007 --tile 100 --pattern 5", "--size 999 --tile 37 --team-size 1",
+                "--size 4099 --tile 1000 --vector-length 4", "--size 3001 --tile 250 --team-size 1 --vector-length 32"});
   spec.course_position = 3;
-  spec.learning_order = {"histogram", "extract", "partition"};
+  spec.learning_order = {"histogram", "extract", "team-scan", "partition"};
   set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });

@@ -37,6 +37,14 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
     b.push_back({"barriers-per-team", 0, "none: the reduction and the scan synchronise"});
     b.push_back({"collectives-per-team", std::max(1.0, scan_syncs), "the count's reduction, the scatter's scan"});
     b.push_back({"scratch-writes-per-team", 0, "no scratch"});
+  } else if (variant == "team-scan") {
+    b.push_back({"global-reads", 2 * n + team * teams + teams + 1,
+                 "count once, stage once, every member the team offset, the scan of the counts"});
+    b.push_back({"global-reads-per-cell-per-team", std::max(2.0, team), "count and stage; every member reads the offset"});
+    b.push_back({"barriers-per-team", 1, "after staging; the reductions and team_scan synchronise themselves"});
+    b.push_back({"collectives-per-team", 2, "the count's team reduction, the place's team_scan"});
+    b.push_back({"scratch-writes-per-team", 2 * tile, "each element staged once, its flag once"});
+    b.push_back({"scratch-reads-per-team", 3 * tile, "the count reads each value, the scan each flag and each selected value"});
   } else {
     b.push_back({"global-reads", 2 * n + bins * teams * team, "count and stage each input once; every member the offsets"});
     b.push_back({"global-reads-per-cell-per-team", std::max(1.0, team), "each input once per pass; every member the offsets"});
@@ -58,7 +66,7 @@ void set_trace_configs(PuzzleSpec& spec) {
     // bins keep its diagram short.
     if (v.name == "histogram") options["size"] = 12, options["num-bins"] = 3;
     else options["tile"] = 16;
-    if (v.name == "extract") options["target-bin"] = 1;
+    if (v.name == "extract" || v.name == "team-scan") options["target-bin"] = 1;
     const std::string name = v.name;
     v.trace = traceable(options, 4, [name](const Params& p, const Json& config) { return budget(name, p, config); });
   }

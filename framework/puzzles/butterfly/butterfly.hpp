@@ -8,6 +8,7 @@
 
 #include <cstddef>
 
+#include "kpz/launch_shape.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/xor_exchange.hpp"
 #include "kpz/types.hpp"
@@ -18,6 +19,7 @@ struct Launch {
   int team_size;
   int tile;   // lanes per team: a multiple of group
   int group;  // W
+  int vector_length = 1;  // lanes per member: the scratch kernels' extra lanes repeat idempotent work
 };
 
 enum class Op { max, min, sum };
@@ -44,6 +46,28 @@ int default_tile(int team_size, int group) {
   while (tile < 4 * team_size) tile *= 2;
   while (tile % group) tile *= 2;
   return tile;
+}
+
+// Launch shapes (kpz/launch_shape.hpp). The scratch kernels: lanes are team members, vector
+// length 1, a tile of default_tile lanes. `vector_minmax`: the W lanes of a group are one
+// member's vector lanes. On a GPU that is 256 threads a block (256 / W members, 32 / W of them a
+// warp) and one group per member, so that every warp has its loads in flight at once, as a copy
+// kernel has; on a CPU Kokkos' shape (one thread per team for speed) and kHostVectorTile lanes.
+inline constexpr int kHostVectorTile = 4096;
+
+template <class Space>
+LaunchShape butterfly_shape(const Space& space, bool vector, int group, const ShapeRequest& request,
+                            Purpose purpose) {
+  KernelNeeds needs;
+  if (vector) {
+    needs.gpu_team = 256 / group;
+    needs.gpu_vector = group;
+    needs.host_vector = group;
+  }
+  LaunchShape shape = launch_shape(space, needs, request, purpose);
+  if (!vector) shape.tile = default_tile<Space>(shape.team_size, group);
+  else shape.tile = is_gpu_space_v<Space> ? shape.team_size * group : kHostVectorTile;
+  return shape;
 }
 
 // The group max on even lanes and the group min on odd lanes, written through the framework's
@@ -77,4 +101,6 @@ namespace kpz::butterfly::reference {
   template void conditional<S>(const S&, const ::kpz::butterfly::Launch&,                  \
                                ::kpz::View<const float*, S>, ::kpz::View<float*, S>);       \
   template void bug_in_place<S>(const S&, const ::kpz::butterfly::Launch&,                 \
-                                ::kpz::View<const float*, S>, ::kpz::View<float*, S>);
+                                ::kpz::View<const float*, S>, ::kpz::View<float*, S>);     \
+  template void vector_minmax<S>(const S&, const ::kpz::butterfly::Launch&,                \
+                                 ::kpz::View<const float*, S>, ::kpz::View<float*, S>);

@@ -6,6 +6,7 @@
 
 #include "butterfly/butterfly.hpp"
 #include "kpz/check.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
 
-enum class Kind { pair_swap, all_reduce, conditional, in_place };
+enum class Kind { pair_swap, all_reduce, conditional, in_place, vector };
 
 struct VariantInfo {
   Kind kind;
@@ -27,6 +28,7 @@ VariantInfo info(const std::string& variant) {
   if (variant == "parallel-min") return {Kind::all_reduce, Op::min};
   if (variant == "parallel-sum") return {Kind::all_reduce, Op::sum};
   if (variant == "bug-in-place") return {Kind::in_place, Op::max};
+  if (variant == "vector") return {Kind::vector, Op::max};
   return {Kind::conditional, Op::max};  // conditional-max, general
 }
 
@@ -71,7 +73,8 @@ void oracle(const std::vector<float>& in, int group, VariantInfo v, std::vector<
           expected[i] = v.op == Op::max ? mx : v.op == Op::min ? mn : sum;
           if (v.op == Op::sum) bound[i] = sum_error_bound(abs_sum, group);
           break;
-        case Kind::conditional: expected[i] = (i % 2 == 0) ? mx : mn; break;
+        case Kind::conditional:
+        case Kind::vector: expected[i] = (i % 2 == 0) ? mx : mn; break;
         case Kind::in_place: expected[i] = mx; break;
       }
     }
@@ -91,6 +94,15 @@ std::vector<std::string> trace_lines(const std::vector<float>& in, int group, Va
   if (v.kind == Kind::pair_swap) {
     for (int i = 0; i < group; ++i) lo[i] = hi[i ^ 1];
     lines.push_back(row("after mask 1:   ", lo));
+    return lines;
+  }
+  if (v.kind == Kind::vector) {
+    // No steps to show: Kokkos' nested reduction is one call. Show what the lanes hold after it.
+    const float mx = *std::max_element(hi.begin(), hi.end()), mn = *std::min_element(hi.begin(), hi.end());
+    lines.push_back("after parallel_reduce(ThreadVectorRange, MinMax): max " + format_number(mx) + ", min " +
+                    format_number(mn) + " in every lane");
+    for (int i = 0; i < group; ++i) hi[i] = i % 2 == 0 ? mx : mn;
+    lines.push_back(row("written:        ", hi));
     return lines;
   }
   for (int mask = group / 2; mask >= 1; mask /= 2) {
@@ -118,12 +130,14 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int n = static_cast<int>(parallel && !req.params.given("size") ? group : req.params.get("size"));
   if (n % group)
     throw UsageError("--size " + std::to_string(n) + " must be a multiple of --group-size " + std::to_string(group));
-  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
-  const int tile = req.params.get("tile") ? static_cast<int>(req.params.get("tile"))
-                                          : default_tile<Space>(team_size, group);
+  LaunchShape shape = butterfly_shape(space, v.kind == Kind::vector, group, {req.team_size, req.vector_length},
+                                      Purpose::check);
+  if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
+  const int team_size = shape.team_size, tile = shape.tile;
   if (tile % group)
     throw UsageError("--tile " + std::to_string(tile) + " must be a multiple of --group-size " + std::to_string(group));
-  check_scratch<Space>(scratch_bytes<Space>(tile), 0, "butterfly with a tile of " + std::to_string(tile) + " lanes");
+  if (v.kind != Kind::vector)
+    check_scratch<Space>(scratch_bytes<Space>(tile), 0, "butterfly with a tile of " + std::to_string(tile) + " lanes");
 
   const std::vector<float> host_in = make_input(req, n, group);
   require_finite(host_in, "butterfly input");
@@ -131,7 +145,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
   poison(out);
   space.fence();
-  const Launch launch{team_size, tile, group};
+  const Launch launch{team_size, tile, group, shape.vector_length};
   View<const float*, Space> cin = in;
   const bool ref = req.impl == Impl::reference;
   switch (v.kind) {
@@ -139,6 +153,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     case Kind::all_reduce: (ref ? reference::all_reduce<Space> : exercise::all_reduce<Space>)(space, launch, v.op, cin, out); break;
     case Kind::conditional: (ref ? reference::conditional<Space> : exercise::conditional<Space>)(space, launch, cin, out); break;
     case Kind::in_place: (ref ? reference::bug_in_place<Space> : exercise::bug_in_place<Space>)(space, launch, cin, out); break;
+    case Kind::vector: (ref ? reference::vector_minmax<Space> : exercise::vector_minmax<Space>)(space, launch, cin, out); break;
   }
   space.fence();
   const std::vector<float> got = to_host(out);
@@ -146,13 +161,21 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   std::vector<double> expected, bound;
   oracle(host_in, group, v, expected, bound);
   RunReport report;
-  report.config.set("size", n).set("group_size", group).set("tile", tile).set("team_size", team_size);
+  report.config.set("size", n).set("group_size", group);
+  const Json shape_json = shape.to_json();
+  for (const char* key : {"team_size", "vector_length", "tile"}) report.config.set(key, *shape_json.find(key));
   report.config.set("teams", (n + tile - 1) / tile);
   if (req.trace) {
     if (group > 8) report.notes.push_back("(--trace prints groups of at most 8 lanes: add --group-size 8)");
     else report.notes = trace_lines(host_in, group, v);
   }
-  compare_within(report, got, expected, bound, tile_owner(space_name<Space>(), tile, team_size));
+  OwnerFn owner = tile_owner(space_name<Space>(), tile, team_size);
+  if (v.kind == Kind::vector) {  // members own whole groups, lanes own elements
+    owner = [groups_owner = tile_owner(space_name<Space>(), tile / group, team_size), group](std::size_t i) {
+      return groups_owner(i / group) + ", lane " + std::to_string(i % group);
+    };
+  }
+  compare_within(report, got, expected, bound, owner);
   if (req.keep_arrays) {
     report.inputs.set("in", Json::array_of(host_in));
     report.output = Json::array_of(got);
@@ -171,7 +194,8 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
       {"global-reads-per-cell-per-team", 1, "each input once"},
       {"global-writes-per-cell", 1, "each output once"},
       {"global-reads-per-output", 1, "each input once"},
-      {"barriers-per-team", kind == Kind::pair_swap ? 1 : 1 + steps, "after staging, then one per step"},
+      {"barriers-per-team", kind == Kind::vector ? 0 : kind == Kind::pair_swap ? 1 : 1 + steps,
+       kind == Kind::vector ? "none: lanes reduce in registers" : "after staging, then one per step"},
       {"collectives-per-team", 0, ""},
   };
   switch (kind) {
@@ -190,6 +214,10 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
     case Kind::conditional:
       b.push_back({"scratch-writes-per-team", 2 * tile * (1 + steps), "hi and lo: each lane once per step"});
       b.push_back({"scratch-reads-per-team", tile * (1 + 3 * steps), "the lower lane: 3 reads of hi and of lo"});
+      break;
+    case Kind::vector:
+      b.push_back({"scratch-writes-per-team", 0, "no scratch"});
+      b.push_back({"scratch-reads-per-team", 0, "no scratch"});
       break;
   }
   return b;
@@ -229,9 +257,15 @@ PuzzleSpec make_spec() {
        {size(32, "N (random inputs)"), {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
         {"tile", "lanes per team", 16, 0, 1 << 13}},
        "bug_in_place", {"--size 96 --group-size 4 --tile 8"}},
+      {"vector", "what --general computes with Kokkos' levels: members walk groups, a group's W lanes are "
+                 "vector lanes that reduce with nested parallel_reduce(ThreadVectorRange, MinMax)",
+       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile}, "vector_minmax",
+       {"--size 32", "--size 2 --group-size 2", "--size 160 --tile 64", "--size 4096 --group-size 2 --tile 256",
+        "--size 96 --team-size 1", "--size 4096 --group-size 8 --vector-length 2",
+        "--size 1024 --group-size 4 --vector-length 16 --tile 64", "--size 3232 --vector-length 1 --tile 320"}},
   };
   spec.course_position = 2;
-  spec.learning_order = {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "bug-in-place", "conditional-max", "general"};
+  spec.learning_order = {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "bug-in-place", "conditional-max", "general", "vector"};
   spec.advice = [](const SpaceLimits& s) {
     std::vector<std::string> lines;
     if (s.space == "cuda") {
@@ -240,6 +274,9 @@ PuzzleSpec make_spec() {
                       "scratch and barriers");
       lines.push_back("lanes are team members with vector length 1: groups of 32 lanes are one warp, so keep "
                       "--group-size 32 and team sizes that are multiples of 32 to compare with CUDA's __shfl_xor_sync");
+      lines.push_back("--vector: a group's W lanes are one member's vector lanes (vector length W, at most 32): "
+                      "Kokkos' nested parallel_reduce is the warp shuffle tree; --vector-length below W gives "
+                      "each lane several elements, above W leaves lanes idle");
     } else if (s.space != "serial" && s.team_size_max < 8) {
       lines.push_back("a group of 32 lanes is shared by at most " + std::to_string(s.team_size_max) +
                       " team members here: a barrier in the wrong place can pass; run with OMP_NUM_THREADS=8 as well");

@@ -14,8 +14,9 @@ namespace kpz::conv1d {
 
 // What the host side decides before a launch (CUDA: the block size and the outputs per block).
 struct Launch {
-  int team_size;  // team members per team
-  int tile;       // outputs computed by one team
+  int team_size;          // team members per team
+  int tile;               // outputs computed by one team
+  int vector_length = 1;  // vector lanes per member (`vector_lanes`; the other kernels use 1)
 };
 
 // Taps that can ever meet a nonzero input: K > N adds nothing past N.
@@ -61,6 +62,27 @@ int default_tile(int team_size, int taps) {
   return tile;
 }
 
+// `vector_lanes` takes the taps four at a time (b zero-padded to whole blocks of 4).
+inline int tap_blocks(int taps) { return (taps + 3) / 4; }
+
+// Level-0 scratch one team of `vector_lanes` asks for: its tile of a plus a halo of 4 * blocks
+// (zeros past N), b zero-padded to 4 * blocks, and one running sum per output of the tile.
+template <class Space>
+std::size_t vector_scratch_bytes(int tile, int taps) {
+  using S = ScratchView<float*, Space>;
+  const int padded = 4 * tap_blocks(taps);
+  return S::shmem_size(tile + padded) + S::shmem_size(padded) + S::shmem_size(tile);
+}
+
+// The tile `vector_lanes` runs with: the launch shape's, halved while a long filter needs the
+// room in level-0 scratch (CUDA: 48 KiB per block).
+template <class Space>
+int vector_tile(int wanted, int taps) {
+  int tile = wanted;
+  while (tile > 1 && vector_scratch_bytes<Space>(tile, taps) > scratch_size_max<Space>(0)) tile /= 2;
+  return tile;
+}
+
 // Fewest bytes any conv1d kernel moves: read a and b once, write out once.
 inline double bytes_moved(std::size_t n, std::size_t k) {
   return static_cast<double>(sizeof(float)) * (2.0 * static_cast<double>(n) + static_cast<double>(k));
@@ -85,6 +107,9 @@ namespace kpz::conv1d::reference {
   template void general<S>(const S&, const ::kpz::conv1d::Launch&,                        \
                            ::kpz::View<const float*, S>, ::kpz::View<const float*, S>,    \
                            ::kpz::View<float*, S>);                                      \
+  template void vector_lanes<S>(const S&, const ::kpz::conv1d::Launch&,                   \
+                                ::kpz::View<const float*, S>, ::kpz::View<const float*, S>, \
+                                ::kpz::View<float*, S>);                                  \
   template void bug_missing_barrier<S>(const S&, const ::kpz::conv1d::Launch&,            \
                                        ::kpz::View<const float*, S>,                      \
                                        ::kpz::View<const float*, S>, ::kpz::View<float*, S>);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "conv1d/conv1d.hpp"
+#include "conv1d/shapes.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
@@ -52,8 +53,16 @@ void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>
   }
 }
 
-// Who should have written output i: `general` gives each member 4 consecutive outputs.
-OwnerFn owner_of(const std::string& variant, std::string_view space, int tile, int team_size) {
+// Who should have written output i: `general` gives each member 4 consecutive outputs,
+// `vector` a row of `lanes` outputs, one per vector lane.
+OwnerFn owner_of(const std::string& variant, std::string_view space, int tile, int team_size, int lanes) {
+  if (variant == "vector") {
+    const std::size_t rows = (static_cast<std::size_t>(tile) + lanes - 1) / lanes;
+    const OwnerFn by_row = tile_owner(space, rows, team_size);
+    return [=](std::size_t i) {
+      return by_row((i / tile) * rows + (i % tile) / lanes) + ", lane " + std::to_string((i % tile) % lanes);
+    };
+  }
   if (variant != "general") return tile_owner(space, static_cast<std::size_t>(tile), team_size);
   const std::size_t quads = (static_cast<std::size_t>(tile) + 3) / 4;
   const OwnerFn by_quad = tile_owner(space, quads, team_size);
@@ -70,10 +79,22 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int k = static_cast<int>(req.params.get("kernel-size"));
   const int taps = effective_taps(n, k);
 
-  // Host-side validation and launch configuration, before anything is allocated.
-  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
-  Launch launch{team_size, 0};
-  if (simple_variant) {
+  // Host-side validation and launch configuration, before anything is allocated. The framework
+  // picks the shape for the backend (kpz/launch_shape.hpp); --team-size / --vector-length override.
+  const bool vector_variant = req.variant == "vector";
+  const LaunchShape shape = launch_shape(space, vector_variant ? vector_needs() : scalar_needs(),
+                                         ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  if (!vector_variant && shape.vector_length != 1)
+    throw ShapeError("--vector-length is for conv1d --vector: --" + req.variant + " uses one lane per member");
+  const int team_size = shape.team_size;
+  Launch launch{team_size, 0, shape.vector_length};
+  if (vector_variant) {
+    const int tile = static_cast<int>(req.params.get("tile"));
+    launch.tile = tile > 0 ? tile : vector_tile<Space>(shape.tile, taps);
+    check_scratch<Space>(vector_scratch_bytes<Space>(launch.tile, taps), 0,
+                         "conv1d --vector with K=" + std::to_string(k) + " and a tile of " +
+                             std::to_string(launch.tile) + " outputs");
+  } else if (simple_variant) {
     check_scratch<Space>(simple_scratch_bytes<Space>(n, taps), 0,
                          "conv1d --simple with N=" + std::to_string(n) + ", K=" + std::to_string(k) +
                              " (one team holds all of a and b)");
@@ -99,6 +120,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const bool ref = req.impl == Impl::reference;
   if (simple_variant) (ref ? reference::simple<Space> : exercise::simple<Space>)(space, team_size, ca, cb, out);
   else if (req.variant == "general") (ref ? reference::general<Space> : exercise::general<Space>)(space, launch, ca, cb, out);
+  else if (vector_variant) (ref ? reference::vector_lanes<Space> : exercise::vector_lanes<Space>)(space, launch, ca, cb, out);
   else if (bug_hunt) (ref ? reference::bug_missing_barrier<Space> : exercise::bug_missing_barrier<Space>)(space, launch, ca, cb, out);
   else (ref ? reference::tiled<Space> : exercise::tiled<Space>)(space, launch, ca, cb, out);
   space.fence();
@@ -108,10 +130,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   oracle(in, expected, bound);
 
   RunReport report;
-  report.config.set("size", n).set("kernel_size", k).set("team_size", team_size);
+  report.config.set("size", n).set("kernel_size", k);
+  report.config.set("team_size", team_size).set("vector_length", launch.vector_length);
   report.config.set("tile", launch.tile).set("teams", (n + launch.tile - 1) / launch.tile);
   report.config.set("worked_example", worked);
-  compare_within(report, got, expected, bound, owner_of(req.variant, space_name<Space>(), launch.tile, team_size));
+  compare_within(report, got, expected, bound, owner_of(req.variant, space_name<Space>(), launch.tile, team_size, launch.vector_length));
   if (req.keep_arrays) {
     report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
     report.output = Json::array_of(got);
@@ -145,6 +168,17 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
                  "a once plus a halo of ceil(K/4) Quads per team, b once per team"});
     b.push_back({"scratch-writes-per-team", std::ceil(tile / 4) + 2 * tap_quads, "one store per Quad"});
     b.push_back({"scratch-reads-per-team", std::ceil(tile / 4) * (1 + 2 * tap_quads), "per 4 outputs: 1 + 2 per tap Quad"});
+  } else if (variant == "vector") {
+    const double padded = 4 * std::ceil(taps / 4);
+    const double blocks = padded / 4;
+    const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
+    const double rows = std::ceil(tile / lanes);
+    b.push_back({"global-reads", n + teams * padded + teams * taps,
+                 "a once plus a halo of 4 * ceil(K/4) per team, b once per team"});
+    b.push_back({"scratch-writes-per-team", tile + 2 * padded + tile * (blocks - 1),
+                 "the tile, its halo and b staged once; a running sum per output and block but the last"});
+    b.push_back({"scratch-reads-per-team", tile * (5 * blocks - 1) + rows * padded,
+                 "per output and block of 4 taps: 4 inputs and the running sum; b once per row"});
   } else {
     b.push_back({"global-reads", n + teams * (taps - 1) + teams * taps,
                  "a once plus a halo of K-1 per team, b once per team"});
@@ -171,6 +205,12 @@ PuzzleSpec make_spec() {
        {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}}, "general",
         {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
          "--size 4099 --kernel-size 5 --team-size 1"}},
+      {"vector", "one source for CPU and GPU: rows of outputs on threads, one output per vector lane",
+       {size_general, k_general, {"tile", "outputs per team (0: the framework's launch shape)", 0, 0, 1 << 13}},
+       "vector_lanes",
+       {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
+        "--size 4099 --kernel-size 5 --team-size 1", "--size 1001 --kernel-size 7 --tile 64 --vector-length 1",
+        "--size 3001 --kernel-size 16 --tile 100 --vector-length 4"}},
       {"simple", "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
        {{"size", "N (random inputs when given)", 6, 1, 1 << 16},
         {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}},
@@ -191,7 +231,7 @@ PuzzleSpec make_spec() {
        {"--size 100 --kernel-size 20 --tile 8"}},
   };
   spec.course_position = 1;
-  spec.learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general"};
+  spec.learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general", "vector"};
   spec.advice = [](const SpaceLimits& s) {
     std::vector<std::string> lines;
     // --simple keeps all of a (and b) in one team's level-0 scratch.
@@ -202,7 +242,8 @@ PuzzleSpec make_spec() {
   };
   // `kpuzzles trace`: small configurations with three teams or fewer, four members per team.
   for (auto& v : spec.variants) {
-    if (v.name == "general") v.trace = trace_config(v.name, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
+    if (v.name == "general" || v.name == "vector")
+      v.trace = trace_config(v.name, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
     else v.trace = trace_config(v.name, {});
   }
   for (auto& v : spec.variants) v.bug_hunt = v.name == "bug-missing-barrier";

@@ -4,7 +4,9 @@
 // Every team kernel writes one partial sum per team into `partial` (the ladder: team t owns the
 // tile of lanes * unroll elements starting at t * lanes * unroll; --persistent: team t owns one
 // contiguous share of the input, see share_begin). A second launch, finish(), adds the partial
-// sums into result(0). --builtin is Kokkos::parallel_reduce straight into result(0), and
+// sums into result(0). --team-reduce, the portable rung, reduces its tile with Kokkos' own
+// collectives instead of a hand-built tree (nested parallel_reduce over TeamThreadRange rows and
+// ThreadVectorRange lanes). --builtin is Kokkos::parallel_reduce straight into result(0), and
 // --recursive replaces the book's device-side recursion by host-driven launches of `interleaved`
 // on the partial sums until one value is left.
 //
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "kpz/launch_shape.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
@@ -45,6 +48,7 @@ enum class Variant {
   unroll_warps8,
   complete_unroll,
   template_lanes,
+  team_reduce,
   builtin,
   recursive,
 };
@@ -65,7 +69,17 @@ struct Launch {
   int team_size;  // members per team
   int lanes;      // scratch slots per team (the book's block size): a power of two
   int league;     // number of teams
+  // --team-reduce only: vector lanes per member, and elements per team (a tile of rows of
+  // vector_length * kLaneLoads elements).
+  int vector_length = 1;
+  int tile = 0;
 };
+
+// --team-reduce: each vector lane adds kLaneLoads elements of a row, so a row is
+// vector_length * kLaneLoads elements. On a GPU (32 lanes, one warp) that is 16 loads in flight
+// per lane before the warp's shuffles add the row; on a CPU the row is one SIMD loop.
+inline constexpr int kLaneLoads = 16;
+inline int row_width(const Launch& launch) { return launch.vector_length * kLaneLoads; }
 
 // The template variant is instantiated for these lane counts.
 inline constexpr int kTemplateLanes[] = {64, 128, 256, 512, 1024};
@@ -197,6 +211,78 @@ inline std::size_t recursive_work_size(std::size_t n, int lanes) {
 // Checks the host-side preconditions of a variant and throws UsageError naming what is allowed.
 void validate_lanes(const VariantInfo& v, int lanes);
 
+// --team-reduce's shape (kpz/launch_shape.hpp). GPU: teams of 16 warps, one row per warp at a
+// time, a tile of 2^15 values (4 rows per member; 8192 teams at 2^28). CPU: one thread per team,
+// rows of 64 * 16 values (one SIMD loop of 4 KiB of ints), a tile of 2^16 values, so that 2^24
+// values give each of 16 threads 16 teams. Tuned with `kpuzzles bench reduce --tile`.
+inline constexpr int kTeamReduceGpuTeam = 16, kTeamReduceHostVector = 64;
+inline constexpr int kTeamReduceGpuTile = 1 << 15, kTeamReduceHostTile = 1 << 16;
+
+inline bool warp_finish_variant(Variant v) {
+  return v == Variant::unroll_warps8 || v == Variant::complete_unroll || v == Variant::template_lanes;
+}
+
+// What the kernel of variant v asks of its launch.
+inline KernelNeeds kernel_needs(const VariantInfo& v, int lanes) {
+  KernelNeeds k;
+  k.check_team = 64;  // on a CPU: every thread in one team, so that a missing barrier shows
+  if (v.variant == Variant::team_reduce) {
+    k.gpu_team = kTeamReduceGpuTeam;
+    k.gpu_vector = 32;
+    k.host_vector = kTeamReduceHostVector;
+    k.gpu_tile = kTeamReduceGpuTile;
+    k.host_tile = kTeamReduceHostTile;
+  } else if (v.variant == Variant::persistent) {
+    k.gpu_team = kPersistentCudaTeam;
+  } else if (v.unroll > 0) {
+    k.gpu_team = lanes < 1024 ? lanes : 1024;  // the book: one CUDA thread per lane
+    k.gpu_tile = k.host_tile = v.variant == Variant::recursive ? lanes : lanes * v.unroll;
+  } else {
+    k.gpu_team = 1;  // builtin: no team
+  }
+  return k;
+}
+
+// The launch of variant v on n values: the framework's shape for the variant's needs and the
+// user's --team-size / --vector-length (req), then the league. lanes: the ladder's tree width
+// (validated); tile: --team-reduce's values per team (0: the shape's); teams: --persistent's
+// league (0: from the device). The shape chosen goes to *shape_out for the report's config.
+template <class Space>
+Launch plan_launch(const Space& space, const VariantInfo& v, std::size_t n, int lanes, int tile, int teams,
+                   const ShapeRequest& req, Purpose purpose, LaunchShape* shape_out = nullptr) {
+  if (req.vector_length > 1 && v.variant != Variant::team_reduce)
+    throw UsageError("--vector-length " + std::to_string(req.vector_length) + " is not allowed for --" + v.name +
+                     ": only --team-reduce has vector lanes (the ladder's trees are team-level)");
+  if (v.unroll > 0) validate_lanes(v, lanes);
+  const LaunchShape shape = launch_shape(space, kernel_needs(v, lanes), req, purpose);
+  Launch launch{shape.team_size, lanes, 1};
+  if (v.variant == Variant::team_reduce) {
+    launch.vector_length = shape.vector_length;
+    const int width = row_width(launch);
+    launch.tile = tile > 0 ? tile : (shape.tile > width ? shape.tile : width);
+    const std::size_t league = (n + launch.tile - 1) / static_cast<std::size_t>(launch.tile);
+    launch.league = static_cast<int>(league < 1 ? 1 : league);
+  } else if (v.variant == Variant::persistent) {
+    launch.league = teams > 0 ? teams : persistent_league(space, n, launch.team_size);
+  } else if (v.unroll > 0) {
+    launch.league = ladder_league(n, lanes, v.unroll);
+  }
+  if (shape_out) {
+    *shape_out = shape;
+    if (v.variant == Variant::team_reduce) shape_out->tile = launch.tile;
+  }
+  return launch;
+}
+
+// Level-0 scratch of variant v's team kernel (bytes per team).
+template <class Space, class T>
+std::size_t scratch_bytes(const VariantInfo& v, const Launch& launch) {
+  if (v.variant == Variant::persistent) return persistent_scratch_bytes<Space, T>(launch.team_size);
+  if (v.variant == Variant::team_reduce || v.unroll == 0) return 0;  // Kokkos' collectives bring their own
+  return warp_finish_variant(v.variant) ? warp_scratch_bytes<Space, T>(launch.lanes)
+                                        : tree_scratch_bytes<Space, T>(launch.lanes);
+}
+
 }  // namespace kpz::reduce
 
 namespace kpz::reduce::exercise {
@@ -235,6 +321,8 @@ namespace kpz::reduce::reference {
                                      ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                   \
   template void templated<1024, S, T>(const S&, const ::kpz::reduce::Launch&,                          \
                                       ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                  \
+  template void team_reduce<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
+                                  ::kpz::View<T*, S>);                                                \
   template void builtin<S, T>(const S&, ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                 \
   template void recursive<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,     \
                                 ::kpz::View<T*, S>, ::kpz::View<T*, S>);
@@ -280,6 +368,7 @@ void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch,
         default: throw std::logic_error("reduce --template: no instance for lanes " + std::to_string(launch.lanes));
       }
       break;
+    case Variant::team_reduce: kernel = r ? ref::team_reduce<Space, T> : ex::team_reduce<Space, T>; break;
     case Variant::builtin:
       (r ? ref::builtin<Space, T> : ex::builtin<Space, T>)(space, in, result);
       return;

@@ -24,6 +24,7 @@ const std::vector<VariantInfo>& variants() {
       {Variant::unroll_warps8, "unroll-warps8", 8},
       {Variant::complete_unroll, "complete-unroll", 8},
       {Variant::template_lanes, "template", 8},
+      {Variant::team_reduce, "team-reduce", 0},
       {Variant::builtin, "builtin", 0},
       {Variant::recursive, "recursive", 1},
   };
@@ -115,6 +116,11 @@ Layout layout_of(const VariantInfo& v, std::size_t n, const Launch& launch) {
       l.first.push_back(t == launch.league ? n : static_cast<std::size_t>(4 * share_begin(quads, launch.league, t)));
     return l;
   }
+  if (v.variant == Variant::team_reduce) {
+    for (int t = 0; t <= launch.league; ++t)
+      l.first.push_back(std::min(n, static_cast<std::size_t>(t) * static_cast<std::size_t>(launch.tile)));
+    return l;
+  }
   const std::size_t tile = static_cast<std::size_t>(launch.lanes) * static_cast<std::size_t>(v.unroll);
   for (int t = 0; t <= launch.league; ++t) l.first.push_back(std::min(n, static_cast<std::size_t>(t) * tile));
   return l;
@@ -155,32 +161,19 @@ template <class Space, class T>
 RunReport run_typed(const Space& space, const RunRequest& req) {
   const VariantInfo& v = info(req.variant);
   const std::size_t n = static_cast<std::size_t>(req.params.get("size"));
-  const bool gpu = space_name<Space>() == "cuda";
   const bool ladder = v.unroll > 0;
-  Launch launch{0, 0, 1};
-  std::size_t scratch = 0;
-  if (ladder) {
-    launch.lanes = static_cast<int>(req.params.get("lanes"));
-    validate_lanes(v, launch.lanes);
-    // CUDA: one member per lane, as in the book (up to 1024 threads per block).
-    launch.team_size = resolve_team_size(space, req.team_size, gpu ? std::min(launch.lanes, 1024) : 64);
-    launch.league = ladder_league(n, launch.lanes, v.unroll);
-    const bool warp = v.variant == Variant::unroll_warps8 || v.variant == Variant::complete_unroll ||
-                      v.variant == Variant::template_lanes;
-    scratch = warp ? warp_scratch_bytes<Space, T>(launch.lanes) : tree_scratch_bytes<Space, T>(launch.lanes);
-  } else if (v.variant == Variant::persistent) {
-    launch.team_size = resolve_team_size(space, req.team_size, gpu ? kPersistentCudaTeam : 64);
-    const auto teams = req.params.get("teams");
-    launch.league = teams > 0 ? static_cast<int>(teams) : persistent_league(space, n, launch.team_size);
-    scratch = persistent_scratch_bytes<Space, T>(launch.team_size);
-  } else {
-    launch.team_size = resolve_team_size(space, req.team_size, 1);  // builtin: no team
-  }
-  check_scratch<Space>(scratch, 0, "reduce --" + std::string(v.name) + " with " + std::to_string(launch.lanes) + " lanes");
+  const bool team_kernel = v.variant != Variant::builtin && v.variant != Variant::recursive;
+  // Purpose::check: on a CPU, teams of as many threads as there are, so that races show.
+  LaunchShape shape;
+  const Launch launch = plan_launch(space, v, n, ladder ? static_cast<int>(req.params.get("lanes")) : 0,
+                                    v.variant == Variant::team_reduce ? static_cast<int>(req.params.get("tile")) : 0,
+                                    v.variant == Variant::persistent ? static_cast<int>(req.params.get("teams")) : 0,
+                                    ShapeRequest{req.team_size, req.vector_length}, Purpose::check, &shape);
+  check_scratch<Space>(scratch_bytes<Space, T>(v, launch), 0,
+                       "reduce --" + std::string(v.name) + (ladder ? " with " + std::to_string(launch.lanes) + " lanes" : ""));
 
   const std::vector<T> host_in = make_input<T>(req, n);
   auto in = to_device(space, "in", host_in);
-  const bool team_kernel = v.variant != Variant::builtin && v.variant != Variant::recursive;
   View<T*, Space> partial(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "partial"),
                           team_kernel ? launch.league : 0);
   View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
@@ -212,8 +205,13 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
   RunReport report;
   report.config.set("size", n).set("type", std::is_integral_v<T> ? "int" : "float");
   if (ladder) report.config.set("lanes", launch.lanes).set("unroll", v.unroll);
-  if (v.variant != Variant::builtin) report.config.set("team_size", launch.team_size).set("teams", launch.league);
-  if (ladder && v.variant != Variant::recursive) report.config.set("tile", launch.lanes * v.unroll);
+  if (v.variant != Variant::builtin) {
+    // The launch shape as the framework chose it (team_size, vector_length, tile), then the league.
+    const Json chosen = shape.to_json();  // a named object: members() refers into it
+    for (const auto& [key, value] : chosen.members()) report.config.set(key, value);
+    report.config.set("teams", launch.league);
+  }
+  if (v.variant == Variant::team_reduce) report.config.set("row", row_width(launch));
   if (team_kernel)
     report.notes.push_back("values: the partial sum of each of the " + std::to_string(teams) + " team(s), then the total");
   if (v.variant == Variant::recursive) {
@@ -252,9 +250,10 @@ PuzzleSpec make_spec() {
   const OptionSpec type{"float", "0: int values, summed exactly; 1: float values, within a stated bound", 0, 0, 1};
   const OptionSpec lanes{"lanes", "scratch slots per team (the book's block size), a power of two", 512, 1, 4096};
   const OptionSpec teams{"teams", "number of teams (0: from the device: two waves of full occupancy on CUDA, one team per group of threads on a host)", 0, 0, 1 << 20};
+  const OptionSpec tile{"tile", "values per team for --team-reduce (0: the framework's launch shape; rows of vector length x 16)", 0, 0, 1 << 24};
   PuzzleSpec spec;
   spec.name = "reduce";
-  spec.summary = "the reduction ladder: nine team kernels from neighbored pairs to templates, and beyond";
+  spec.summary = "the reduction ladder: nine team kernels from neighbored pairs to templates, Kokkos' own levels, and beyond";
   spec.doc = "puzzles/reduce.md";
   spec.variants = {
       {"persistent", "beyond the book: one even share per team, a league sized from the device, four 16-byte loads in flight, warp shuffles",
@@ -268,6 +267,8 @@ PuzzleSpec make_spec() {
       {"unroll-warps8", "rung 7: the last 64 values by warp shuffles (XorExchange), no barriers", {size, type, lanes}},
       {"complete-unroll", "rung 8: the tree written out step by step for 64 .. 1024 lanes", {size, type, lanes}},
       {"template", "rung 9: the lane count as a template parameter (64, 128, 256, 512, 1024)", {size, type, lanes}},
+      {"team-reduce", "the portable rung: Kokkos' levels and collectives (TeamThreadRange rows, ThreadVectorRange lanes, nested parallel_reduce), no hand-built tree",
+       {size, type, tile}},
       {"builtin", "Kokkos::parallel_reduce: the baseline every kernel is compared with", {size, type}},
       {"recursive", "host-driven recursion: interleaved on the partial sums until one value is left",
        {size, type, lanes}},
@@ -285,11 +286,15 @@ PuzzleSpec make_spec() {
   set_exercise(spec, "complete-unroll", "complete_unroll", rung);
   set_exercise(spec, "template", "templated", rung);
   set_exercise(spec, "recursive", "recursive", rung);
+  // Tiles of 256 with --vector-length 2 are rows of 32: several rows per team, a short last row.
+  set_exercise(spec, "team-reduce", "team_reduce",
+               {"--size 1", "--size 1001 --float 1 --tile 256 --vector-length 2", "--size 5000 --tile 300 --team-size 1",
+                "--size 4099 --tile 1024 --vector-length 1", "--size 70001 --float 1 --vector-length 4"});
   set_exercise(spec, "builtin", "builtin", {"--size 1", "--size 4097 --float 1"});
   set_exercise(spec, "persistent", "persistent", {"--size 1", "--size 1001 --float 1", "--size 5000 --teams 3 --team-size 1"});
   spec.course_position = 4;
   spec.learning_order = {"neighbored", "neighbored-less", "interleaved", "unroll2", "unroll4", "unroll8", "unroll-warps8",
-                         "complete-unroll", "template", "builtin", "recursive", "persistent"};
+                         "complete-unroll", "template", "builtin", "team-reduce", "recursive", "persistent"};
   set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });

@@ -18,6 +18,17 @@ constexpr double kWarpSteps = 5;
 
 std::vector<BudgetLimit> budget(const VariantInfo& v, const Params& p) {
   const double n = static_cast<double>(p.get("size"));
+  if (v.variant == Variant::team_reduce) {
+    // Kokkos' collectives only: each value read once, one partial sum per team, no scratch, no
+    // barrier; the one team reduction of each team (the row sums are lane-level, not team-level).
+    const double tile = static_cast<double>(p.get("tile"));
+    return {{"global-reads", n + std::ceil(n / tile), "each input once, then each partial sum once"},
+            {"global-reads-per-cell-per-team", 1, "each element once"},
+            {"global-writes-per-cell", 1, "one partial sum per team"},
+            {"barriers-per-team", 0, "none: the nested reductions synchronise what they need"},
+            {"collectives-per-team", 1, "the TeamThreadRange parallel_reduce (the finishing launch: one too)"},
+            {"scratch-writes-per-team", 0, "no scratch"}};
+  }
   const double lanes = static_cast<double>(p.get("lanes"));
   const double steps = std::log2(lanes);  // tree levels from lanes slots down to one
   const bool recursive = v.variant == Variant::recursive;
@@ -79,6 +90,13 @@ void set_trace_configs(PuzzleSpec& spec) {
       v.trace.not_traceable_reason =
           "it reads its input through a raw Kokkos::View of 16-byte Quads made from in.data(), which bypasses the "
           "framework's View type that the trace build records";
+      continue;
+    }
+    if (i.variant == Variant::team_reduce) {
+      // Rows are vector length (the trace build's 64) x 16 = 1024 values: tiles of four rows, one
+      // per member, and two and a half tiles (three teams, the last with a short row).
+      v.trace = traceable({{"size", 10240}, {"tile", 4096}, {"float", 0}}, 4,
+                          [i](const Params& p, const Json&) { return budget(i, p); });
       continue;
     }
     // Tiles of lanes * unroll elements: the input covers two and a half tiles (three teams); the

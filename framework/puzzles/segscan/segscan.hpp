@@ -8,7 +8,8 @@
 // It is an ordinary scan of (value, flag) pairs under the operator
 //   (v_i, f_i) (+) (v_j, f_j) = (f_j ? v_j : v_i + v_j, f_i | f_j)     (earlier (+) later),
 // which is associative but not commutative: Kokkos' team scans (sum only, backend-dependent
-// operand order) cannot run it, so the kernels write it in team scratch with barriers.
+// operand order) cannot run it, so the kernels write it in team scratch with barriers; only the
+// vector-level scan takes it, as a reducer (SegReducer below; --vector-scan).
 //
 // The kernel signatures (signatures.inc) are implemented twice with the same text: by the
 // learner in exercises/segscan/ (namespace kpz::segscan::exercise) and in reference/segscan/
@@ -39,8 +40,10 @@ struct SegPair {
 
 // What the host decides before a launch.
 struct Launch {
-  int team_size;  // team members per team
-  int tile;       // elements per team (multi-team scan); the single-team kernels use N
+  int team_size;          // team members per team
+  int tile;               // elements per team (multi-team scan); the single-team kernels use N
+  int vector_length = 1;  // vector lanes per member (--vector-scan's ThreadVectorRange scans)
+  int carry_team = 0;     // members of --vector-scan's one-team carries launch (0: team_size)
 };
 
 inline int next_pow2(int n) {
@@ -71,6 +74,70 @@ std::size_t blelloch_scratch_bytes(int n) {
 template <class Space>
 int default_tile() {
   return 1024;
+}
+
+// ---- --vector-scan: the segmented operator as a Kokkos reducer ----
+//
+// Kokkos 5.0.2 honours a custom reducer only in the vector-level scan,
+// parallel_scan(ThreadVectorRange(member, count), closure, reducer) (team scans are sum only):
+// - host backends run the closure once per element, in order, with final == true, starting from
+//   reducer.init(): the closure's own `update = combine(update, x)` is the whole scan; join is
+//   never called and the total is never written back to the reducer's reference;
+// - CUDA runs it on the lanes of a warp: closure(i - 1, val, false) from the identity, then a
+//   shuffle-up tree that calls join(dest, src) with dest the LATER range and src the EARLIER one,
+//   then join(val, carry-in) likewise, then closure(i, val, true); it writes the total back. It
+//   also ignores the start of a ThreadVectorRange(member, begin, end): use (member, count) and
+//   offset the index yourself.
+// So join must put src before dest: dest = combine(src, dest). A wrong order passes on the host.
+template <class T>
+struct SegReducer {
+  using reducer = SegReducer;
+  using value_type = SegPair<T>;
+  using result_view_type = Kokkos::View<value_type, Kokkos::AnonymousSpace, Kokkos::MemoryUnmanaged>;
+
+  KOKKOS_INLINE_FUNCTION explicit SegReducer(value_type& result) : result_(&result) {}
+  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
+    dest = value_type{dest.flag ? dest.value : src.value + dest.value, src.flag | dest.flag};
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type{T(0), 0}; }
+  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result_; }
+  KOKKOS_INLINE_FUNCTION result_view_type view() const { return result_view_type(result_); }
+  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
+
+ private:
+  value_type* result_;
+};
+
+// Elements per row of --vector-scan: one member's ThreadVectorRange scan (CUDA: 4 passes of a
+// warp of 32 lanes; host: one loop).
+constexpr int kVectorScanRow = 128;
+
+// Elements per team of --vector-scan: 4096 on every backend, about 25 KiB of scratch (CUDA:
+// eight blocks per SM; host backends allow 32 KiB per team, an L1/L2-sized working set).
+template <class Space>
+int default_vector_scan_tile() {
+  return 4096;
+}
+
+// Level-0 scratch of the --vector-scan tile kernel: per element a head byte, an end byte and
+// the id of the segment that ends there; per row its total, its carry-in and its open segment.
+template <class Space, class T>
+std::size_t vector_scan_scratch_bytes(int tile) {
+  const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
+  return 2 * ScratchView<Flag*, Space>::shmem_size(tile) + ScratchView<int*, Space>::shmem_size(tile) +
+         2 * pair_buffer_bytes<Space, T>(rows) + ScratchView<int*, Space>::shmem_size(rows) +
+         ScratchView<T*, Space>::shmem_size(rows);
+}
+
+// First k in [lo, hi) with offsets(k) >= x (hi if none); offsets is nondecreasing.
+template <class OffsetsView>
+KOKKOS_INLINE_FUNCTION int first_at_least(const OffsetsView& offsets, int lo, int hi, int x) {
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (offsets(mid) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 // ---- The framework's fast segmented reduction (merge_path.cpp) ----
@@ -216,5 +283,8 @@ namespace kpz::segscan::reference {
                              ::kpz::View<const int*, S>, ::kpz::View<T*, S>);                             \
   template void spmv<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const int*, S>,           \
                            ::kpz::View<const int*, S>, ::kpz::View<const T*, S>, ::kpz::View<const T*, S>, \
-                           ::kpz::View<T*, S>);
+                           ::kpz::View<T*, S>);                                                             \
+  template void vector_scan<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const T*, S>,      \
+                                  ::kpz::View<const int*, S>, ::kpz::View<T*, S>,                         \
+                                  ::kpz::View<::kpz::segscan::SegPair<T>*, S>, ::kpz::View<int*, S>);
 #define KPZ_SEGSCAN_INSTANTIATE(S) KPZ_SEGSCAN_INSTANTIATE_T(S, float) KPZ_SEGSCAN_INSTANTIATE_T(S, int)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kpz/check.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/segments.hpp"
 #include "kpz/transfer.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // values (or nonzeros) per run
 
-enum class Kind { simple, exclusive, work_efficient, multi_team, reduce, spmv };
+enum class Kind { simple, exclusive, work_efficient, multi_team, reduce, spmv, vector_scan };
 
 Kind kind_of(const std::string& v) {
   if (v == "simple") return Kind::simple;
@@ -30,11 +31,47 @@ Kind kind_of(const std::string& v) {
   if (v == "work-efficient") return Kind::work_efficient;
   if (v == "reduce") return Kind::reduce;
   if (v == "spmv") return Kind::spmv;
+  if (v == "vector-scan") return Kind::vector_scan;
   return Kind::multi_team;
 }
 
 bool one_team(Kind k) { return k == Kind::simple || k == Kind::exclusive || k == Kind::work_efficient; }
-bool is_scan(Kind k) { return k != Kind::reduce && k != Kind::spmv; }
+bool is_scan(Kind k) { return k != Kind::reduce && k != Kind::spmv && k != Kind::vector_scan; }
+
+// Launch shapes (kpz/launch_shape.hpp). The scratch-and-barrier kernels keep their shapes:
+// 256 members on a GPU, as many as the backend gives when checking on a CPU, vector length 1
+// (they have no vector loops). --vector-scan: 8 members of 32 lanes on a GPU (a warp per row).
+KernelNeeds segscan_needs(Kind kind) {
+  KernelNeeds needs;
+  needs.gpu_team = 256;
+  needs.check_team = 64;
+  needs.gpu_tile = needs.host_tile = 1024;
+  if (kind == Kind::vector_scan) {
+    needs.gpu_team = 8;
+    needs.gpu_vector = 32;
+    needs.gpu_tile = 4096;
+    needs.host_tile = 4096;
+  }
+  return needs;
+}
+
+// The one-team carries launch of --vector-scan scans one pair per tile (65536 at N = 2^28 on a
+// GPU): a whole block of 32 x 32 lanes there, so that each member's chunk stays short.
+template <class Space>
+int vector_scan_carry_team(const Space& space, int team_size, int vector_length, Purpose purpose) {
+  KernelNeeds needs = segscan_needs(Kind::vector_scan);
+  needs.gpu_team = 32;
+  return launch_shape(space, needs, ShapeRequest{team_size, vector_length}, purpose).team_size;
+}
+
+template <class Space>
+LaunchShape segscan_shape(const Space& space, const RunRequest& req, Kind kind) {
+  const bool lanes = kind == Kind::vector_scan;
+  LaunchShape shape = launch_shape(space, segscan_needs(kind), ShapeRequest{req.team_size, lanes ? req.vector_length : 0},
+                                   Purpose::check);
+  if (!one_team(kind) && req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
+  return shape;
+}
 
 // The worked example of the issue and the docs: segments {0,1,2} {3,4} {5,6,7,8} {9}.
 const std::vector<std::int64_t> kWorkedIds{0, 0, 0, 1, 1, 2, 2, 2, 2, 3};
@@ -283,7 +320,8 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   const std::int64_t n = worked ? static_cast<std::int64_t>(kWorkedIds.size()) : req.params.get("size");
 
   // Host-side validation and launch configuration first.
-  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
+  const LaunchShape lshape = segscan_shape(space, req, kind);
+  const int team_size = lshape.team_size;
   Launch launch{team_size, static_cast<int>(n)};
   const std::string pairs = " (value, flag) pairs";
   if (kind == Kind::simple || kind == Kind::exclusive) {
@@ -295,7 +333,7 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
                          "segscan --work-efficient with N=" + std::to_string(n) + " (one team holds " +
                              std::to_string(next_pow2(static_cast<int>(n))) + pairs + ")");
   } else {
-    launch.tile = req.params.get("tile") ? static_cast<int>(req.params.get("tile")) : default_tile<Space>();
+    launch.tile = lshape.tile;
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
     check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(launch.tile), 0,
                          "segscan --multi-team with a tile of " + std::to_string(launch.tile) + " elements");
@@ -338,8 +376,9 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   const int teams = one_team(kind) ? 1 : static_cast<int>((n + launch.tile - 1) / launch.tile);
   report.config.set("size", n).set("segments", segments::count(offsets)).set("longest", segments::longest(offsets));
   if (!worked) report.config.set("mean_length", mean).set("shape", shape_name(shape));
-  report.config.set("values", ints ? "int" : "float").set("team_size", team_size);
+  report.config.set("values", ints ? "int" : "float").set("team_size", team_size).set("vector_length", 1);
   if (!one_team(kind)) report.config.set("tile", launch.tile);
+  if (req.vector_length > 1) report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   report.config.set("teams", teams).set("worked_example", worked);
 
   // Step tables (host replay of the kernel's steps).
@@ -386,10 +425,13 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   const std::int64_t shape = req.params.get("shape");
   const std::int64_t mean = req.params.get("mean-length");
   const std::int64_t size = req.params.get("size");
-  const bool merge_path = req.params.get("merge-path") != 0;
+  const bool merge_path = kind != Kind::vector_scan && req.params.get("merge-path") != 0;
 
-  const int team_size = resolve_team_size(space, req.team_size, space_name<Space>() == "cuda" ? 256 : 64);
-  Launch launch{team_size, req.params.get("tile") ? static_cast<int>(req.params.get("tile")) : default_tile<Space>()};
+  const bool vector_kind = kind == Kind::vector_scan;
+  const LaunchShape lshape = segscan_shape(space, req, kind);
+  const int team_size = lshape.team_size;
+  Launch launch{team_size, lshape.tile, lshape.vector_length};
+  if (vector_kind) launch.carry_team = vector_scan_carry_team(space, req.team_size, lshape.vector_length, Purpose::check);
   MergePathPlan plan = default_merge_path_plan<Space>(team_size, spmv_kind);
   if (merge_path) {
     if (req.params.get("tile")) {
@@ -399,6 +441,10 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
     check_scratch<Space>(merge_path_scratch_bytes<Space, T>(plan), 0,
                          "segscan merge path with " + std::to_string(plan.tile_items) + " items per team");
     check_scratch<Space>(merge_path_carry_scratch_bytes<Space, T>(plan), 0, "segscan merge path carry scan");
+  } else if (vector_kind) {
+    check_scratch<Space>(vector_scan_scratch_bytes<Space, T>(launch.tile), 0,
+                         "segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements");
+    check_scratch<Space>(2 * pair_buffer_bytes<Space, T>(launch.carry_team), 0, "segscan --vector-scan carries");
   } else {
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
     check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(launch.tile), 0,
@@ -480,6 +526,12 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
     if (merge_path) {
       MergePathWorkspace<Space, T> ws(space, plan, segs, n);
       merge_path_reduce(space, plan, ws, View<const T*, Space>(d_values), co, out);
+    } else if (vector_kind) {
+      const auto tiles = static_cast<std::size_t>(lshape.league(n));
+      View<SegPair<T>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"), tiles);
+      View<int*, Space> tile_open(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_open"), tiles);
+      (ref ? reference::vector_scan<Space, T> : exercise::vector_scan<Space, T>)(space, launch, d_values, co, out,
+                                                                                  tile_totals, tile_open);
     } else {
       (ref ? reference::reduce<Space, T> : exercise::reduce<Space, T>)(space, launch, d_values, co, out);
     }
@@ -491,6 +543,9 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   else report.config.set("size", n).set("segments", segs);
   report.config.set("longest", segments::longest(offsets)).set("mean_length", mean).set("shape", shape_name(shape));
   report.config.set("values", ints ? "int" : "float").set("team_size", team_size);
+  report.config.set("vector_length", vector_kind ? launch.vector_length : 1);
+  if (vector_kind) report.config.set("carry_team", launch.carry_team);
+  if (!vector_kind && req.vector_length > 1) report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   if (merge_path) {
     report.config.set("kernel", "merge path").set("tile_items", plan.tile_items);
     report.config.set("teams", segs ? (segs + n + plan.tile_items - 1) / plan.tile_items : 0);
@@ -498,8 +553,16 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
     report.config.set("tile", launch.tile).set("teams", (n + launch.tile - 1) / launch.tile);
   }
   const char* seg_word = spmv_kind ? "row" : "segment";
-  const OwnerFn owner = merge_path ? merge_path_owner(offsets, plan.tile_items, seg_word)
-                                   : OwnerFn([=](std::size_t s) { return segment_owner(offsets, s, seg_word); });
+  const int tile = launch.tile;
+  const OwnerFn owner =
+      merge_path ? merge_path_owner(offsets, plan.tile_items, seg_word)
+      : vector_kind
+          ? OwnerFn([=](std::size_t s) {  // the team whose tile holds the segment's end (tile 0 for ends at 0)
+              const std::int64_t end = offsets[s + 1];
+              return segment_owner(offsets, s, seg_word) + ", vector-scan team " +
+                     std::to_string(end > 0 ? (end - 1) / tile : 0);
+            })
+          : OwnerFn([=](std::size_t s) { return segment_owner(offsets, s, seg_word); });
   check_output(report, got, expected, owner);
   if (req.keep_arrays) {
     if (spmv_kind) {
@@ -534,6 +597,8 @@ PuzzleSpec make_spec() {
                        "2 an offset past N, 3 segment ids decreasing",
                        0, 0, 3};
   const OptionSpec tile{"tile", "elements per team (0: 1024), or merge items per team with --merge-path 1", 0, 0, 1 << 13};
+  const OptionSpec vtile{"tile", "elements per team (0: the launch shape's, 4096)", 0, 0,
+                         1 << 13};
   const OptionSpec merge{"merge-path", "1: run the framework's merge-path kernel (the benchmark's) instead of yours",
                          0, 0, 1};
   auto size = [](std::int64_t fallback, std::int64_t max, const char* help) {
@@ -562,6 +627,10 @@ PuzzleSpec make_spec() {
         merge}},
       {"spmv", "y = A x for a random CSR matrix: the segmented reduction of the products A(j) * x(col(j))",
        {size(100003, kMaxSize, "rows = columns of A"), mean_of(8), ints, shape, bad, tile, merge}},
+      {"vector-scan",
+       "segment totals with Kokkos' vector-level parallel_scan and the segmented operator as a reducer: "
+       "rows on lanes, rows and tiles stitched by carries",
+       {size((1 << 20) + 3, kMaxSize, "N values (random values and segments)"), mean, ints, shape, bad, vtile}},
   };
   // The learner loop: the function each variant exercises (`combine`, which every variant uses,
   // comes with all of them), the cases it must pass besides its defaults, and the course order.
@@ -573,8 +642,14 @@ PuzzleSpec make_spec() {
                {"--size 1", "--size 5000 --tile 64 --shape 1", "--size 3000 --shape 3 --int 1 --tile 128"});
   set_exercise(spec, "reduce", "reduce", {"--size 1", "--size 5000 --shape 4 --tile 64", "--size 3001 --shape 2 --int 1"});
   set_exercise(spec, "spmv", "spmv", {"--size 1", "--size 300 --tile 64", "--size 1000 --shape 4 --team-size 1"});
+  // --vector-scan: segments longer than a row (128), a tile and a team; empty ones; one segment
+  // of everything; teams of one member; several vector lengths; at least 3 teams everywhere.
+  set_exercise(spec, "vector-scan", "vector_scan_tiles",
+               {"--size 1", "--size 1000 --tile 300 --shape 4", "--size 3000 --shape 3 --int 1 --tile 256",
+                "--size 5000 --tile 512 --mean-length 700 --team-size 1", "--size 4099 --tile 1024 --vector-length 4",
+                "--size 2000 --tile 200 --shape 2 --int 1 --vector-length 2", "--size 20000 --shape 1 --mean-length 300 --tile 1000"});
   spec.course_position = 5;
-  spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "spmv"};
+  spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "vector-scan", "spmv"};
   set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });

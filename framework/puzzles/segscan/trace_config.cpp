@@ -45,6 +45,12 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
     b.push_back({"barriers-per-team", 2 + 2 * steps, "after staging and the root, one per level up and down"});
     b.push_back({"scratch-writes-per-team", 4 * leaves - 2, "leaves staged, one per up-sweep node, the root, two per down-sweep node"});
     b.push_back({"scratch-reads-per-team", 5 * (leaves - 1) + n, "two per up-sweep node, three per down-sweep node, one per output"});
+  } else if (variant == "vector-scan") {
+    // Two launches (tiles, then the one-team carries); a segment that began before its tile is
+    // written by the tile and completed by the carries.
+    b[0] = {"global-writes-per-cell", 2, "each total once; an open segment's once more by the carries launch"};
+    b[1] = {"collectives-per-team", 3 * n, "vector scans of rows, row totals and tile totals, singles"};
+    b.push_back({"barriers-per-team", 4, "after clearing, marking, the rows' scans and the rows' carries"});
   } else {
     // multi-team, reduce, spmv: per tile a Hillis-Steele scan, the aggregates, then the carry-in.
     b.push_back({"global-reads-per-cell-per-team", std::max(1.0, team),
@@ -68,7 +74,8 @@ void set_trace_configs(PuzzleSpec& spec) {
       options["size"] = v.name == "spmv" ? 6 : 40;
       options["tile"] = 8;
       options["mean-length"] = v.name == "spmv" ? 2 : 5;
-      options["merge-path"] = 0;  // the learner's kernels, not the framework's merge path
+      if (v.name != "vector-scan") options["merge-path"] = 0;  // the learner's kernels, not the merge path
+      if (v.name == "vector-scan") options["tile"] = 16;        // 3 tiles of one short row each
     }
     const std::string name = v.name;
     v.trace = traceable(options, 4, [name](const Params& p, const Json& config) { return budget(name, p, config); });

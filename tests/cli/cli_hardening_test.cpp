@@ -1,0 +1,292 @@
+// kpuzzles end to end, issue 19: --help and --version everywhere, `hint` without a puzzle, the
+// thread settings checked before Kokkos starts, exit codes (a wrong answer in bench, output that
+// cannot be written, a missing cmake), echoed arguments kept on one line, the time limit, and
+// a progress file that cannot be read.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+// KPZ_TEST_KPUZZLES runs these tests against another binary (e.g. an older build).
+std::string exe() {
+  const char* other = std::getenv("KPZ_TEST_KPUZZLES");
+  return other && *other ? other : KPZ_KPUZZLES;
+}
+
+// `prefix` (environment, wrappers) + kpuzzles + `args`, through /bin/sh; at most 120 s.
+Result sh(const std::string& prefix, const std::string& args, const std::string& redirect = "",
+          const std::string& setup = "") {
+  const std::string err_file = testing::TempDir() + "kpz_cli_hardening_stderr.txt";
+  const std::string cmd = setup + "timeout 120 " + prefix + " " + exe() + " " + args + " 2>" + err_file + " " + redirect;
+  Result r{-1, "", ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream e(err_file);
+  std::stringstream text;
+  text << e.rdbuf();
+  r.err = text.str();
+  return r;
+}
+
+Result kpuzzles(const std::string& args) { return sh("env", args); }
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+std::string fresh_state(const std::string& name) {
+  const std::string path = testing::TempDir() + "kpz_cli_hardening_" + name + ".json";
+  for (const char* suffix : {"", ".lock", ".err"}) fs::remove(path + suffix);
+  return path;
+}
+
+TEST(CliHelp, EverySubcommandAnswersHelpWithItsUsage) {
+  for (const char* command : {"watch", "list", "hint", "solution", "reset", "run", "check", "bench", "doctor", "trace"})
+    for (const char* flag : {"--help", "-h"}) {
+      const Result r = kpuzzles(std::string(command) + " " + flag);
+      EXPECT_EQ(r.code, 0) << command << " " << flag << ": " << r.err;
+      EXPECT_NE(r.out.find(std::string("usage: kpuzzles ") + command), std::string::npos) << command << ": " << r.out;
+      EXPECT_EQ(r.err, "") << command << " " << flag;
+    }
+  const Result after_puzzle = kpuzzles("hint conv1d --variant simple -h");
+  EXPECT_EQ(after_puzzle.code, 0) << after_puzzle.err;
+  EXPECT_NE(after_puzzle.out.find("usage: kpuzzles hint"), std::string::npos) << after_puzzle.out;
+  const Result puzzle = kpuzzles("run conv1d -h");  // a puzzle's own help: its variants
+  EXPECT_EQ(puzzle.code, 0) << puzzle.err;
+  EXPECT_NE(puzzle.out.find("--simple"), std::string::npos) << puzzle.out;
+  const Result help_topic = kpuzzles("help bench");
+  EXPECT_EQ(help_topic.code, 0);
+  EXPECT_NE(help_topic.out.find("usage: kpuzzles bench"), std::string::npos) << help_topic.out;
+}
+
+TEST(CliHelp, VersionNamesTheProjectAndKokkos) {
+  std::ifstream cmake(std::string(KPZ_SOURCE_DIR) + "/CMakeLists.txt");
+  std::stringstream text;
+  text << cmake.rdbuf();
+  std::smatch m;
+  const std::string lists = text.str();
+  ASSERT_TRUE(std::regex_search(lists, m, std::regex(R"(project\(KokkosPuzzles VERSION ([0-9.]+))")));
+  const std::string project = m[1];
+  const Result doctor = kpuzzles("doctor --json");
+  ASSERT_TRUE(std::regex_search(doctor.out, m, std::regex(R"re("kokkos_version":"([0-9.]+)")re"))) << doctor.out;
+  const std::string kokkos = m[1];
+  for (const char* args : {"--version", "version"}) {
+    const Result r = kpuzzles(args);
+    EXPECT_EQ(r.code, 0) << args << ": " << r.err;
+    EXPECT_NE(r.out.find("kpuzzles " + project), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Kokkos " + kokkos), std::string::npos) << r.out;
+  }
+}
+
+TEST(CliLearnerDefaults, HintWithoutAPuzzleIsForTheCurrentExercise) {
+  const std::string state = fresh_state("hint-current");
+  std::ofstream(state) << R"({"current":"butterfly/parallel-min","version":1})" << '\n';
+  const Result r = sh("env KPZ_STATE_FILE=" + state, "hint");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("butterfly --parallel-min"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hint 1 of"), std::string::npos) << r.out;
+  const Result seen = sh("env KPZ_STATE_FILE=" + state, "hint --seen");
+  EXPECT_EQ(seen.code, 0) << seen.err;
+  EXPECT_NE(seen.out.find("hint 1 of"), std::string::npos) << seen.out;
+  const Result fresh = sh("env KPZ_STATE_FILE=" + fresh_state("hint-fresh"), "hint");
+  EXPECT_EQ(fresh.code, 0) << fresh.err;
+  EXPECT_NE(fresh.out.find("hint 1 of"), std::string::npos) << fresh.out;
+}
+
+TEST(CliThreads, ThreadCountsKokkosCannotTakeExitTwoBeforeItStarts) {
+  if (sh("env", "doctor --json").out.find(R"("name":"openmp")") == std::string::npos)
+    GTEST_SKIP() << "this build has no OpenMP backend: thread counts are not its concern";
+  for (const char* value : {"513", "100000", "99999999999", "abc", "0", "-1", "8,1000", "4x"}) {
+    const Result r = sh(std::string("env OMP_NUM_THREADS=") + value, "list");
+    EXPECT_EQ(r.code, 2) << value << ": " << r.err;
+    // libgomp itself reports a value it cannot parse ("libgomp: Invalid value ...", after an
+    // empty line) while the program loads, before main: one line of ours besides.
+    std::string ours;
+    std::istringstream in(r.err);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line.rfind("libgomp: ", 0) != 0) ours += line + "\n";
+    EXPECT_EQ(lines(ours), 1) << value << ": " << r.err;
+    EXPECT_NE(ours.find("OMP_NUM_THREADS"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("from 1 to 512"), std::string::npos) << r.err;
+  }
+  const Result kokkos = sh("env KOKKOS_NUM_THREADS=513", "list");
+  EXPECT_EQ(kokkos.code, 2) << kokkos.err;
+  EXPECT_NE(kokkos.err.find("KOKKOS_NUM_THREADS"), std::string::npos) << kokkos.err;
+  EXPECT_EQ(sh("env OMP_NUM_THREADS=2", "run conv1d --simple --reference").code, 0);
+  EXPECT_EQ(sh("env OMP_NUM_THREADS=2,1", "run conv1d --simple --reference").code, 0);
+}
+
+TEST(CliExitCodes, BenchOfAWrongExerciseExitsOne) {
+  if (kpuzzles("check conv1d").code == 0) GTEST_SKIP() << "conv1d is solved in exercises/";
+  const Result r = kpuzzles("bench conv1d --exercise --size 4096 --kernel-size 3 --runs 1 --warmup 0");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("wrong answer"), std::string::npos) << r.err;
+  const Result reference = kpuzzles("bench conv1d --size 4096 --kernel-size 3 --runs 1 --warmup 0");
+  EXPECT_EQ(reference.code, 0) << reference.err;
+}
+
+TEST(CliExitCodes, OutputThatCannotBeWrittenExitsThree) {
+  const Result full = sh("env", "run conv1d --simple --reference", ">/dev/full");
+  EXPECT_EQ(full.code, 3) << full.err;
+  EXPECT_NE(full.err.find("cannot write the output"), std::string::npos) << full.err;
+  const Result closed = sh("env", "run conv1d --simple --reference", ">&-");
+  EXPECT_EQ(closed.code, 3) << closed.err;
+  EXPECT_NE(closed.err.find("standard output is closed"), std::string::npos) << closed.err;
+  EXPECT_EQ(sh("env", "run conv1d --simple --reference", ">/dev/null").code, 0);
+}
+
+TEST(CliExitCodes, AMissingCmakeIsNamedNotACompileError) {
+  const Result r = sh("env KPZ_CMAKE=/nonexistent-kpz/cmake KPZ_STATE_FILE=" + fresh_state("no-cmake"),
+                      "watch conv1d --json </dev/null");
+  EXPECT_NE(r.out.find("\"cmake_missing\":true"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("cmake not found: '/nonexistent-kpz/cmake'"), std::string::npos) << r.out;
+}
+
+TEST(CliExitCodes, EchoedArgumentsCannotBreakTheOneLineRule) {
+  const Result command = kpuzzles("\"$(printf 'frob\\nnicate')\"");
+  EXPECT_EQ(command.code, 2);
+  EXPECT_EQ(lines(command.err), 1) << command.err;
+  EXPECT_NE(command.err.find("'frob\\nnicate'"), std::string::npos) << command.err;
+  const Result flag = kpuzzles("run conv1d \"$(printf -- '--si\\033[31mze')\"");
+  EXPECT_EQ(flag.code, 2);
+  EXPECT_EQ(lines(flag.err), 1) << flag.err;
+  EXPECT_EQ(flag.err.find('\033'), std::string::npos) << flag.err;
+  EXPECT_NE(flag.err.find("\\x1b"), std::string::npos) << flag.err;
+  const Result value = kpuzzles("run conv1d --size \"$(printf '1\\n2')\"");
+  EXPECT_EQ(value.code, 2);
+  EXPECT_EQ(lines(value.err), 1) << value.err;
+  const Result puzzle = kpuzzles("run \"$(printf 'conv\\r1d')\"");
+  EXPECT_EQ(puzzle.code, 2);
+  EXPECT_EQ(puzzle.err.find('\r'), std::string::npos) << puzzle.err;
+}
+
+TEST(CliTimeLimit, ARunPastItsLimitIsStoppedWithWhatProbablyHappened) {
+  for (const char* args : {"run conv1d --reference --size 16777216 --kernel-size 64 --time-limit 0.005",
+                           "check conv1d --reference --variant general --time-limit 0.001"}) {
+    const Result r = kpuzzles(args);
+    EXPECT_EQ(r.code, 124) << args << ": " << r.out << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    for (const char* word : {"did not finish within", "endless loop", "--time-limit"})
+      EXPECT_NE(r.err.find(word), std::string::npos) << word << " in " << r.err;
+  }
+  EXPECT_EQ(kpuzzles("run conv1d --simple --reference --time-limit 0").code, 0);
+  EXPECT_EQ(kpuzzles("run conv1d --simple --reference --time-limit 30").code, 0);
+  EXPECT_EQ(kpuzzles("run conv1d --time-limit soon").code, 2);
+  EXPECT_EQ(kpuzzles("check conv1d --time-limit -1").code, 2);
+}
+
+TEST(CliMemory, JsonLeavesOutLargeArraysUnlessAsked) {
+  const Result big = kpuzzles("run conv1d --reference --size 200000 --json");
+  EXPECT_EQ(big.code, 0) << big.err;
+  EXPECT_LT(big.out.size(), 20000u);
+  EXPECT_NE(big.out.find("\"arrays_omitted\":\"--size is above 4096"), std::string::npos) << big.out.substr(0, 400);
+  EXPECT_NE(big.out.find("\"pass\":true"), std::string::npos);
+  const Result full = kpuzzles("run conv1d --reference --size 200000 --json --full-arrays");
+  EXPECT_EQ(full.code, 0) << full.err;
+  EXPECT_GT(full.out.size(), 400000u);
+  const Result small = kpuzzles("run conv1d --simple --reference --json");
+  EXPECT_NE(small.out.find("\"output\":[5,8,11,14,5,0]"), std::string::npos) << small.out;
+  EXPECT_EQ(small.out.find("arrays_omitted"), std::string::npos);
+}
+
+// Issue 19, item 1, end to end: 8 `kpuzzles hint` processes at once, 3 rounds each (one hint
+// set per writer; 3 tiers each): every tier recorded, the file parses, no temporary left.
+TEST(CliProgressFile, ParallelHintsLoseNothing) {
+  const std::string state = fresh_state("parallel-hints");
+  const std::vector<std::pair<std::string, std::string>> writers = {
+      {"conv1d --variant simple", "conv1d/simple"},          {"conv1d --variant block-boundary", "conv1d/tiled"},
+      {"conv1d --variant general", "conv1d/general"},        {"butterfly --variant pair-swap", "butterfly/pair_swap"},
+      {"butterfly --variant parallel-max", "butterfly/all_reduce"},
+      {"butterfly --variant conditional-max", "butterfly/conditional"},
+      {"bin-extract --variant histogram", "bin-extract/histogram"}, {"bin-extract --variant extract", "bin-extract/extract"}};
+  std::string script;
+  for (const auto& w : writers)
+    script += "(for r in 1 2 3; do OMP_NUM_THREADS=1 KPZ_STATE_FILE=" + state + " " + exe() + " hint " + w.first +
+              " >/dev/null 2>>" + state + ".err || echo fail >>" + state + ".err; done) & ";
+  script += "wait";
+  ASSERT_EQ(std::system(("sh -c '" + script + "'").c_str()), 0);
+  std::ifstream in(state);
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const auto& w : writers)
+    EXPECT_NE(text.str().find("\"" + w.second + "\":3"), std::string::npos) << w.second << " in " << text.str();
+  std::ifstream err(state + ".err");
+  std::stringstream errors;
+  errors << err.rdbuf();
+  EXPECT_EQ(errors.str(), "");
+  for (const auto& e : fs::directory_iterator(fs::path(state).parent_path()))
+    EXPECT_EQ(e.path().string().rfind(state + ".tmp", 0), std::string::npos) << e.path();
+  fs::remove(state + ".err");
+}
+
+// Issue 19, item 16: after a reset, `list` and `solution` agree that a recorded solve counts.
+TEST(CliProgressFile, SolvedMeansTheSameInListAndSolution) {
+  if (kpuzzles("check conv1d --variant simple").code == 0) GTEST_SKIP() << "conv1d --simple passes in exercises/";
+  const std::string state = fresh_state("solved-once");
+  std::ofstream(state) << R"({"exercises":{"conv1d/simple":{"solved":"2026-01-31T12:00:00Z"}},"version":1})" << '\n';
+  const Result list = sh("env KPZ_STATE_FILE=" + state, "list --json");
+  EXPECT_EQ(list.code, 0) << list.err;
+  EXPECT_NE(list.out.find(R"("variant":"simple")"), std::string::npos);
+  const auto at = list.out.find(R"("variant":"simple")");
+  const std::string entry = list.out.substr(at, list.out.find('}', at) - at);
+  EXPECT_NE(entry.find(R"("status":"solved")"), std::string::npos) << entry;
+  EXPECT_NE(entry.find(R"("passes_now":false)"), std::string::npos) << entry;
+  const Result text = sh("env KPZ_STATE_FILE=" + state, "list");
+  EXPECT_NE(text.out.find("solved before; your code as built now does not pass"), std::string::npos) << text.out;
+  const Result solution = sh("env KPZ_STATE_FILE=" + state, "solution conv1d --json");
+  EXPECT_EQ(solution.out.find(R"("simple")"), std::string::npos) << "not among the unsolved: " << solution.out;
+}
+
+TEST(CliMemory, OutOfMemorySaysWhatToDo) {
+  if (KPZ_HAS_CUDA) GTEST_SKIP() << "the CUDA runtime cannot start under an address-space limit";
+  // An address-space limit stands in for a small machine.
+  const Result r = sh("env", "run conv1d --reference --size 268435456 --kernel-size 3", "", "ulimit -v 3000000; ");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("out of memory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("try a smaller --size"), std::string::npos) << r.err;
+}
+
+TEST(CliProgressFile, AnUnreadableProgressFileIsAnErrorAndIsKept) {
+  const std::string state = fresh_state("unreadable");
+  const std::string text = R"({"hints":{"butterfly/pair_swap":2},"version":1})" "\n";
+  std::ofstream(state) << text;
+  fs::permissions(state, fs::perms::owner_read | fs::perms::owner_write);  // as `sudo kpuzzles` leaves it
+  // Root reads every file: the command runs as nobody then.
+  const std::string as_user = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups env" : "env";
+  const Result r = sh(as_user + " KPZ_STATE_FILE=" + state, "hint butterfly");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(state), std::string::npos) << r.err;
+  std::ifstream in(state);
+  std::stringstream kept;
+  kept << in.rdbuf();
+  EXPECT_EQ(kept.str(), text);
+}
+
+}  // namespace

@@ -1,0 +1,181 @@
+// segscan --vector-scan: the segmented reduction written with Kokkos' vector-level parallel_scan
+// and the segmented operator as a reducer (kpz::segscan::SegReducer). Edge cases (N = 1, empty
+// segments, one segment of everything, segments longer than a row, a tile and a team), many
+// tiles, several team sizes AND vector lengths, floats and integers, seeded random inputs on
+// poisoned outputs (run_reduce poisons the sums before the launch).
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kpz/errors.hpp"
+#include "kpz/launch_shape.hpp"
+#include "kpz/registry.hpp"
+#include "kpz_test.hpp"
+#include "segscan/segscan.hpp"
+
+namespace {
+
+using kpz::test::Case;
+namespace ss = kpz::segscan;
+
+class VectorScan : public ::testing::TestWithParam<std::string> {
+ protected:
+  // kpz::test::Case has no vector length: build the request here, as run_case does.
+  kpz::RunReport run(const Case& c, int vector_length = 0) {
+    const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("segscan");
+    const kpz::VariantSpec* variant = kpz::find_variant(*spec, c.variant);
+    kpz::RunRequest req;
+    req.variant = c.variant;
+    req.impl = kpz::test::impl_under_test();
+    req.space = GetParam();
+    req.team_size = c.team_size;
+    req.vector_length = vector_length;
+    req.seed = c.seed;
+    for (const auto& o : variant->options) {
+      const auto it = c.options.find(o.name);
+      req.params.set(o.name, it == c.options.end() ? o.fallback : it->second, it != c.options.end());
+    }
+    return spec->run(req);
+  }
+  // Vector lengths the space accepts (powers of two up to Kokkos' maximum, at most 32).
+  std::vector<int> vector_lengths() const {
+    const int vmax = kpz::with_space(GetParam(), [](const auto& s) {
+      return kpz::vector_length_max<std::decay_t<decltype(s)>>();
+    });
+    std::vector<int> v;
+    for (int l : {1, 2, 4, 8, 32})
+      if (l <= vmax) v.push_back(l);
+    return v;
+  }
+};
+
+std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
+  const kpz::Json* j = r.config.find(key);
+  return j ? std::stoll(j->dump()) : -1;
+}
+
+// The reducer's join is only called on CUDA, where dest is the later range and src the earlier
+// one: check the order on the host, since no host scan would notice a swapped join.
+TEST(VectorScanReducer, JoinPutsSourceBeforeDestination) {
+  ss::SegPair<int> result{};
+  const ss::SegReducer<int> r(result);
+  ss::SegPair<int> id{7, 1};
+  r.init(id);
+  EXPECT_EQ(id.value, 0);
+  EXPECT_EQ(id.flag, 0);
+  ss::SegPair<int> later{5, 0};
+  r.join(later, ss::SegPair<int>{3, 1});  // earlier (3, head) then (5, no head): 8 with a head
+  EXPECT_EQ(later.value, 8);
+  EXPECT_EQ(later.flag, 1);
+  ss::SegPair<int> later_head{5, 1};
+  r.join(later_head, ss::SegPair<int>{3, 0});  // a head in the later range drops the earlier sum
+  EXPECT_EQ(later_head.value, 5);
+  EXPECT_EQ(later_head.flag, 1);
+  ss::SegPair<int> x{4, 1};
+  r.join(x, id);  // the identity on either side
+  EXPECT_EQ(x.value, 4);
+  ss::SegPair<int> y = id;
+  r.join(y, ss::SegPair<int>{4, 1});
+  EXPECT_EQ(y.value, 4);
+  EXPECT_EQ(y.flag, 1);
+}
+
+TEST_P(VectorScan, SizeOne) {
+  for (int ints : {0, 1})
+    for (int shape : {0, 3})
+      KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 1}, {"int", ints}, {"shape", shape}, {"mean-length", 1}}, 0, 3}))
+          << "int=" << ints << " shape=" << shape;
+}
+
+TEST_P(VectorScan, EmptySegments) {
+  // Shape 4: the first and the last segment are empty, and empty ones follow every other.
+  for (int tile : {16, 300, 0})
+    for (int ints : {0, 1}) {
+      const auto r = run({"vector-scan", {{"size", 2999}, {"shape", 4}, {"mean-length", 5}, {"int", ints}, {"tile", tile}}, 0, 11});
+      KPZ_EXPECT_PASS(r) << "tile " << tile << " int " << ints;
+      const std::string out = r.output.dump();
+      EXPECT_EQ(out.substr(0, 3), "[0,") << "the first segment is empty";
+      EXPECT_EQ(out.substr(out.size() - 3), ",0]") << "the last segment is empty";
+    }
+}
+
+TEST_P(VectorScan, OneSegmentOfEverything) {
+  for (int tile : {128, 256, 1000})
+    for (int ints : {0, 1}) {
+      const auto r = run({"vector-scan", {{"size", 10007}, {"shape", 3}, {"int", ints}, {"tile", tile}}, 0, 2});
+      KPZ_EXPECT_PASS(r) << "tile " << tile;
+      EXPECT_GE(config_int(r, "teams"), 10);
+    }
+}
+
+TEST_P(VectorScan, AllSegmentsOfLengthOne) {
+  for (int ints : {0, 1})
+    KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 1025}, {"shape", 2}, {"int", ints}, {"tile", 64}}, 0, 4}));
+}
+
+TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
+  // Rows of 128, tiles of 300 (three rows, the last one short), segments of up to 4000: most
+  // cross several rows and several teams; the tiles' carries run through many chunks.
+  for (int ints : {0, 1}) {
+    const auto r = run({"vector-scan", {{"size", 30011}, {"tile", 300}, {"mean-length", 2000}, {"int", ints}}, 0, 7});
+    KPZ_EXPECT_PASS(r);
+    EXPECT_GE(config_int(r, "longest"), 3 * 300 + 2);
+    EXPECT_GE(config_int(r, "teams"), 100);
+  }
+  // Tiny tiles: thousands of tiles, so the one-team carries launch gives every member chunks.
+  KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 4}, {"mean-length", 50}, {"shape", 1}}, 0, 8}));
+  KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 1}, {"mean-length", 3}, {"int", 1}}, 0, 9}));
+}
+
+TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
+  for (int tile : {7, 128, 129, 1000})
+    for (int n : {tile - 1, tile + 1, 3 * tile + 5}) {
+      if (n < 1) continue;
+      KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", tile}, {"mean-length", 6}}, 0, 13u + n}))
+          << "N=" << n << " tile=" << tile;
+    }
+}
+
+TEST_P(VectorScan, HeavyTailAndDefaults) {
+  for (int ints : {0, 1}) {
+    const auto r = run({"vector-scan", {{"size", 20011}, {"shape", 1}, {"mean-length", 16}, {"int", ints}, {"tile", 256}}, 0, 9});
+    KPZ_EXPECT_PASS(r);
+    EXPECT_GE(config_int(r, "longest"), 20 * 16) << "the tail should reach far";
+  }
+  const auto r = run({"vector-scan", {}});  // the defaults: 2^20 + 3 values, the shape's tile
+  KPZ_EXPECT_PASS(r);
+  EXPECT_GE(config_int(r, "teams"), 3);
+  EXPECT_GE(config_int(r, "tile"), 1024);
+}
+
+TEST_P(VectorScan, TeamSizesAndVectorLengthsDoNotChangeResults) {
+  for (const int team : kpz::test::team_sizes(GetParam()))
+    for (const int vl : vector_lengths()) {
+      if (!kpz::test::shape_fits(GetParam(), team, vl)) continue;
+      const auto r = run({"vector-scan", {{"size", 9001}, {"tile", 512}, {"mean-length", 300}}, team, 31}, vl);
+      KPZ_EXPECT_PASS(r) << "team " << team << " vector length " << vl;
+      EXPECT_EQ(config_int(r, "team_size"), team);
+      EXPECT_EQ(config_int(r, "vector_length"), vl);
+      KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 3001}, {"tile", 200}, {"shape", 4}, {"int", 1}}, team, 32}, vl))
+          << "empty segments, team " << team << " vector length " << vl;
+      KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 5001}, {"tile", 300}, {"shape", 3}}, team, 33}, vl))
+          << "one segment, team " << team << " vector length " << vl;
+    }
+}
+
+TEST_P(VectorScan, SeedsAndIntegersAreExact) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    const auto r = run({"vector-scan", {{"size", 4099}, {"tile", 1024}, {"mean-length", 40}, {"int", 1}}, 0, seed});
+    KPZ_EXPECT_PASS(r) << "seed " << seed;
+  }
+}
+
+TEST_P(VectorScan, BadRequestsAreRejected) {
+  EXPECT_THROW(run({"vector-scan", {{"size", 100}}}, 3), kpz::UsageError);  // not a power of two
+  EXPECT_THROW(run({"vector-scan", {{"size", 100}, {"bad-input", 1}}}), kpz::UsageError);
+  EXPECT_THROW(run({"vector-scan", {{"size", 100}}, 100000}), kpz::UsageError);  // team too large
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, VectorScan, ::testing::ValuesIn(kpz::enabled_space_names()));
+
+}  // namespace
