@@ -39,30 +39,26 @@ def short(name):
     return re.sub(r"\s*\([^)]*\)", "", name).strip()
 
 
+def key(row):
+    """A row's name without its size: machines run different N (2^26 on the CPU, 2^28 on the H100)."""
+    name = re.sub(r",?\s*2\^\d+ \w+$", "", short(row["name"]))
+    group = row.get("group", "")
+    return name if not group or group in name or re.fullmatch(r"(N=)?2\^\d+", group) else f"{name}, {group}"
+
+
 def collect():
-    """[(puzzle, label, {machine: row})], matched across machines by group and order."""
+    """[(puzzle, label, {machine: row})]: rows matched across machines by name (sizes dropped);
+    where one machine ran several sizes, the largest (the last row) counts."""
     out = []
     for p in PUZZLES:
-        per = {m: portable_rows(p, m) for m, _ in MACHINES}
-        keys = []
+        keys, cells = [], {}
         for m, _ in MACHINES:
-            seen = {}
-            for r in per[m]:
-                k = (r.get("group", ""), seen.setdefault(r.get("group", ""), 0))
-                seen[r.get("group", "")] += 1
+            for r in portable_rows(p, m):
+                k = key(r)
                 if k not in keys:
                     keys.append(k)
-        for k in keys:
-            cells = {}
-            for m, _ in MACHINES:
-                n = 0
-                for r in per[m]:
-                    if r.get("group", "") == k[0]:
-                        if n == k[1]:
-                            cells[m] = r
-                        n += 1
-            first = next(iter(cells.values()))
-            out.append((p, short(first["name"]), cells))
+                cells.setdefault(k, {})[m] = r
+        out.extend((p, k, cells[k]) for k in keys)
     return out
 
 

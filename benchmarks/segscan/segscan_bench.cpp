@@ -153,6 +153,7 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
     space.fence();
     check_sums(term, offsets, to_host(sums), name);
     report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
+    report.rows.back().portable = name.rfind("vector scan", 0) == 0;  // the portable exercise variant
   }
   if (req.params.get("stages")) {
     // Step 1 of the merge path alone (bytes: the coordinates it writes), to see its share.

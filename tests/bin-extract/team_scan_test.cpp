@@ -29,22 +29,8 @@ struct ScanCase {
 
 class TeamScan : public ::testing::TestWithParam<std::string> {
  protected:
-  // kpz::test::run_case without a vector length: the same request, built here.
   kpz::RunReport run(const ScanCase& c, const std::string& variant = "team-scan") {
-    const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("bin-extract");
-    const kpz::VariantSpec* v = kpz::find_variant(*spec, variant);
-    kpz::RunRequest req;
-    req.variant = variant;
-    req.impl = kpz::test::impl_under_test();
-    req.space = GetParam();
-    req.team_size = c.team_size;
-    req.vector_length = c.vector_length;
-    req.seed = c.seed;
-    for (const auto& o : v->options) {
-      const auto it = c.options.find(o.name);
-      req.params.set(o.name, it == c.options.end() ? o.fallback : it->second, it != c.options.end());
-    }
-    return spec->run(req);
+    return kpz::test::run_case("bin-extract", GetParam(), {variant, c.options, c.team_size, c.seed, c.vector_length});
   }
   static bool on_gpu() { return GetParam() == "cuda"; }
 };

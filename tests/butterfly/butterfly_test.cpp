@@ -190,24 +190,10 @@ TEST_P(Butterfly, BugHuntGroupMaxInOneBuffer) {
   }
 }
 
-// --vector: run_case with a vector length as well (kpz::test::Case has no field for it).
+// --vector with an explicit shape (no arrays kept: some cases are large).
 kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::int64_t> options, int team_size,
                           int vector_length, std::uint64_t seed) {
-  const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("butterfly");
-  const kpz::VariantSpec* variant = kpz::find_variant(*spec, "vector");
-  kpz::RunRequest req;
-  req.variant = "vector";
-  req.impl = kpz::test::impl_under_test();
-  req.space = space;
-  req.team_size = team_size;
-  req.vector_length = vector_length;
-  req.seed = seed;
-  req.keep_arrays = false;
-  for (const auto& o : variant->options) {
-    const auto it = options.find(o.name);
-    req.params.set(o.name, it == options.end() ? o.fallback : it->second, it != options.end());
-  }
-  return spec->run(req);
+  return kpz::test::run_case("butterfly", space, {"vector", std::move(options), team_size, seed, vector_length, false});
 }
 
 int config_int(const kpz::RunReport& r, const char* key) { return static_cast<int>(r.config.find(key)->as_double(-1)); }

@@ -7,24 +7,11 @@ namespace {
 using kpz::test::Case;
 using kpz::test::run_case;
 
-// `--vector` with an explicit vector length (Case has no field for it): the same request
-// `kpuzzles run conv1d --vector --vector-length V` builds.
+// `--vector` with an explicit shape: the request `kpuzzles run conv1d --vector --team-size T
+// --vector-length V` builds.
 kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::int64_t> options, int team_size,
                           int vector_length, std::uint64_t seed = 2026) {
-  const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("conv1d");
-  const kpz::VariantSpec* variant = kpz::find_variant(*spec, "vector");
-  kpz::RunRequest req;
-  req.variant = "vector";
-  req.impl = kpz::test::impl_under_test();
-  req.space = space;
-  req.team_size = team_size;
-  req.vector_length = vector_length;
-  req.seed = seed;
-  for (const auto& o : variant->options) {
-    const auto it = options.find(o.name);
-    req.params.set(o.name, it == options.end() ? o.fallback : it->second, it != options.end());
-  }
-  return spec->run(req);
+  return kpz::test::run_case("conv1d", space, {"vector", std::move(options), team_size, seed, vector_length});
 }
 
 // Vector lengths worth testing on a space: 1, 2, 4, 32 and the largest the backend allows.

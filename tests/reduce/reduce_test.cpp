@@ -188,23 +188,9 @@ TEST_P(Reduce, BadConfigurationsAreUsageErrors) {
 
 // ---- --team-reduce: the launch shape, team sizes and vector lengths ------------------------------
 
-// run_case with a vector length as well (kpz::test::Case has no field for it).
 kpz::RunReport run_shaped(const std::string& space, std::map<std::string, std::int64_t> options, int team,
                           int vector, std::uint64_t seed) {
-  const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("reduce");
-  const kpz::VariantSpec* variant = kpz::find_variant(*spec, "team-reduce");
-  kpz::RunRequest req;
-  req.variant = "team-reduce";
-  req.impl = kpz::test::impl_under_test();
-  req.space = space;
-  req.team_size = team;
-  req.vector_length = vector;
-  req.seed = seed;
-  for (const auto& o : variant->options) {
-    const auto it = options.find(o.name);
-    req.params.set(o.name, it == options.end() ? o.fallback : it->second, it != options.end());
-  }
-  return spec->run(req);
+  return kpz::test::run_case("reduce", space, {"team-reduce", std::move(options), team, seed, vector});
 }
 
 std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {

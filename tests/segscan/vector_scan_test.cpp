@@ -20,22 +20,9 @@ namespace ss = kpz::segscan;
 
 class VectorScan : public ::testing::TestWithParam<std::string> {
  protected:
-  // kpz::test::Case has no vector length: build the request here, as run_case does.
-  kpz::RunReport run(const Case& c, int vector_length = 0) {
-    const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("segscan");
-    const kpz::VariantSpec* variant = kpz::find_variant(*spec, c.variant);
-    kpz::RunRequest req;
-    req.variant = c.variant;
-    req.impl = kpz::test::impl_under_test();
-    req.space = GetParam();
-    req.team_size = c.team_size;
-    req.vector_length = vector_length;
-    req.seed = c.seed;
-    for (const auto& o : variant->options) {
-      const auto it = c.options.find(o.name);
-      req.params.set(o.name, it == c.options.end() ? o.fallback : it->second, it != c.options.end());
-    }
-    return spec->run(req);
+  kpz::RunReport run(Case c, int vector_length = 0) {
+    c.vector_length = vector_length;
+    return kpz::test::run_case("segscan", GetParam(), c);
   }
   // Vector lengths the space accepts (powers of two up to Kokkos' maximum, at most 32).
   std::vector<int> vector_lengths() const {

@@ -22,6 +22,8 @@ struct Case {
   std::map<std::string, std::int64_t> options;  // overrides of the variant's defaults
   int team_size = 0;
   std::uint64_t seed = 2026;
+  int vector_length = 0;     // 0: the framework's launch shape, like team_size
+  bool keep_arrays = true;   // false: the report keeps no arrays (large cases)
 };
 
 inline RunReport run_case(const std::string& puzzle, const std::string& space, const Case& c) {
@@ -34,6 +36,8 @@ inline RunReport run_case(const std::string& puzzle, const std::string& space, c
   req.impl = impl_under_test();
   req.space = space;
   req.team_size = c.team_size;
+  req.vector_length = c.vector_length;
+  req.keep_arrays = c.keep_arrays;
   req.seed = c.seed;
   for (const auto& o : variant->options) {
     const auto it = c.options.find(o.name);

@@ -36,13 +36,30 @@ Timing time_cuda_events(const Kokkos::Cuda& space, const BenchConfig& cfg, const
 #endif
 
 // Where the host is the device: fence, start, launch, fence, stop.
+// A row that is slow by design (seconds per run on a CPU, e.g. Kokkos::BinSort) gets fewer runs,
+// so that a whole bench stays practical: at most about kSlowRowBudget seconds per row, at least
+// kSlowRowMinRuns runs; the row's `runs` says how many were taken.
+inline constexpr double kSlowRowBudget = 10.0;
+inline constexpr int kSlowRowMinRuns = 3;
+
 template <class Space, class Launch>
 Timing time_fenced(const Space& space, const BenchConfig& cfg, Launch&& launch) {
-  for (int i = 0; i < cfg.warmup; ++i) launch();
+  int runs = cfg.runs;
+  for (int i = 0; i < cfg.warmup; ++i) {
+    space.fence();
+    Kokkos::Timer first;
+    launch();
+    space.fence();
+    const double t = first.seconds();
+    if (i == 0 && t * cfg.runs > kSlowRowBudget) {
+      runs = std::max(std::min(cfg.runs, kSlowRowMinRuns), static_cast<int>(kSlowRowBudget / t));
+      if (t > 1.0) break;  // one warm-up is enough for a kernel of seconds
+    }
+  }
   space.fence();
   std::vector<double> seconds;
-  seconds.reserve(cfg.runs);
-  for (int i = 0; i < cfg.runs; ++i) {
+  seconds.reserve(runs);
+  for (int i = 0; i < runs; ++i) {
     space.fence();
     Kokkos::Timer timer;
     launch();

@@ -75,7 +75,7 @@ struct LaunchShape {
 template <class Space>
 int vector_length_max() {
 #if defined(KPZ_TRACE)
-  return 64;
+  return trace::kMaxVectorLength;  // the trace executor's lanes (Serial underneath)
 #else
   return Kokkos::TeamPolicy<Space>::vector_length_max();
 #endif
