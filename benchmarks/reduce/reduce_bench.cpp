@@ -246,7 +246,12 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("size")) sizes = {static_cast<std::size_t>(req.params.get("size"))};
   else if (gpu) sizes = {std::size_t{1} << 24, std::size_t{1} << 28};
   else sizes = {std::size_t{1} << 24};
-  const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : 512,
+  // The ladder's tree width when --lanes is not given: the book's block of 512 on a GPU; 64 on a
+  // CPU, where a team is one thread and --neighbored's log2(lanes) passes over every slot are its
+  // whole cost (16-core Xeon, 2^26 ints: 4.3 % of copy at 512 lanes, 5.4 % at 128, 6.0 % at 64; the other
+  // rungs stay between 20 % and 180 %; benchmarks/results/portability-notes.md).
+  const int default_lanes = is_gpu_space_v<Space> ? 512 : 64;
+  const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : default_lanes,
                  ShapeRequest{req.team_size, req.vector_length}, static_cast<int>(req.params.get("tile")), req.cfg,
                  req.impl, req.params.get("sweep") != 0};
   const bool is_float = req.params.get("float") != 0;
@@ -270,7 +275,7 @@ BenchSpec make_bench() {
   return {"reduce",
           "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce and CUB, vs a device copy",
           {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
-           {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size)", 0, 0, 4096},
+           {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size, on a GPU; 64 on a CPU)", 0, 0, 4096},
            {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
            {"float", "0: int values (the book); 1: float values", 0, 0, 1},
            {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},

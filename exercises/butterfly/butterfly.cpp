@@ -107,13 +107,16 @@ void bug_in_place(const Space& space, const Launch& launch, View<const float*, S
 }
 
 // The same group max/min as `conditional`, the way Kokkos spells a warp reduction: no scratch, no
-// barrier, no lane exchange written by hand. The team level walks groups, the vector level is
-// the group: on CUDA its W lanes are lanes of one warp and the nested reduction is Kokkos' own
-// shuffle tree; on a CPU the lanes are one loop of W iterations that the compiler vectorises.
+// barrier, no lane exchange written by hand. The team level walks rows of kVectorGroups groups,
+// the vector level is the group: on CUDA its W lanes are lanes of one warp and the nested
+// reduction is Kokkos' own shuffle tree; on a CPU the lanes are one loop of W iterations that the
+// compiler vectorises. One reduction takes a whole row (GroupsMinMax, a custom reducer), so
+// every lane has kVectorGroups loads in flight before the first shuffle.
 template <class Space>
 void vector_minmax(const Space& space, const Launch& launch, View<const float*, Space> in,
                    View<float*, Space> out) {
-  using Extremes = Kokkos::MinMaxScalar<float>;
+  constexpr int U = kVectorGroups;
+  using Extremes = GroupsExtremes<U>;
   const int group = launch.group;
   const int groups = static_cast<int>(in.extent(0)) / group;
   const int per_team = launch.tile / group;
@@ -123,11 +126,11 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
       "butterfly::vector_minmax", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int begin = team.league_rank() * per_team;
         const int end = begin + per_team < groups ? begin + per_team : groups;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](int g) {
-          const int base = g * group;
-          Extremes e{0.0f, 0.0f};
-          // TODO(roughly 8 lines): reduce in(base + l), l < group, into e (ThreadVectorRange, Kokkos::MinMax).
-          // TODO(roughly 3 lines): lanes l < group write e.max_val (even l) or e.min_val (odd l) to out(base + l).
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
+          const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
+          Extremes e;
+          // TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in(g * group + l) into e.lo[u] and e.hi[u] for every u < U, with g = g0 + u clamped to end - 1 (a row past the last group reads real data and is never written).
+          // TODO(roughly 6 lines): lanes l < group write, for every u < U with g0 + u < end, e.hi[u] (even l) or e.lo[u] (odd l) to out((g0 + u) * group + l).
         });
       });
 }

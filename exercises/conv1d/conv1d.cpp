@@ -79,6 +79,7 @@ template <class Space>
 void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a,
                   View<const float*, Space> b, View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
+  constexpr int U = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int padded = 4 * tap_blocks(taps);  // b and the halo, zero-padded to whole blocks of 4
@@ -96,7 +97,7 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
         Scratch s_b(team.team_scratch(0), padded);
         Scratch s_sum(team.team_scratch(0), tile);
         const int first = team.league_rank() * tile;
-        // TODO(roughly 6 lines): stage s_a (a(first + i), 0 from n on), s_b (b(j), 0 from taps on) with TeamVectorRange; wait.
+        // TODO(roughly 12 lines): stage s_a with a TeamVectorRange over ceil((tile + padded) / U) chunks: chunk c loads a(first + i) for the U indices i = c + u * chunks (0 from n on, none from tile + padded on) into registers first, then stores them. Then b into s_b (0 from taps on), and wait.
         // TODO(roughly 17 lines): rows of `lanes` outputs on threads, one output per lane; 4 taps per pass via s_sum, then out.
       });
 }

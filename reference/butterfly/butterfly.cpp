@@ -144,13 +144,16 @@ void bug_in_place(const Space& space, const Launch& launch, View<const float*, S
 }
 
 // The same group max/min as `conditional`, the way Kokkos spells a warp reduction: no scratch, no
-// barrier, no lane exchange written by hand. The team level walks groups, the vector level is
-// the group: on CUDA its W lanes are lanes of one warp and the nested reduction is Kokkos' own
-// shuffle tree; on a CPU the lanes are one loop of W iterations that the compiler vectorises.
+// barrier, no lane exchange written by hand. The team level walks rows of kVectorGroups groups,
+// the vector level is the group: on CUDA its W lanes are lanes of one warp and the nested
+// reduction is Kokkos' own shuffle tree; on a CPU the lanes are one loop of W iterations that the
+// compiler vectorises. One reduction takes a whole row (GroupsMinMax, a custom reducer), so
+// every lane has kVectorGroups loads in flight before the first shuffle.
 template <class Space>
 void vector_minmax(const Space& space, const Launch& launch, View<const float*, Space> in,
                    View<float*, Space> out) {
-  using Extremes = Kokkos::MinMaxScalar<float>;
+  constexpr int U = kVectorGroups;
+  using Extremes = GroupsExtremes<U>;
   const int group = launch.group;
   const int groups = static_cast<int>(in.extent(0)) / group;
   const int per_team = launch.tile / group;
@@ -160,22 +163,29 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
       "butterfly::vector_minmax", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int begin = team.league_rank() * per_team;
         const int end = begin + per_team < groups ? begin + per_team : groups;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](int g) {
-          const int base = g * group;
-          Extremes e{0.0f, 0.0f};
-          // KPZ-TODO(roughly 8 lines): reduce in(base + l), l < group, into e (ThreadVectorRange, Kokkos::MinMax).
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
+          const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
+          Extremes e;
+          // KPZ-TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in(g * group + l) into e.lo[u] and e.hi[u] for every u < U, with g = g0 + u clamped to end - 1 (a row past the last group reads real data and is never written).
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, group),
               [&](int l, Extremes& m) {
-                const float x = in(base + l);
-                m.min_val = Kokkos::min(m.min_val, x);
-                m.max_val = Kokkos::max(m.max_val, x);
+                for (int u = 0; u < U; ++u) {  // no branch: U independent loads per lane
+                  const int g = Kokkos::min(g0 + u, end - 1);
+                  const float x = in(g * group + l);
+                  m.lo[u] = Kokkos::min(m.lo[u], x);
+                  m.hi[u] = Kokkos::max(m.hi[u], x);
+                }
               },
-              Kokkos::MinMax<float>(e));
+              GroupsMinMax<U>(e));
           // KPZ-END
-          // KPZ-TODO(roughly 3 lines): lanes l < group write e.max_val (even l) or e.min_val (odd l) to out(base + l).
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, group),
-                               [&](int l) { out(base + l) = (l % 2 == 0) ? e.max_val : e.min_val; });
+          // KPZ-TODO(roughly 6 lines): lanes l < group write, for every u < U with g0 + u < end, e.hi[u] (even l) or e.lo[u] (odd l) to out((g0 + u) * group + l).
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, group), [&](int l) {
+            for (int u = 0; u < U; ++u) {
+              if (g0 + u >= end) break;
+              out((g0 + u) * group + l) = (l % 2 == 0) ? e.hi[u] : e.lo[u];
+            }
+          });
           // KPZ-END
         });
       });

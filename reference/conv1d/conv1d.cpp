@@ -133,6 +133,7 @@ template <class Space>
 void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a,
                   View<const float*, Space> b, View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
+  constexpr int U = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int padded = 4 * tap_blocks(taps);  // b and the halo, zero-padded to whole blocks of 4
@@ -150,10 +151,17 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
         Scratch s_b(team.team_scratch(0), padded);
         Scratch s_sum(team.team_scratch(0), tile);
         const int first = team.league_rank() * tile;
-        // KPZ-TODO(roughly 6 lines): stage s_a (a(first + i), 0 from n on), s_b (b(j), 0 from taps on) with TeamVectorRange; wait.
-        const int inside = Kokkos::min(tile + padded, n - first);
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, inside), [&](int i) { s_a(i) = a(first + i); });
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, inside, tile + padded), [&](int i) { s_a(i) = 0.0f; });
+        // KPZ-TODO(roughly 12 lines): stage s_a with a TeamVectorRange over ceil((tile + padded) / U) chunks: chunk c loads a(first + i) for the U indices i = c + u * chunks (0 from n on, none from tile + padded on) into registers first, then stores them. Then b into s_b (0 from taps on), and wait.
+        const int staged = tile + padded, chunks = (staged + U - 1) / U;
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, chunks), [&](int c) {
+          float x[U];  // all U loads issued before the first store: U loads in flight per lane
+          for (int u = 0; u < U; ++u) {
+            const int i = c + u * chunks;
+            x[u] = i < staged && first + i < n ? a(first + i) : 0.0f;
+          }
+          for (int u = 0; u < U; ++u)
+            if (c + u * chunks < staged) s_a(c + u * chunks) = x[u];
+        });
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, padded), [&](int j) { s_b(j) = j < taps ? b(j) : 0.0f; });
         team.team_barrier();
         // KPZ-END

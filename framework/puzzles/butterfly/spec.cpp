@@ -170,9 +170,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     else report.notes = trace_lines(host_in, group, v);
   }
   OwnerFn owner = tile_owner(space_name<Space>(), tile, team_size);
-  if (v.kind == Kind::vector) {  // members own whole groups, lanes own elements
-    owner = [groups_owner = tile_owner(space_name<Space>(), tile / group, team_size), group](std::size_t i) {
-      return groups_owner(i / group) + ", lane " + std::to_string(i % group);
+  if (v.kind == Kind::vector) {  // members own rows of kVectorGroups groups, lanes own elements
+    const std::size_t rows = (tile / group + kVectorGroups - 1) / kVectorGroups;  // per team
+    owner = [rows_owner = tile_owner(space_name<Space>(), rows, team_size), group, tile, rows](std::size_t i) {
+      const std::size_t row = (i / tile) * rows + (i % tile) / group / kVectorGroups;
+      return rows_owner(row) + ", lane " + std::to_string(i % group);
     };
   }
   compare_within(report, got, expected, bound, owner);
