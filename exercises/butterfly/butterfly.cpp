@@ -129,7 +129,7 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
           const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
           Extremes e;
-          // TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in(g * group + l) into e.lo[u] and e.hi[u] for every u < U, with g = g0 + u clamped to end - 1 (a row past the last group reads real data and is never written).
+          // TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in((g0 + u) * group + l) into e.lo[u] and e.hi[u] for every u < U with g0 + u < end.
           // TODO(roughly 6 lines): lanes l < group write, for every u < U with g0 + u < end, e.hi[u] (even l) or e.lo[u] (odd l) to out((g0 + u) * group + l).
         });
       });

@@ -166,15 +166,16 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
           const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
           Extremes e;
-          // KPZ-TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in(g * group + l) into e.lo[u] and e.hi[u] for every u < U, with g = g0 + u clamped to end - 1 (a row past the last group reads real data and is never written).
+          // KPZ-TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in((g0 + u) * group + l) into e.lo[u] and e.hi[u] for every u < U with g0 + u < end.
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, group),
               [&](int l, Extremes& m) {
-                for (int u = 0; u < U; ++u) {  // no branch: U independent loads per lane
-                  const int g = Kokkos::min(g0 + u, end - 1);
-                  const float x = in(g * group + l);
-                  m.lo[u] = Kokkos::min(m.lo[u], x);
-                  m.hi[u] = Kokkos::max(m.hi[u], x);
+                for (int u = 0; u < U; ++u) {  // U independent loads per lane (the test is the same for all lanes)
+                  if (g0 + u < end) {
+                    const float x = in((g0 + u) * group + l);
+                    m.lo[u] = Kokkos::min(m.lo[u], x);
+                    m.hi[u] = Kokkos::max(m.hi[u], x);
+                  }
                 }
               },
               GroupsMinMax<U>(e));
