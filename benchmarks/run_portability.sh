@@ -29,6 +29,9 @@ status=0
 t0=$(date +%s)
 step() { echo "== $* ($(( $(date +%s) - t0 )) s)"; }
 cpu_env=(env OMP_NUM_THREADS=16 OMP_PROC_BIND=spread OMP_PLACES=cores)
+# The presets leave the generator to CMake (make where Ninja is missing); the GPU machine has
+# Ninja, and `-- -k 0` below is Ninja's "keep going".
+export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 
 configure_and_build() {  # preset
   local extra=(-DKPZ_GTEST_SOURCE_DIR="$gtest")

@@ -41,10 +41,15 @@ endif()
 
 # Facts the build needs later (compute-sanitizer tests, benchmark baselines).
 if(TARGET Kokkos::kokkos)
+  # KPZ_HAS_<BACKEND>: which host-parallel backend the tests vary the thread count of.
   if(Kokkos_FOUND)
     kokkos_check(DEVICES CUDA RETURN_VALUE KPZ_HAS_CUDA)
+    kokkos_check(DEVICES OPENMP RETURN_VALUE KPZ_HAS_OPENMP)
+    kokkos_check(DEVICES THREADS RETURN_VALUE KPZ_HAS_THREADS)
   else()
     set(KPZ_HAS_CUDA ${Kokkos_ENABLE_CUDA})
+    set(KPZ_HAS_OPENMP ${Kokkos_ENABLE_OPENMP})
+    set(KPZ_HAS_THREADS ${Kokkos_ENABLE_THREADS})
   endif()
 else()
   message(FATAL_ERROR "kpz: Kokkos did not provide the Kokkos::kokkos target")

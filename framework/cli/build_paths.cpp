@@ -13,6 +13,9 @@
 #ifndef KPZ_STATE_FILE
 #define KPZ_STATE_FILE ""
 #endif
+#ifndef KPZ_BUILD_BINARY
+#define KPZ_BUILD_BINARY ""
+#endif
 #ifndef KPZ_CMAKE_COMMAND
 #define KPZ_CMAKE_COMMAND "cmake"
 #endif
@@ -20,7 +23,7 @@
 namespace kpz::cli {
 
 BuildDefaults build_defaults() {
-  return {KPZ_SOURCE_DIR, KPZ_BUILD_DIR, KPZ_BUILD_TARGET, KPZ_STATE_FILE, KPZ_CMAKE_COMMAND};
+  return {KPZ_SOURCE_DIR, KPZ_BUILD_DIR, KPZ_BUILD_TARGET, KPZ_STATE_FILE, KPZ_CMAKE_COMMAND, KPZ_BUILD_BINARY};
 }
 
 }  // namespace kpz::cli

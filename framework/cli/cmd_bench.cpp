@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/errors.hpp"
+#include "freshness.hpp"
 #include "kpz/registry.hpp"
 #include "puzzle_flags.hpp"
 
@@ -12,6 +13,11 @@ namespace kpz::cli {
 int cmd_bench(const std::vector<std::string>& args) {
   const PuzzleSpec& puzzle = find_puzzle(args, "bench");
   const BenchSpec* spec = BenchRegistry::instance().find(puzzle.name);
+#if defined(KPZ_NO_BENCHMARKS)
+  if (!spec)
+    throw UsageError("this kpuzzles was built without benchmarks (-DKPZ_BUILD_BENCHMARKS=OFF): configure with "
+                     "-DKPZ_BUILD_BENCHMARKS=ON and build again to use 'kpuzzles bench'");
+#endif
   if (!spec) throw UsageError("puzzle '" + puzzle.name + "' has no benchmark");
   std::vector<Flag> allowed;
   for (const auto& o : spec->options) allowed.push_back({o.name, true, o.help});
@@ -38,6 +44,17 @@ int cmd_bench(const std::vector<std::string>& args) {
   req.impl = flags.has("exercise") ? Impl::exercise : Impl::reference;
   const VariantSpec options{"bench", "", spec->options};
   req.params = resolve_params(puzzle, options, flags);
+  // `bench` takes the sizes `run` takes (issue 19, item 13): the benchmark times the puzzle's
+  // default variant on its default options, so a --size that variant refuses is refused here
+  // too (butterfly: a multiple of the group size), never rounded. 0 still means the default.
+  if (req.params.given("size") && req.params.get("size") != 0) {
+    const VariantSpec& timed = puzzle.variants.front();
+    Params as_run = default_params(timed);
+    if (as_run.values().count("size")) {
+      as_run.set("size", req.params.get("size"), true);
+      check_multiples(timed, as_run);
+    }
+  }
   if (const auto it = flags.values.find("runs"); it != flags.values.end())
     req.cfg.runs = static_cast<int>(parse_int("runs", it->second, 1, 10000));
   if (const auto it = flags.values.find("warmup"); it != flags.values.end())
@@ -48,6 +65,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     json_file.open(it->second, std::ios::trunc);
     if (!json_file) throw UsageError("--json-file: cannot write " + quoted(it->second) + "; give a file in an existing folder");
   }
+  if (req.impl == Impl::exercise) announce_stale_binary({puzzle.name});
   BenchReport report;
   try {
     report = spec->run(req);

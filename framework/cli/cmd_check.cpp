@@ -2,6 +2,7 @@
 
 #include "cli.hpp"
 #include "exercises.hpp"
+#include "freshness.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/report.hpp"
@@ -38,6 +39,11 @@ int cmd_check(const std::vector<std::string>& args) {
   const double limit = time_limit_from(flags);
   const Impl impl = flags.has("reference") ? Impl::reference : Impl::exercise;
   const bool json = flags.has("json");
+  if (impl == Impl::exercise) {
+    std::vector<std::string> names;
+    for (const PuzzleSpec* spec : puzzles) names.push_back(spec->name);
+    announce_stale_binary(names);
+  }
   Json list = Json::array();
   std::vector<std::pair<Exercise, bool>> passes;
   int failed = 0, total = 0;

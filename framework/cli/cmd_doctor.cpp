@@ -20,6 +20,10 @@
 #include "puzzle_flags.hpp"
 #include "terminal.hpp"
 
+#if defined(KPZ_TRACE)
+#include "kpz/trace/puzzle.hpp"
+#endif
+
 namespace kpz::cli {
 namespace {
 
@@ -97,18 +101,36 @@ std::vector<Finding> setup_findings(const std::vector<SpaceLimits>& limits) {
   f.push_back({"backends", parallel, join(names, ", "),
                parallel ? ""
                         : "only Serial, where every team has one member and races cannot show: configure with "
-                          "`cmake --preset openmp`; if CMake reports that OpenMP is missing, use g++ (clang needs "
-                          "libomp-dev)"});
+                          "`cmake --preset openmp` (OpenMP: g++, or clang with libomp), or `cmake --preset threads` "
+                          "where there is no OpenMP (macOS' Apple clang); docs/setup.md"});
+  // The thread count of the host-parallel backend: OpenMP reads OMP_NUM_THREADS (or
+  // KOKKOS_NUM_THREADS), Threads only KOKKOS_NUM_THREADS (kpuzzles defaults it to the cores).
+  // OpenMP's waiting threads sleep, so 8 threads on 2 cores only check slower; Threads' barriers
+  // spin, and more threads than cores made bin-extract's tests 50 times slower on 2 cores.
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   for (const auto& s : limits) {
-    if (s.space != "openmp") continue;
-    const char* env = std::getenv("OMP_NUM_THREADS");
-    const std::string threads = env ? std::string("OMP_NUM_THREADS=") + env : "OMP_NUM_THREADS unset";
-    const bool ok = s.team_size_max >= 4;
-    f.push_back({"openmp teams", ok,
-                 "teams of up to " + std::to_string(s.team_size_max) + " members (" + threads + ", " +
-                     std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " cores)",
-                 ok ? "" : "bugs between team members (a missing barrier) may hide with so few: export OMP_NUM_THREADS=8 "
-                           "(more threads than cores is fine for checking)"});
+    if (s.space != "openmp" && s.space != "threads") continue;
+    const bool omp = s.space == "openmp";
+    const char* var = omp ? "OMP_NUM_THREADS" : "KOKKOS_NUM_THREADS";
+    const char* env = std::getenv(var);
+    const std::string threads = std::string(var) + (env ? std::string("=") + env : std::string(" unset"));
+    const std::string detail = "teams of up to " + std::to_string(s.team_size_max) + " members (" + threads + ", " +
+                               std::to_string(cores) + " cores)";
+    if (omp) {
+      const bool ok = s.team_size_max >= 4;
+      f.push_back({"openmp teams", ok, detail,
+                   ok ? "" : "bugs between team members (a missing barrier) may hide with so few: export OMP_NUM_THREADS=8 "
+                             "(more threads than cores is fine for checking)"});
+    } else if (s.team_size_max > cores) {
+      f.push_back({"threads teams", false, detail,
+                   "more threads than cores: the Threads backend's barriers spin, so every run is many times slower; "
+                   "export KOKKOS_NUM_THREADS=" + std::to_string(cores) + " (or unset it: one per core)"});
+    } else {
+      const bool ok = s.team_size_max >= std::min(4, cores);
+      f.push_back({"threads teams", ok, detail,
+                   ok ? "" : "bugs between team members (a missing barrier) may hide with so few: export KOKKOS_NUM_THREADS=" +
+                             std::to_string(cores) + " (one per core; more makes Threads' spinning barriers slow)"});
+    }
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   {
@@ -171,6 +193,29 @@ Json puzzle_report(const PuzzleSpec& spec, const SpaceLimits& limits) {
     req.keep_arrays = false;
     Json j = Json::object();
     j.set("variant", v->name);
+#if defined(KPZ_TRACE)
+    // The trace build records every access (kpuzzles trace): each reference runs in its small
+    // trace configuration, and a variant the tracer cannot record (a Kokkos built-in, a raw
+    // View::data()) is listed with the reason. Full-size runs took 272 s there, and stopped at
+    // the first such kernel (issue 19, item 8).
+    try {
+      trace::TraceOptions o;
+      o.impl = Impl::reference;
+      o.distributions = {trace::Distribution::blockwise};
+      const trace::VariantTrace t = trace::trace_variant(spec, *v, o);
+      if (!t.not_traceable.empty()) {
+        j.set("runs", false).set("reason", "not in the trace build: " + t.not_traceable);
+      } else {
+        j.set("runs", true).set("reference_passes", t.correct()).set("traced", true);
+        team = std::max(team, t.request.team_size);
+        ++runs;
+      }
+    } catch (const std::exception& e) {
+      j.set("runs", false).set("reason", std::string("not in the trace build: ") + e.what());
+    }
+    variants.push(std::move(j));
+    continue;
+#endif
     try {
       const RunReport r = spec.run(req);
       j.set("runs", true).set("reference_passes", r.pass);

@@ -3,6 +3,7 @@
 
 #include "cli.hpp"
 #include "exercises.hpp"
+#include "freshness.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/space_names.hpp"
 #include "learner.hpp"
@@ -22,6 +23,7 @@ int cmd_list(const std::vector<std::string>& args) {
   const std::vector<Exercise> exercises = course_exercises();
   std::vector<ExerciseResult> results;
   std::vector<std::pair<Exercise, bool>> passes;
+  announce_stale_binary();
   for (const auto& e : exercises) {
     // The learner's code runs here too: an endless loop must not hang `list` (nor `watch`,
     // which starts with it).

@@ -4,6 +4,8 @@
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/report.hpp"
+#include "freshness.hpp"
+#include "memory.hpp"
 #include "puzzle_flags.hpp"
 #include "time_limit.hpp"
 
@@ -42,6 +44,7 @@ int cmd_run(const std::vector<std::string>& args) {
     puzzle_options.present.erase(own);
   }
   req.params = resolve_params(spec, variant, puzzle_options);
+  require_memory(spec, variant, req.params);  // before anything is allocated
   req.trace = flags.has("trace");
   apply_common(req, flags);
   const PrintStyle style{use_color(), 64};
@@ -54,6 +57,7 @@ int cmd_run(const std::vector<std::string>& args) {
   req.keep_arrays = (flags.has("json") && (small || flags.has("full-arrays"))) || size == values.end() ||
                     static_cast<std::size_t>(size->second) <= style.max_inline;
 
+  if (req.impl == Impl::exercise) announce_stale_binary({spec.name});
   const RunReport report = [&] {
     const TimeLimit watchdog(limit, spec.name + " --" + variant.name);
     return spec.run(req);

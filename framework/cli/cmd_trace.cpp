@@ -2,13 +2,16 @@
 // Exit codes: 0 race-free, within budget and correct; 1 a race, an uninitialised scratch read,
 // a misuse of the team API, a budget violation or a wrong result; 2 bad usage.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <stdexcept>
 
 #include "cli.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
+#include "paths.hpp"
 #include "puzzle_flags.hpp"
 
 #if defined(KPZ_TRACE)
@@ -43,6 +46,20 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw UsageError("cannot write '" + path + "'");
   out << text;
   if (!out) throw UsageError("cannot write '" + path + "'");
+}
+
+// The default diagram: <build tree>/trace-diagrams/<puzzle>-<variant>.trace.svg, never the
+// working directory (which may be read-only; issue 19, item 13). A folder that cannot be made
+// is an error of the machine (exit 3), not of the usage.
+std::string default_svg_path(const std::string& puzzle, const std::string& variant) {
+  const std::string build = learner_paths().build_dir;
+  const std::filesystem::path dir = std::filesystem::path(build.empty() ? "." : build) / "trace-diagrams";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw std::runtime_error("cannot create " + dir.string() + " for the diagram (" + ec.message() +
+                             "): give --svg FILE in a writable folder, or --no-svg");
+  return (dir / (puzzle + "-" + variant + ".trace.svg")).string();
 }
 
 int trace_all(const ParsedFlags& flags) {
@@ -89,7 +106,7 @@ int cmd_trace(const std::vector<std::string>& args) {
       {"team-size", true, "team members per team (default: the puzzle's trace configuration)"},
       {"seed", true, "input seed"},
       {"distribution", true, "TeamThreadRange distribution: cyclic (CUDA), blockwise (host) or both (default)"},
-      {"svg", true, "where to write the SVG diagram (default <puzzle>-<variant>.trace.svg)"},
+      {"svg", true, "where to write the SVG diagram (default <build tree>/trace-diagrams/<puzzle>-<variant>.trace.svg)"},
       {"no-svg", false, "write no SVG file"},
       {"teams", true, "teams drawn (default 3)"},
       {"help", false, "list variants and options"}};
@@ -144,7 +161,7 @@ int cmd_trace(const std::vector<std::string>& args) {
   std::cout << trace::render_report(t, style);
   if (!flags.has("no-svg")) {
     const auto it = flags.values.find("svg");
-    const std::string path = it != flags.values.end() ? it->second : spec.name + "-" + variant.name + ".trace.svg";
+    const std::string path = it != flags.values.end() ? it->second : default_svg_path(spec.name, variant.name);
     trace::DiagramOptions svg;
     svg.max_teams = style.max_teams;
     write_file(path, trace::render_svg(t, svg));

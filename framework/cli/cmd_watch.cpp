@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,12 +22,15 @@
 #include "docs_text.hpp"
 #include "exercises.hpp"
 #include "file_watcher.hpp"
+#include "freshness.hpp"
 #include "hints.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/space_names.hpp"
 #include "learner.hpp"
 #include "process.hpp"
 #include "puzzle_flags.hpp"
+#include "watch_render.hpp"
+#include "watch_screen.hpp"
 #include "terminal.hpp"
 #include "time_limit.hpp"
 
@@ -303,30 +307,9 @@ class Watch {
   }
 
   void test_run_done(const ProcessResult& r) {
-    std::istringstream in(r.output);
-    std::string summary, failed, first_failure;
-    int failure_lines = 0, failed_count = 0;
-    bool captured = false;
-    for (std::string line; std::getline(in, line);) {
-      if (line.find("[  PASSED  ]") != std::string::npos || line.find("[==========]") != std::string::npos)
-        summary += "  " + line + "\n";
-      if (line.find("[  FAILED  ]") != std::string::npos && line.find(" listed below") == std::string::npos &&
-          line.find(" FAILED TEST") == std::string::npos) {
-        if (++failed_count <= 6) failed += "  " + line + "\n";
-      }
-      if (!captured && line.find("Failure") != std::string::npos) {
-        captured = true;
-        failure_lines = 8;
-      }
-      if (failure_lines > 0) {
-        first_failure += "  " + line + "\n";
-        --failure_lines;
-      }
-    }
     const bool pass = r.ok();
-    if (failed_count > 6) failed += "  ... and " + std::to_string(failed_count - 6) + " more\n";
-    tests_text_ = (pass ? style_.green("TESTS PASS") : style_.red("TESTS FAIL")) + "  the full test suite of " +
-                  tests_puzzle_ + " against your code\n" + summary + (pass ? "" : failed + first_failure);
+    tests_text_ = render_test_run(style_, tests_puzzle_, r.output, pass);
+    focus_ = Focus::tests;
     emit_event("tests", [&](Json& j) { j.set("puzzle", tests_puzzle_).set("pass", pass); });
   }
 
@@ -426,7 +409,7 @@ class Watch {
       understood = true;
       const Json& ex = j["exercises"].items().front();
       pass = ex["pass"].as_bool();
-      text = render_result(e, ex);
+      text = render_check_result(style_, e.label(), e.puzzle->name, ex);
       if (pass && ex["untraced_bug_hunt"].as_bool()) {
         // A bug hunt passes by luck outside the trace build: not solved, and said so.
         bug_hunt = true;
@@ -451,6 +434,7 @@ class Watch {
     if (idx == current_) {
       result_text_ = text;
       phase_ = Phase::result;
+      if (!list_view_) focus_ = Focus::top;
       if (check_pending_feedback_) {
         feedback_seconds_ = seconds_since(saved_at_);
         check_pending_feedback_ = false;
@@ -473,40 +457,6 @@ class Watch {
                e.puzzle->name + "` shows the reference and why it is written that way.";
   }
 
-  std::string render_result(const Exercise& e, const Json& ex) const {
-    const auto& cases = ex["cases"].items();
-    if (ex["pass"].as_bool()) {
-      return style_.green("PASS") + "  " + e.label() + ": " +
-             (cases.size() > 1 ? "the defaults and " + std::to_string(cases.size() - 1) + " more case" +
-                                     (cases.size() > 2 ? "s" : "") + " pass"
-                               : "it passes") +
-             "\n";
-    }
-    if (cases.empty()) return style_.red("FAIL") + "\n";
-    const Json& c = cases.back();
-    const std::string cmd = "kpuzzles run " + e.puzzle->name + " " + c["args"].as_string();
-    if (!c["usage_error"].is_null())
-      return style_.yellow("CANNOT RUN HERE") + "  " + cmd + "\n  " + c["usage_error"].as_string() + "\n";
-    std::string out = style_.red("FAIL") + "  " + cmd + "\n";
-    if (cases.size() > 1) out += "  (" + std::to_string(cases.size() - 1) + " earlier case" + (cases.size() > 2 ? "s" : "") + " passed)\n";
-    out += "  config " + c["config"].dump() + "\n";
-    if (c["expected"].size() > 0 && c["expected"].size() <= 64) {
-      out += "  out:      " + c["output"].dump() + "\n";
-      out += "  expected: " + c["expected"].dump() + "\n";
-    }
-    out += "  " + std::to_string(c["mismatch_count"].as_int()) + " of " + std::to_string(c["checked"].as_int()) +
-           " values wrong\n";
-    int shown = 0;
-    for (const auto& m : c["mismatches"].items()) {
-      if (++shown > 5) break;
-      out += "  [" + std::to_string(m["index"].as_int()) + "] expected " + m["expected"].as_string() + ", got " +
-             m["actual"].as_string();
-      if (!m["owner"].as_string().empty()) out += "  (" + m["owner"].as_string() + ")";
-      out += "\n";
-    }
-    return out;
-  }
-
   // ---- keys ----
 
   // false once stdin is closed
@@ -523,6 +473,10 @@ class Watch {
     dirty_ = true;
     emit_event("key", [&](Json& j) { j.set("key", std::string(1, k)); });
     switch (k) {
+      case 'j':
+      case 'J': scroll_ += std::max(1, terminal_size().rows / 2); break;  // clamped when drawn
+      case 'k':
+      case 'K': scroll_ = std::max(0, scroll_ - std::max(1, terminal_size().rows / 2)); break;
       case 'q':
       case 'Q':
       case 4:  // Ctrl-D
@@ -533,15 +487,21 @@ class Watch {
       case 'h':
       case 'H': show_hint(); break;
       case 'l':
-      case 'L': list_view_ = !list_view_; break;
+      case 'L':
+        list_view_ = !list_view_;
+        focus_ = list_view_ ? Focus::list : Focus::top;  // the list opens at the current exercise
+        break;
       case 't':
       case 'T':
         list_view_ = false;
         tests_wanted_ = true;
+        tests_exercise_ = current_;
         tests_text_ = "the tests of " + cur().puzzle->name + " run next\n";
+        focus_ = Focus::tests;
         break;
       case 'r':
       case 'R':
+        focus_ = Focus::top;
         message_.clear();
         request_build({cur().puzzle->name}, false);
         saved_at_ = Clock::now();
@@ -554,6 +514,8 @@ class Watch {
   void next_exercise() {
     list_view_ = false;
     hint_text_.clear();
+    tests_text_.clear();  // the tests of the exercise left behind
+    focus_ = Focus::top;
     message_.clear();
     const int n = static_cast<int>(exercises_.size());
     int next = -1;
@@ -581,6 +543,7 @@ class Watch {
       const ExerciseHints h = load_hints(*cur().puzzle, *cur().variant);
       bool is_new = false;
       const int tier = reveal_next_tier(h, is_new);
+      focus_ = Focus::hint;
       hint_text_ = style_.bold("hint " + std::to_string(tier) + " of " + std::to_string(h.tiers) + ": " + tier_name(tier)) +
                    (is_new ? "" : " (that was the last one)") + "\n" + render_tier(h, tier);
       if (status_[static_cast<std::size_t>(current_)] == "not attempted") status_[static_cast<std::size_t>(current_)] = "pending";
@@ -605,6 +568,13 @@ class Watch {
 
   static std::string key_help() { return "n next · h hint · l list · r re-run · t tests · q quit"; }
 
+  // Where the body's blocks start (line numbers), for the focus of a fitted screen.
+  struct Screen {
+    ScreenParts parts;
+    int current_line = -1, tests_line = -1, hint_line = -1;
+  };
+  static int line_count(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
   template <class F>
   void emit_event(const char* name, F&& fill) {
     if (!json_) return;
@@ -614,22 +584,26 @@ class Watch {
     std::cout << j.dump() << '\n' << std::flush;
   }
 
-  std::string screen() const {
-    std::string s;
+  Screen screen() const {
+    Screen out;
+    std::string& head = out.parts.header;
+    std::string& s = out.parts.body;
+    std::string& foot = out.parts.footer;
     const std::size_t total = exercises_.size();
-    s += style_.bold("kpuzzles watch") + " · " + default_space_name() + " · build tree " + paths_.build_dir + "\n\n";
+    head += style_.bold("kpuzzles watch") + " · " + default_space_name() + " · build tree " + paths_.build_dir + "\n\n";
     if (current_ >= 0 && have_list_) {
       const Exercise& e = cur();
-      s += style_.bold(e.label()) + "  (exercise " + std::to_string(current_ + 1) + " of " + std::to_string(total) +
-           ")  " + e.variant->summary + "\n";
-      s += "edit " + exercise_file_for(paths_, e.puzzle->name, e.variant->function) +
-           (e.variant->function.empty() ? "" : ", function " + e.variant->function) + "\n\n";
+      head += style_.bold(e.label()) + "  (exercise " + std::to_string(current_ + 1) + " of " + std::to_string(total) +
+              ")  " + e.variant->summary + "\n";
+      head += "edit " + exercise_file_for(paths_, e.puzzle->name, e.variant->function) +
+              (e.variant->function.empty() ? "" : ", function " + e.variant->function) + "\n\n";
     }
     if (list_view_) {
       for (std::size_t i = 0; i < total; ++i) {
         char line[200];
         std::snprintf(line, sizeof line, "%s %2zu  %-30s %s\n", static_cast<int>(i) == current_ ? ">" : " ", i + 1,
                       exercises_[i].label().c_str(), status_[i] == "?" ? "..." : status_[i].c_str());
+        if (static_cast<int>(i) == current_) out.current_line = line_count(s);
         s += line;
       }
       s += "(l: back)\n";
@@ -657,31 +631,56 @@ class Watch {
         case Phase::result: s += result_text_; break;
         case Phase::starting: s += "starting ...\n"; break;
       }
-      if (!tests_text_.empty()) s += "\n" + tests_text_;
-      if (!hint_text_.empty()) s += "\n" + hint_text_ + "\n";
+      if (!tests_text_.empty() && tests_exercise_ == current_) {
+        s += "\n";
+        out.tests_line = line_count(s);
+        s += tests_text_;
+      }
+      if (!hint_text_.empty()) {
+        s += "\n";
+        out.hint_line = line_count(s);
+        s += hint_text_ + "\n";
+      }
     }
-    if (!message_.empty()) s += "\n" + message_ + "\n";
-    s += "\n";
-    if (tty_) s += "progress " + progress_bar(solved_count(), static_cast<int>(total), 30, style_.color) + " solved";
-    else s += "progress: " + std::to_string(solved_count()) + " of " + std::to_string(total) + " exercises solved";
+    if (!message_.empty()) foot += "\n" + message_ + "\n";
+    foot += "\n";
+    if (tty_) foot += "progress " + progress_bar(solved_count(), static_cast<int>(total), 30, style_.color) + " solved";
+    else foot += "progress: " + std::to_string(solved_count()) + " of " + std::to_string(total) + " exercises solved";
     if (feedback_seconds_ >= 0 && phase_ != Phase::building)
-      s += "   (last save to result: " + fixed1(feedback_seconds_) + " s, build " + fixed1(build_seconds_) + " s)";
-    s += "\n" + key_help() + "   ";
+      foot += "   (last save to result: " + fixed1(feedback_seconds_) + " s, build " + fixed1(build_seconds_) + " s)";
+    foot += "\n" + key_help() + "   ";
     if (watcher_.backend() == FileWatcher::Backend::none)
-      s += style_.yellow("file watching is unavailable (" + watcher_.why_not() +
-                         "): manual mode, save and press r to rebuild and re-check");
-    else s += "watching exercises/ for saves (" + watcher_.describe() + ")";
-    s += "\n";
-    return s;
+      foot += style_.yellow("file watching is unavailable (" + watcher_.why_not() +
+                            "): manual mode, save and press r to rebuild and re-check");
+    else foot += "watching exercises/ for saves (" + watcher_.describe() + ")";
+    foot += "\n";
+    return out;
   }
 
+  // On a terminal the screen fits its window (issue 19, item 14): the header and the keys stay,
+  // long output pages with j / k. Piped, every line prints (a log for scripts).
   void draw() {
     if (json_) return;
     const bool ticking = tty_ && (phase_ == Phase::building || phase_ == Phase::checking || job_ == Job::test_run ||
                                   job_ == Job::test_build);
-    if (!dirty_ && !(ticking && seconds_since(last_draw_) >= 1.0)) return;
+    const ScreenSize size = tty_ ? terminal_size() : ScreenSize{};
+    const bool resized = tty_ && (size.rows != drawn_size_.rows || size.cols != drawn_size_.cols);
+    if (!dirty_ && !resized && !(ticking && seconds_since(last_draw_) >= 1.0)) return;
     dirty_ = false;
-    const std::string s = screen();
+    const Screen sc = screen();
+    std::string s;
+    if (tty_) {
+      const int room = std::max(1, size.rows - 1 - line_count(sc.parts.header) - line_count(sc.parts.footer) - 1);
+      if (focus_ == Focus::top) scroll_ = 0;
+      else if (focus_ == Focus::list && sc.current_line >= 0) scroll_ = centred_first(sc.current_line, room);
+      else if (focus_ == Focus::tests && sc.tests_line >= 0) scroll_ = sc.tests_line;
+      else if (focus_ == Focus::hint && sc.hint_line >= 0) scroll_ = sc.hint_line;
+      focus_ = Focus::none;
+      s = fit_screen(sc.parts, size, scroll_);
+      drawn_size_ = size;
+    } else {
+      s = sc.parts.header + sc.parts.body + sc.parts.footer;
+    }
     if (!tty_ && s == last_screen_) return;
     last_screen_ = s;
     last_draw_ = Clock::now();
@@ -706,7 +705,12 @@ class Watch {
   Clock::time_point job_start_{}, debounce_until_{}, saved_at_{}, last_draw_{};
   bool build_wanted_ = false, build_from_save_ = false, list_wanted_ = false, check_pending_feedback_ = false;
   bool tests_wanted_ = false;
+  int tests_exercise_ = -1;  // the exercise whose `t` the tests block answers
   std::string tests_puzzle_, tests_text_;
+  enum class Focus { none, top, list, tests, hint };
+  Focus focus_ = Focus::none;  // where the body scrolls to when next drawn
+  int scroll_ = 0;             // the first body line shown on a terminal
+  ScreenSize drawn_size_{};
   std::set<std::string> changed_, building_;
   std::deque<int> checks_;
 
@@ -727,6 +731,7 @@ int cmd_watch(const std::vector<std::string>& args) {
                                          {"json", false, "one JSON object per event, keys as lines on stdin"}},
                                         "'kpuzzles watch'");
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles watch' takes at most one puzzle");
+  run_watch_from_build_tree(args);  // a copy would re-check stale code (issue 19, item 9)
   const bool tty = !flags.has("no-tty") && !flags.has("json") && stdin_is_terminal() && stdout_is_terminal();
   const auto v = flags.values.find("variant");
   Watch w(tty, flags.has("json"), flags.has("manual"), flags.positional.empty() ? "" : flags.positional.front(),

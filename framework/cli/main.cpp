@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli.hpp"
@@ -87,10 +89,17 @@ void print_command_usage(const Command& c) {
 // Kokkos' OpenMP backend keeps its threads' data in a fixed table of 512 (MAX_THREAD_COUNT in
 // Kokkos_OpenMP_Instance.hpp): more threads hang or crash inside Kokkos::initialize, and a
 // huge count runs libgomp out of memory. So the settings are checked before Kokkos starts.
+// The Threads backend reads only KOKKOS_NUM_THREADS and is checked the same way (1 to 512).
 void check_thread_settings() {
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(KOKKOS_ENABLE_OPENMP) || defined(KOKKOS_ENABLE_THREADS)
   constexpr int kMax = 512;
+#if defined(KOKKOS_ENABLE_OPENMP)
+  const char* backend = "Kokkos' OpenMP backend holds at most ";
   for (const char* name : {"OMP_NUM_THREADS", "KOKKOS_NUM_THREADS"}) {
+#else
+  const char* backend = "this program's limit for Kokkos' Threads backend is ";
+  for (const char* name : {"KOKKOS_NUM_THREADS"}) {
+#endif
     const char* raw = std::getenv(name);
     if (!raw) continue;
     std::string text = raw;
@@ -113,10 +122,21 @@ void check_thread_settings() {
     }
     if (!ok)
       throw kpz::UsageError(std::string(name) + "=" + kpz::cli::quoted(raw) + " is not allowed: give a whole number of threads from 1 to " +
-                            std::to_string(kMax) + " (Kokkos' OpenMP backend holds at most " + std::to_string(kMax) +
-                            "), or unset it");
+                            std::to_string(kMax) + " (" + backend + std::to_string(kMax) + "), or unset it");
   }
 #endif
+}
+
+// Kokkos' Threads backend starts one thread unless told otherwise (without hwloc it cannot count
+// the cores): like OpenMP, kpuzzles takes one per core unless KOKKOS_NUM_THREADS says otherwise.
+Kokkos::InitializationSettings kokkos_settings() {
+  auto settings = Kokkos::InitializationSettings().set_disable_warnings(true);
+#if defined(KOKKOS_ENABLE_THREADS)
+  const char* raw = std::getenv("KOKKOS_NUM_THREADS");
+  if (!raw || std::string(raw).find_first_not_of(" \t") == std::string::npos)
+    settings.set_num_threads(static_cast<int>(std::max(1u, std::min(512u, std::thread::hardware_concurrency()))));
+#endif
+  return settings;
 }
 
 std::string memory_of_machine() {
@@ -160,7 +180,7 @@ int run_command(std::vector<std::string> args) {
         if (a == "-h") a = "--help";
     }
     check_thread_settings();
-    Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
+    Kokkos::ScopeGuard kokkos(kokkos_settings());
     return command->fn({args.begin() + 1, args.end()});
   } catch (const kpz::UsageError& e) {
     std::cerr << "kpuzzles: " << kpz::cli::printable(e.what()) << '\n';

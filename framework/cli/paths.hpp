@@ -14,6 +14,7 @@ struct BuildDefaults {
   const char* build_target;  // the CMake target that is this program (kpuzzles)
   const char* state_file;
   const char* cmake;         // the cmake that configured the build tree
+  const char* build_binary;  // this program as the build tree makes it (`watch` rebuilds that file)
 };
 BuildDefaults build_defaults();
 
@@ -24,6 +25,8 @@ struct LearnerPaths {
   std::string state_file;
   std::string cmake;
   std::string self;  // this program's path, resolved when first asked (before any rebuild)
+  // The build tree's copy of this program (in KPZ_BUILD_DIR when that is set); empty: unknown.
+  std::string build_binary;
 
   std::string exercises_dir() const { return source_dir + "/exercises"; }
   std::string exercise_dir(const std::string& puzzle) const { return exercises_dir() + "/" + puzzle; }

@@ -46,6 +46,16 @@ Params default_params(const VariantSpec& variant) {
   return p;
 }
 
+void check_multiples(const VariantSpec& variant, const Params& params) {
+  for (const auto& o : variant.options) {
+    if (o.multiple_of.empty() || !params.given(o.name)) continue;
+    const std::int64_t value = params.get(o.name), of = params.get(o.multiple_of);
+    if (of > 0 && value % of != 0)
+      throw UsageError("--" + o.name + " " + std::to_string(value) + " must be a multiple of --" + o.multiple_of + " " +
+                       std::to_string(of));
+  }
+}
+
 Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags) {
   Params p;
   for (const auto& o : variant.options) {
@@ -67,6 +77,7 @@ Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const 
                        "; its options: " + (names.empty() ? "none" : join(names, ", ")));
     }
   }
+  check_multiples(variant, p);
   return p;
 }
 

@@ -20,6 +20,10 @@ const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& fla
 Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags);
 Params default_params(const VariantSpec& variant);
 
+// The rules between options (OptionSpec::multiple_of) for the options the user gave: UsageError
+// "--size 33 must be a multiple of --group-size 32". resolve_params applies them; `bench` too.
+void check_multiples(const VariantSpec& variant, const Params& params);
+
 // Common flags: --space (checked against this build), --seed, --team-size.
 void apply_common(RunRequest& req, const ParsedFlags& flags);
 

@@ -30,6 +30,9 @@ std::vector<std::string> enabled_space_names() {
 #if defined(KOKKOS_ENABLE_OPENMP)
   add("openmp");
 #endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  add("threads");
+#endif
 #if defined(KOKKOS_ENABLE_SERIAL)
   add("serial");
 #endif

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -115,6 +117,26 @@ TEST(CliLearnerDefaults, HintWithoutAPuzzleIsForTheCurrentExercise) {
   const Result fresh = sh("env KPZ_STATE_FILE=" + fresh_state("hint-fresh"), "hint");
   EXPECT_EQ(fresh.code, 0) << fresh.err;
   EXPECT_NE(fresh.out.find("hint 1 of"), std::string::npos) << fresh.out;
+}
+
+TEST(CliThreads, ThreadsBackendCountsAreCheckedToo) {
+  if (sh("env", "doctor --json").out.find(R"("name":"threads")") == std::string::npos)
+    GTEST_SKIP() << "this build has no Threads backend";
+  for (const char* value : {"513", "abc", "0", "-1", "4x"}) {
+    const Result r = sh(std::string("env KOKKOS_NUM_THREADS=") + value, "list");
+    EXPECT_EQ(r.code, 2) << value << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << value << ": " << r.err;
+    EXPECT_NE(r.err.find("KOKKOS_NUM_THREADS"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("from 1 to 512"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(sh("env KOKKOS_NUM_THREADS=3", "run conv1d --simple --reference").code, 0);
+  // Unset: one thread per core, as OpenMP does (Kokkos' own default without hwloc is one).
+  const Result d = sh("env -u KOKKOS_NUM_THREADS", "doctor --json");
+  const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+  EXPECT_NE(d.out.find(R"("name":"threads","concurrency":)" + cores), std::string::npos) << d.out;
+  // More threads than cores: Threads' barriers spin, so doctor advises against it.
+  const Result over = sh("env KOKKOS_NUM_THREADS=" + std::to_string(std::max(1u, std::thread::hardware_concurrency()) + 1), "doctor");
+  EXPECT_NE(over.out.find("more threads than cores"), std::string::npos) << over.out;
 }
 
 TEST(CliThreads, ThreadCountsKokkosCannotTakeExitTwoBeforeItStarts) {

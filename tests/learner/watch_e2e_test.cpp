@@ -66,13 +66,14 @@ void put(const Scenes& s, const std::vector<std::string>& texts) {
   for (std::size_t i = 0; i < s.files.size(); ++i) write_file(s.files[i], texts[i]);
 }
 
-// A program under a pseudo-terminal of 160 x 60.
+// A program under a pseudo-terminal (160 x 60 unless told).
 class Pty {
  public:
-  Pty(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env) {
+  Pty(const std::vector<std::string>& argv, const std::vector<std::pair<std::string, std::string>>& env,
+      unsigned short rows = 60, unsigned short cols = 160) {
     winsize ws{};
-    ws.ws_row = 60;
-    ws.ws_col = 160;
+    ws.ws_row = rows;
+    ws.ws_col = cols;
     pid_ = forkpty(&fd_, nullptr, nullptr, &ws);
     if (pid_ == 0) {
       for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
@@ -336,6 +337,42 @@ TEST_F(WatchE2E, PollingWhenInotifyIsUnavailable) {
   put(*scenes_, broken);
   ASSERT_TRUE(w.wait_for("COMPILE ERROR  in exercises/" + kPuzzle + "/", 300)) << w.all();
   put(*scenes_, scenes_->skeleton);
+  w.send('q');
+  EXPECT_EQ(w.wait_exit(30), 0);
+}
+
+// Issue 19, item 14: on 80 x 24 the header and the keys stay whatever the body holds (the list,
+// the tests), the list shows the current exercise, and `n` clears the tests block.
+TEST_F(WatchE2E, TheScreenFitsAnEightyByTwentyFourTerminal) {
+  put(*scenes_, scenes_->skeleton);
+  Pty w({kExe, "watch", kPuzzle}, env(state_file("small")), 24, 80);
+  auto rows = [](const std::string& screen) {
+    int n = 0;
+    std::istringstream in(screen);
+    for (std::string l; std::getline(in, l);) n += std::max<int>(1, (static_cast<int>(l.size()) + 79) / 80);
+    return n;
+  };
+  auto fits = [&](const std::string& what) {
+    const std::string s = w.screen();
+    EXPECT_LE(rows(s), 23) << what << ":\n" << s;
+    EXPECT_EQ(s.rfind("kpuzzles watch · ", 0), 0u) << what << ": the header scrolled away:\n" << s;
+  };
+  ASSERT_TRUE(w.wait_for("FAIL  kpuzzles run " + kPuzzle + " --", 300)) << w.all();
+  fits("a failure");
+  w.send('l');
+  ASSERT_TRUE(w.wait_for(">\\s+\\d+\\s+" + kPuzzle + " --", 30)) << "the current exercise in the list:\n" << w.screen();
+  fits("the list");
+  w.send('l');
+  w.send('t');
+  ASSERT_TRUE(w.wait_for("TESTS (PASS|FAIL)  the full test suite of " + kPuzzle, 600)) << w.screen();
+  fits("the tests");
+  std::smatch at;
+  const std::string before = w.screen();
+  ASSERT_TRUE(std::regex_search(before, at, std::regex("\\(exercise (\\d+) of"))) << before;
+  w.send('n');
+  ASSERT_TRUE(w.wait_for("\\(exercise (?!" + at[1].str() + " of)\\d+ of " + total() + "\\)", 120)) << w.screen();
+  EXPECT_EQ(w.screen().find("TESTS "), std::string::npos) << "n clears the tests block:\n" << w.screen();
+  fits("the next exercise");
   w.send('q');
   EXPECT_EQ(w.wait_exit(30), 0);
 }

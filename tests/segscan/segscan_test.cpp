@@ -328,7 +328,6 @@ TEST_P(Segscan, OrderedScanPathsAgreeWithOracle) {
 TEST_P(Segscan, MergePathHandMadeSegments) {
   if (!reference()) GTEST_SKIP() << "framework kernel, not an exercise";
   kpz::with_space(GetParam(), [&](const auto& space) {
-    using Space = std::decay_t<decltype(space)>;
     // Values 1, 2, 4, ... (exact in float) so that every sum identifies its elements.
     std::vector<float> values(20);
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(1 << i);
@@ -371,7 +370,6 @@ TEST_P(Segscan, MergePathIsDeterministic) {
 TEST_P(Segscan, MergePathWithoutSegments) {
   if (!reference()) GTEST_SKIP() << "framework kernel, not an exercise";
   kpz::with_space(GetParam(), [&](const auto& space) {
-    using Space = std::decay_t<decltype(space)>;
     const ss::MergePathPlan plan{1, 16, 2};
     EXPECT_TRUE(merge_path_sums(space, {}, {0}, plan).empty());                            // S = 0, N = 0
     EXPECT_EQ(merge_path_sums(space, {}, {0, 0, 0}, plan), (std::vector<float>{0, 0}));    // N = 0

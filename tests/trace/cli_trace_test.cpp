@@ -7,7 +7,9 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -112,6 +114,47 @@ TEST(TraceCli, EveryPuzzleTracesCleanlyInUnderFiveSeconds) {
     EXPECT_GE(variants, 3) << puzzle << ": no variants found in\n" << list.out;
     EXPECT_LT(seconds, 5.0) << puzzle;
   }
+}
+
+// Issue 19, item 13: the diagram goes under the build tree by default (the working directory may
+// be read-only: /proc is, even for root), and its path is printed.
+TEST(TraceCli, TheDefaultDiagramGoesUnderTheBuildTree) {
+  const Result ro = [] {
+    const std::string err_file = testing::TempDir() + "kpz_trace_ro_stderr.txt";
+    const std::string cmd = "cd /proc && " + std::string(KPZ_KPUZZLES) + " trace conv1d --simple --reference 2>" + err_file;
+    Result out{-1, "", ""};
+    FILE* p = popen(cmd.c_str(), "r");
+    std::array<char, 4096> buf{};
+    while (std::fgets(buf.data(), buf.size(), p)) out.out += buf.data();
+    const int status = pclose(p);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    out.err = slurp(err_file);
+    return out;
+  }();
+  EXPECT_EQ(ro.code, 0) << ro.out << ro.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(ro.out, m, std::regex("diagram: (/[^\n]+)\n"))) << ro.out;
+  const std::string path = m[1];
+  EXPECT_NE(path.find("/trace-diagrams/conv1d-simple.trace.svg"), std::string::npos) << path;
+  EXPECT_EQ(slurp(path).rfind("<svg", 0), 0u) << path;
+}
+
+// Issue 19, item 8: `doctor` in the trace build traced each reference small, listed the ones the
+// tracer cannot record, and finished; it used to run them at full size for 272 s and fail (exit 3)
+// at reduce's View::data().
+TEST(TraceCli, DoctorRunsInTheTraceBuild) {
+  const auto start = std::chrono::steady_clock::now();
+  const Result r = kpuzzles("doctor");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("puzzles on this build"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--builtin: not in the trace build: reduce --builtin cannot be traced: "), std::string::npos)
+      << r.out;
+  EXPECT_LT(seconds, 60.0);
+  const Result json = kpuzzles("doctor --json");
+  EXPECT_EQ(json.code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"traced\":true"), std::string::npos);
 }
 
 }  // namespace

@@ -24,6 +24,9 @@ struct OptionSpec {
   std::int64_t fallback;  // value when the flag is not given
   std::int64_t min;
   std::int64_t max;
+  // The value must be a multiple of this other option's value (butterfly: --size of
+  // --group-size); `run` and `bench` refuse other values alike (issue 19, item 13). Empty: none.
+  std::string multiple_of = {};
 };
 
 // The resolved values of a variant's options; `given` says which the user typed.
@@ -128,6 +131,10 @@ struct PuzzleSpec {
   std::function<RunReport(const RunRequest&)> run;
   // Fewest bytes a kernel must move through device memory for these options (benchmarks).
   std::function<double(const Params&)> bytes_moved;
+  // About how many bytes of memory one `kpuzzles run` of `variant` with these options holds at
+  // its peak (inputs, outputs, the oracle's copies): `run` refuses, before allocating anything,
+  // a run that cannot fit in the machine's memory (issue 19, item 7). Optional.
+  std::function<double(const std::string& variant, const Params&)> bytes_needed = {};
   // Place in the course: `kpuzzles list` and `watch` take puzzles in this order (then by name).
   int course_position = 100;
   // Variant names in the order a learner works through them (easiest first); variants not

@@ -29,13 +29,21 @@
 #else
 #define KPZ_IF_OPENMP(M)
 #endif
+// Kokkos' Threads backend (std::thread): the host-parallel backend without OpenMP (a stock
+// Apple clang). Kokkos enables at most one of OpenMP and Threads.
+#if defined(KOKKOS_ENABLE_THREADS) && !defined(KPZ_TRACE)
+#define KPZ_IF_THREADS(M) M(Kokkos::Threads)
+#define KPZ_SPACE_THREADS 1
+#else
+#define KPZ_IF_THREADS(M)
+#endif
 #if defined(KOKKOS_ENABLE_CUDA) && !defined(KPZ_TRACE)
 #define KPZ_IF_CUDA(M) M(Kokkos::Cuda)
 #define KPZ_SPACE_CUDA 1
 #else
 #define KPZ_IF_CUDA(M)
 #endif
-#define KPZ_FOR_EACH_SPACE(M) KPZ_IF_SERIAL(M) KPZ_IF_OPENMP(M) KPZ_IF_CUDA(M)
+#define KPZ_FOR_EACH_SPACE(M) KPZ_IF_SERIAL(M) KPZ_IF_OPENMP(M) KPZ_IF_THREADS(M) KPZ_IF_CUDA(M)
 
 namespace kpz {
 
@@ -46,6 +54,9 @@ constexpr std::string_view space_name() {
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
   if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) return "openmp";
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  if constexpr (std::is_same_v<Space, Kokkos::Threads>) return "threads";
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return "cuda";
@@ -67,6 +78,9 @@ decltype(auto) with_space(std::string_view name, F&& f) {
 #if defined(KPZ_SPACE_OPENMP)
   if (name == "openmp") return f(Kokkos::OpenMP{});
 #endif
+#if defined(KPZ_SPACE_THREADS)
+  if (name == "threads") return f(Kokkos::Threads{});
+#endif
 #if defined(KPZ_SPACE_CUDA)
   if (name == "cuda") return f(Kokkos::Cuda{});
 #endif
@@ -81,8 +95,8 @@ struct SampleTeamFunctor {
 };
 }  // namespace detail
 
-// Largest team a simple team kernel can use on Space (Serial: 1; OpenMP: bounded by the
-// thread count; CUDA: by the block size).
+// Largest team a simple team kernel can use on Space (Serial: 1; OpenMP and Threads: bounded by
+// the thread count; CUDA: by the block size).
 template <class Space>
 int team_size_max(const Space& space) {
 #if defined(KPZ_TRACE)
@@ -118,7 +132,9 @@ int resolve_team_size(const Space& space, int requested, int preferred, bool pow
                      std::string(space_name<Space>()) + ": use 1.." + std::to_string(max) +
                      (std::string(space_name<Space>()) == "openmp"
                           ? " (OpenMP teams are bounded by OMP_NUM_THREADS)"
-                          : ""));
+                          : std::string(space_name<Space>()) == "threads"
+                                ? " (Threads teams are bounded by KOKKOS_NUM_THREADS)"
+                                : ""));
   }
   if (power_of_two && (requested & (requested - 1)) != 0) {
     throw UsageError("--team-size " + std::to_string(requested) +

@@ -293,6 +293,10 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
       Kokkos::PerTeam(team), [&](int& is_last) { is_last = Kokkos::atomic_fetch_add(&counts(entries + 1), 1) == teams - 1; },
       last);
   if (!last) return;  // the whole team leaves: `last` is the same for every member
+  // Every member has read `last` before the team_scan below: Kokkos' Threads backend broadcasts it
+  // in the word its team_scan writes first (the team root's, with no barrier before the write), and
+  // a member reading the root's partial sum there instead left the kernel (a crash, or a hang).
+  team.team_barrier();
   Kokkos::memory_fence();  // every other team's counts are visible from here on
   // Written by other teams: read around this SM's L1 (volatile loads go to L2).
   const volatile int* from = counts.data();

@@ -233,7 +233,7 @@ TraceSpec trace_config(const std::string& variant, std::map<std::string, std::in
 PuzzleSpec make_spec() {
   const OptionSpec group{"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 32, 2, 32};
   const OptionSpec tile{"tile", "lanes per team, a multiple of W (0: the backend's default)", 0, 0, 1 << 13};
-  auto size = [](std::int64_t fallback, const char* help) { return OptionSpec{"size", help, fallback, 1, kMaxSize}; };
+  auto size = [](std::int64_t fallback, const char* help) { return OptionSpec{"size", help, fallback, 1, kMaxSize, "group-size"}; };
   PuzzleSpec spec;
   spec.name = "butterfly";
   spec.summary = "XOR exchanges in lane groups: pair swap, butterfly all-reduce, conditional max/min";
@@ -281,7 +281,9 @@ PuzzleSpec make_spec() {
                       "each lane several elements, above W leaves lanes idle");
     } else if (s.space != "serial" && s.team_size_max < 8) {
       lines.push_back("a group of 32 lanes is shared by at most " + std::to_string(s.team_size_max) +
-                      " team members here: a barrier in the wrong place can pass; run with OMP_NUM_THREADS=8 as well");
+                      " team members here: a barrier in the wrong place can pass; " +
+                      (s.space == "threads" ? "check on a machine with 8 cores as well (KOKKOS_NUM_THREADS=8), or on OpenMP"
+                                            : "run with OMP_NUM_THREADS=8 as well"));
     }
     return lines;
   };
@@ -296,6 +298,8 @@ PuzzleSpec make_spec() {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };
   spec.bytes_moved = [](const Params& p) { return 2.0 * sizeof(float) * static_cast<double>(p.get("size")); };
+  // `kpuzzles run`'s peak, measured: about 32 bytes per element (input, output, host copies, oracle).
+  spec.bytes_needed = [](const std::string&, const Params& p) { return 32.0 * static_cast<double>(p.get("size")); };
   return spec;
 }
 

@@ -253,6 +253,10 @@ PuzzleSpec make_spec() {
   spec.bytes_moved = [](const Params& p) {
     return bytes_moved(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
   };
+  // `kpuzzles run`'s peak, measured: about 32 bytes per element (a, out, the oracle's doubles), 16 per tap.
+  spec.bytes_needed = [](const std::string&, const Params& p) {
+    return 32.0 * static_cast<double>(p.get("size")) + 16.0 * static_cast<double>(p.get("kernel-size"));
+  };
   return spec;
 }
 

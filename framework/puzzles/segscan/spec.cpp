@@ -660,6 +660,15 @@ PuzzleSpec make_spec() {
     const double segs = n / static_cast<double>(p.get("mean-length"));
     return 4.0 * (n + 2.0 * segs + 1.0);
   };
+  // `kpuzzles run`'s peak, measured at 2^21 and 2^22: per value (or nonzero) and per segment (or
+  // row): scans 42 + 12, reductions 19 + 55, SpMV 34 per nonzero + 38 per row.
+  spec.bytes_needed = [](const std::string& variant, const Params& p) {
+    const double size = static_cast<double>(p.get("size")), mean = static_cast<double>(p.get("mean-length"));
+    const std::int64_t shape = p.get("shape");
+    if (variant == "spmv") return 34.0 * std::min(size * mean, static_cast<double>(kMaxSize)) + 38.0 * size;
+    const double segs = shape == 2 ? size : shape == 3 ? 1.0 : std::min(size, (shape == 4 ? 2.0 : 1.0) * size / mean);
+    return is_scan(kind_of(variant)) ? 42.0 * size + 12.0 * segs : 19.0 * size + 55.0 * segs;
+  };
   return spec;
 }
 

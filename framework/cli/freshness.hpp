@@ -1,0 +1,23 @@
+#pragma once
+// Whether this program runs the learner's current code (issue 19, item 9). kpuzzles holds the
+// exercises compiled in: after a failed build, or from a copy of the binary, `run`, `check` and
+// `list` would report on old code without a word; and `watch` from a copy would rebuild the
+// build tree's kpuzzles but re-check with the copy.
+#include <string>
+#include <vector>
+
+namespace kpz::cli {
+
+// One line ("" when fresh): an exercise file of `puzzles` (all puzzles when empty) saved after
+// this program was built, or a newer kpuzzles in the build tree than this copy.
+std::string stale_binary_note(const std::vector<std::string>& puzzles);
+
+// Prints stale_binary_note to stderr as "kpuzzles: note: ..." when there is one.
+void announce_stale_binary(const std::vector<std::string>& puzzles = {});
+
+// `watch` rebuilds the build tree's kpuzzles: when this program is another file (a copy, an
+// install), it executes that one with the same arguments instead (one line on stderr says so);
+// when that one does not exist, UsageError. Returns when this program is the build tree's.
+void run_watch_from_build_tree(const std::vector<std::string>& watch_args);
+
+}  // namespace kpz::cli
