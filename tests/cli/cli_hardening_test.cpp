@@ -19,14 +19,13 @@
 #include <utility>
 #include <vector>
 
+#include "shell.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = kpz::test::ShellResult;
 
 // KPZ_TEST_KPUZZLES runs these tests against another binary (e.g. an older build).
 std::string exe() {
@@ -34,31 +33,15 @@ std::string exe() {
   return other && *other ? other : KPZ_KPUZZLES;
 }
 
-// `prefix` (environment, wrappers) + kpuzzles + `args`, through /bin/sh; at most 120 s.
+// `setup` + `prefix` (environment, wrappers) + kpuzzles + `args` + `redirect`, at most 120 s.
 Result sh(const std::string& prefix, const std::string& args, const std::string& redirect = "",
           const std::string& setup = "") {
-  const std::string err_file = testing::TempDir() + "kpz_cli_hardening_stderr.txt";
-  const std::string cmd = setup + "timeout 120 " + prefix + " " + exe() + " " + args + " 2>" + err_file + " " + redirect;
-  Result r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream e(err_file);
-  std::stringstream text;
-  text << e.rdbuf();
-  r.err = text.str();
-  return r;
+  return kpz::test::shell(setup + "timeout 120 " + prefix + " " + exe() + " " + args + " " + redirect);
 }
 
 Result kpuzzles(const std::string& args) { return sh("env", args); }
 
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+int lines(const std::string& s) { return kpz::test::count_lines(s); }
 
 std::string fresh_state(const std::string& name) {
   const std::string path = testing::TempDir() + "kpz_cli_hardening_" + name + ".json";

@@ -16,13 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "shell.hpp"
+
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-  double seconds = 0;
-};
+using Result = kpz::test::ShellResult;
 
 std::string exe() {
   const char* other = std::getenv("KPZ_TEST_KPUZZLES");
@@ -31,28 +29,10 @@ std::string exe() {
 
 // `env` (VAR=value ...) + kpuzzles + `args` through /bin/sh; at most 120 s.
 Result kpuzzles(const std::string& env, const std::string& args) {
-  const std::string err_file = testing::TempDir() + "kpz_cli_limits_stderr.txt";
-  const std::string cmd = "timeout 120 env " + env + " " + exe() + " " + args + " 2>" + err_file;
-  Result r{-1, "", ""};
-  const auto start = std::chrono::steady_clock::now();
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream e(err_file);
-  std::stringstream text;
-  text << e.rdbuf();
-  r.err = text.str();
-  return r;
+  return kpz::test::shell("timeout 120 env " + env + " " + exe() + " " + args);
 }
 
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+int lines(const std::string& s) { return kpz::test::count_lines(s); }
 
 // The estimate of `run args` in bytes, read off the refusal under a 1-byte machine.
 double estimate(const std::string& args) {

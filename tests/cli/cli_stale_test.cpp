@@ -13,37 +13,20 @@
 #include <sstream>
 #include <string>
 
+#include "shell.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = kpz::test::ShellResult;
 
 // `env` + `program` + `args` through /bin/sh; at most 120 s; stdin empty.
 Result sh(const std::string& env, const std::string& program, const std::string& args) {
-  const std::string err_file = testing::TempDir() + "kpz_cli_stale_stderr.txt";
-  const std::string cmd = "timeout 120 env " + env + " " + program + " " + args + " 2>" + err_file + " </dev/null";
-  Result r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream e(err_file);
-  std::stringstream text;
-  text << e.rdbuf();
-  r.err = text.str();
-  return r;
+  return kpz::test::shell("timeout 120 env " + env + " " + program + " " + args + " </dev/null");
 }
 
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+int lines(const std::string& s) { return kpz::test::count_lines(s); }
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::path(testing::TempDir()) / ("kpz_cli_stale_" + name);

@@ -11,52 +11,20 @@
 #include <string>
 #include <thread>
 
+#include "shell.hpp"
+
 namespace {
 
-struct Result {
-  int code;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using Result = kpz::test::ShellResult;
 
-Result kpuzzles(const std::string& args) {
-  const std::string err_file = testing::TempDir() + "kpz_cli_stderr.txt";
-  const std::string cmd = std::string(KPZ_KPUZZLES) + " " + args + " 2>" + err_file;
-  Result r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
-    while (std::fgets(buf.data(), buf.size(), e)) r.err += buf.data();
-    std::fclose(e);
-  }
-  return r;
-}
+Result kpuzzles(const std::string& args) { return kpz::test::shell(std::string(KPZ_KPUZZLES) + " " + args); }
 
 // The same with environment variables ("A=1 B=2") set for kpuzzles.
 Result kpuzzles_env(const std::string& env, const std::string& args) {
-  const std::string err_file = testing::TempDir() + "kpz_cli_stderr.txt";
-  const std::string cmd = "env " + env + " " + std::string(KPZ_KPUZZLES) + " " + args + " 2>" + err_file;
-  Result r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (FILE* e = std::fopen(err_file.c_str(), "r")) {
-    while (std::fgets(buf.data(), buf.size(), e)) r.err += buf.data();
-    std::fclose(e);
-  }
-  return r;
+  return kpz::test::shell("env " + env + " " + std::string(KPZ_KPUZZLES) + " " + args);
 }
 
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
+int lines(const std::string& s) { return kpz::test::count_lines(s); }
 
 void expect_usage_error(const std::string& args, const std::string& mentions) {
   const Result r = kpuzzles(args);

@@ -11,22 +11,18 @@
 #include <sstream>
 #include <string>
 
+#include "shell.hpp"
+
 namespace {
 
 struct Output {
   int code;
-  std::string text;
+  std::string text;  // stdout, then stderr
 };
 
 Output run(const std::string& args) {
-  const std::string cmd = std::string(KPZ_FAILURES_DEMO) + " " + args + " 2>&1";
-  Output o{-1, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) o.text += buf.data();
-  const int status = pclose(p);
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
+  const kpz::test::ShellResult r = kpz::test::shell(std::string(KPZ_FAILURES_DEMO) + " " + args);
+  return {r.code, r.out + r.err};
 }
 
 int count(const std::string& text, const std::string& what) {

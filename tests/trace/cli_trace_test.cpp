@@ -13,28 +13,13 @@
 #include <sstream>
 #include <string>
 
+#include "shell.hpp"
+
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
+using Result = kpz::test::ShellResult;
 
-Result kpuzzles(const std::string& args) {
-  const std::string err_file = testing::TempDir() + "kpz_trace_stderr.txt";
-  const std::string cmd = std::string(KPZ_KPUZZLES) + " " + args + " 2>" + err_file;
-  Result r{-1, "", ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  std::ifstream e(err_file);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  return r;
-}
+Result kpuzzles(const std::string& args) { return kpz::test::shell(std::string(KPZ_KPUZZLES) + " " + args); }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
@@ -119,18 +104,7 @@ TEST(TraceCli, EveryPuzzleTracesCleanlyInUnderFiveSeconds) {
 // Issue 19, item 13: the diagram goes under the build tree by default (the working directory may
 // be read-only: /proc is, even for root), and its path is printed.
 TEST(TraceCli, TheDefaultDiagramGoesUnderTheBuildTree) {
-  const Result ro = [] {
-    const std::string err_file = testing::TempDir() + "kpz_trace_ro_stderr.txt";
-    const std::string cmd = "cd /proc && " + std::string(KPZ_KPUZZLES) + " trace conv1d --simple --reference 2>" + err_file;
-    Result out{-1, "", ""};
-    FILE* p = popen(cmd.c_str(), "r");
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), p)) out.out += buf.data();
-    const int status = pclose(p);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    out.err = slurp(err_file);
-    return out;
-  }();
+  const Result ro = kpz::test::shell("cd /proc && " + std::string(KPZ_KPUZZLES) + " trace conv1d --simple --reference");
   EXPECT_EQ(ro.code, 0) << ro.out << ro.err;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(ro.out, m, std::regex("diagram: (/[^\n]+)\n"))) << ro.out;
