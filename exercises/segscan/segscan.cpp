@@ -160,14 +160,16 @@ void spmv(const Space& space, const Launch& launch, View<const int*, Space> row_
 
 // --vector-scan, the tile kernel. Team t owns the elements [first, last) of its tile and writes
 // sums(s) for every segment s whose end offsets(s + 1) lies in (first, last] (tile 0: [0, last]).
-// Rows of kVectorScanRow elements are scanned by one member's vector lanes; a segment whose head
-// lies before its row gets the row's carry-in; one that began before the tile is the tile's
-// `open` segment, finished by the carries launch.
+// The tile is cut into rows of kVectorScanRow elements, one member per row, and each row into
+// one chunk per vector lane. A lane walks its chunk serially, a contiguous sum per piece of
+// segment (raking: few lane-to-lane steps, many independent loads), and one ThreadVectorRange
+// parallel_scan with SegReducer over the lanes' totals gives every lane its carry-in. A segment
+// whose head lies before its row gets the row's carry-in; one that began before the tile is
+// the tile's `open` segment, finished by the carries launch.
 template <class Space, class T>
 void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, Space> values,
                        View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
                        View<int*, Space> tile_open) {
-  using Bytes = ScratchView<Flag*, Space>;
   using Ints = ScratchView<int*, Space>;
   using Pairs = ScratchView<SegPair<T>*, Space>;
   using Values = ScratchView<T*, Space>;
@@ -175,6 +177,8 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   const int segments = static_cast<int>(sums.extent(0));
   const int tile = launch.tile;
   const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
+  const int lanes = launch.vector_length;
+  const int per_lane = vector_scan_items_per_lane(lanes);  // elements in one lane's chunk
   const auto policy = TeamPolicy<Space>(space, static_cast<int>((n + tile - 1) / tile), launch.team_size,
                                         launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile)));
@@ -183,26 +187,23 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         const int t = team.league_rank();
         const int first = t * tile, count = Kokkos::min(tile, n - first), last = first + count;
         const int rows_here = (count + kVectorScanRow - 1) / kVectorScanRow;
-        Bytes heads(team.team_scratch(0), tile), ends(team.team_scratch(0), tile);
-        Ints seg(team.team_scratch(0), tile);
         Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
         Ints open_seg(team.team_scratch(0), rows);
         Values open_value(team.team_scratch(0), rows);
-        // Segments with a head in the tile, and segments whose end the tile owns.
-        const int head_lo = first_at_least(offsets, 0, segments, first);
-        const int head_hi = first_at_least(offsets, head_lo, segments, last);
+        // The segments that hold the tile's elements are [seg_lo, seg_hi): seg_lo holds `first`.
+        const int seg_lo = first_at_least(offsets, 1, segments + 1, first + 1) - 1;
+        const int seg_hi = first_at_least(offsets, seg_lo + 1, segments + 1, last);
+        // Empty segments are written by the tile that owns their (empty) end; lanes skip them.
         const int end_lo = t == 0 ? 0 : first_at_least(offsets, 1, segments + 1, first + 1) - 1;
         const int end_hi = first_at_least(offsets, end_lo + 1, segments + 1, last + 1) - 1;
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, count), [&](int i) {
-          heads(i) = 0;
-          ends(i) = 0;
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, end_lo, end_hi), [&](int s) {
+          if (offsets(s) == offsets(s + 1)) sums(s) = T(0);
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         Kokkos::single(Kokkos::PerTeam(team), [&]() { tile_open(t) = -1; });
         team.team_barrier();
-        // TODO(roughly 12 lines): mark heads (s in [head_lo, head_hi)) and ends + seg ids (s in [end_lo, end_hi)); empty s: sums(s) = 0
-        // TODO(roughly 16 lines): scan each row with SegReducer; at its ends write sums or open_seg/open_value; row_total(r)
+        // TODO(roughly 30 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements piece by piece (a piece ends where a segment ends), combines each piece's sum into update, and in the final call writes sums(s) at each segment end (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
         // TODO(roughly 12 lines): member 0 scans row_total exclusively into row_carry; the inclusive end is tile_totals(t)
         // TODO(roughly 10 lines): finish each row's open segment with row_carry(r); no head before it: tile_open(t) = s
       });

@@ -101,12 +101,13 @@ TEST_P(VectorScan, AllSegmentsOfLengthOne) {
 }
 
 TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
-  // Rows of 128, tiles of 300 (three rows, the last one short), segments of up to 4000: most
-  // cross several rows and several teams; the tiles' carries run through many chunks.
+  // Rows of kVectorScanRow (256), tiles of 700 (three rows, the last one short), segments of up
+  // to 4000: most cross several rows and several teams; the tiles' carries run through many chunks.
+  static_assert(kpz::segscan::kVectorScanRow == 256, "this test's tile cuts rows as described");
   for (int ints : {0, 1}) {
-    const auto r = run({"vector-scan", {{"size", 30011}, {"tile", 300}, {"mean-length", 2000}, {"int", ints}}, 0, 7});
+    const auto r = run({"vector-scan", {{"size", 70001}, {"tile", 700}, {"mean-length", 2000}, {"int", ints}}, 0, 7});
     KPZ_EXPECT_PASS(r);
-    EXPECT_GE(config_int(r, "longest"), 3 * 300 + 2);
+    EXPECT_GE(config_int(r, "longest"), 3 * 700 + 2);
     EXPECT_GE(config_int(r, "teams"), 100);
   }
   // Tiny tiles: thousands of tiles, so the one-team carries launch gives every member chunks.
@@ -115,7 +116,8 @@ TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
 }
 
 TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
-  for (int tile : {7, 128, 129, 1000})
+  // Around a lane's chunk (8 on CUDA), a row (256) and a tile.
+  for (int tile : {7, 9, 255, 257, 1000})
     for (int n : {tile - 1, tile + 1, 3 * tile + 5}) {
       if (n < 1) continue;
       KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", tile}, {"mean-length", 6}}, 0, 13u + n}))

@@ -108,24 +108,28 @@ struct SegReducer {
   value_type* result_;
 };
 
-// Elements per row of --vector-scan: one member's ThreadVectorRange scan (CUDA: 4 passes of a
-// warp of 32 lanes; host: one loop).
-constexpr int kVectorScanRow = 128;
+// Elements per row of --vector-scan: one member's ThreadVectorRange scan. Each vector lane
+// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 8 elements,
+// 8 loads in flight per lane; host: one lane walks the whole row, a plain loop).
+constexpr int kVectorScanRow = 256;
 
-// Elements per team of --vector-scan: 4096 on every backend, about 25 KiB of scratch (CUDA:
-// eight blocks per SM; host backends allow 32 KiB per team, an L1/L2-sized working set).
+KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int lanes) {
+  return (kVectorScanRow + lanes - 1) / lanes;
+}
+
+// Elements per team of --vector-scan: 4096 on every backend (16 rows; host: a 16 KiB L1-sized
+// working set per team).
 template <class Space>
 int default_vector_scan_tile() {
   return 4096;
 }
 
-// Level-0 scratch of the --vector-scan tile kernel: per element a head byte, an end byte and
-// the id of the segment that ends there; per row its total, its carry-in and its open segment.
+// Level-0 scratch of the --vector-scan tile kernel: per row its total, its carry-in and its
+// open segment (id and partial sum).
 template <class Space, class T>
 std::size_t vector_scan_scratch_bytes(int tile) {
   const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
-  return 2 * ScratchView<Flag*, Space>::shmem_size(tile) + ScratchView<int*, Space>::shmem_size(tile) +
-         2 * pair_buffer_bytes<Space, T>(rows) + ScratchView<int*, Space>::shmem_size(rows) +
+  return 2 * pair_buffer_bytes<Space, T>(rows) + ScratchView<int*, Space>::shmem_size(rows) +
          ScratchView<T*, Space>::shmem_size(rows);
 }
 
