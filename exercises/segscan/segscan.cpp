@@ -203,7 +203,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         Kokkos::single(Kokkos::PerTeam(team), [&]() { tile_open(t) = -1; });
         team.team_barrier();
-        // TODO(roughly 30 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements piece by piece (a piece ends where a segment ends), combines each piece's sum into update, and in the final call writes sums(s) at each segment end (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
+        // TODO(roughly 35 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements kVectorScanLoads at a time (load them all, then add them one by one), closes the piece at each segment end with update = combine(update, piece) and in the final call writes sums(s) there (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
         // TODO(roughly 12 lines): member 0 scans row_total exclusively into row_carry; the inclusive end is tile_totals(t)
         // TODO(roughly 10 lines): finish each row's open segment with row_carry(r); no head before it: tile_open(t) = s
       });

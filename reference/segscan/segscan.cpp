@@ -269,7 +269,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         Kokkos::single(Kokkos::PerTeam(team), [&]() { tile_open(t) = -1; });
         team.team_barrier();
-        // KPZ-TODO(roughly 30 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements piece by piece (a piece ends where a segment ends), combines each piece's sum into update, and in the final call writes sums(s) at each segment end (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
+        // KPZ-TODO(roughly 35 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements kVectorScanLoads at a time (load them all, then add them one by one), closes the piece at each segment end with update = combine(update, piece) and in the final call writes sums(s) there (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
           const int row_lo = r * kVectorScanRow, row_hi = Kokkos::min(row_lo + kVectorScanRow, count);
           SegPair<T> total;  // the host leaves it unset: the closure stores what it needs
@@ -277,25 +277,35 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
               Kokkos::ThreadVectorRange(team, lanes),
               [&](int k, SegPair<T>& update, bool final) {
                 const int a = Kokkos::min(row_lo + k * per_lane, row_hi), b = Kokkos::min(a + per_lane, row_hi);
-                // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
-                int s = first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1;
-                for (int i = a; i < b;) {
-                  const int head = offsets(s) - first, end = offsets(s + 1) - first;
-                  const int stop = Kokkos::min(end, b);
-                  T piece = T(0);
-                  for (int j = i; j < stop; ++j) piece += values(first + j);
-                  update = combine(update, SegPair<T>{piece, i == head ? 1 : 0});
-                  if (stop == end) {  // s ends in this chunk
-                    if (final && update.flag) sums(s) = update.value;
-                    if (final && !update.flag) {  // its head lies before the row: add the row's carry later
-                      open_seg(r) = s;
-                      open_value(r) = update.value;
+                if (a < b) {  // a lane past the row's end adds nothing
+                  // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
+                  int s = first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1;
+                  int end = offsets(s + 1) - first;
+                  SegPair<T> piece{T(0), offsets(s) - first == a ? 1 : 0};  // the open piece of s
+                  for (int block = a; block < b; block += kVectorScanLoads) {
+                    T v[kVectorScanLoads];  // all loads first: kVectorScanLoads in flight per lane
+                    for (int u = 0; u < kVectorScanLoads; ++u) v[u] = block + u < b ? values(first + block + u) : T(0);
+                    for (int u = 0; u < kVectorScanLoads; ++u) {
+                      const int i = block + u;
+                      if (i >= b) break;
+                      piece.value += v[u];
+                      if (i + 1 == end) {  // s ends at i
+                        update = combine(update, piece);
+                        if (final && update.flag) sums(s) = update.value;
+                        if (final && !update.flag) {  // its head lies before the row: add the row's carry later
+                          open_seg(r) = s;
+                          open_value(r) = update.value;
+                        }
+                        piece = SegPair<T>{T(0), 1};
+                        if (i + 1 < b) {  // the next non-empty segment starts at i + 1
+                          do ++s;
+                          while (offsets(s + 1) - first == end);
+                          end = offsets(s + 1) - first;
+                        }
+                      }
                     }
-                    if (stop < b)  // the next non-empty segment starts at `stop`
-                      do ++s;
-                      while (offsets(s + 1) - first == stop);
                   }
-                  i = stop;
+                  if (end > b) update = combine(update, piece);  // s goes on past the chunk
                 }
                 if (final && k == lanes - 1) row_total(r) = update;
               },
