@@ -235,18 +235,18 @@ void spmv(const Space& space, const Launch& launch, View<const int*, Space> row_
 template <class Space, class T>
 void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, Space> values,
                        View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
-                       View<int*, Space> tile_open) {
+                       View<const int*, Space> tile_first_seg) {
   using Ints = ScratchView<int*, Space>;
   using Pairs = ScratchView<SegPair<T>*, Space>;
   using Values = ScratchView<T*, Space>;
   const int n = static_cast<int>(values.extent(0));
   const int segments = static_cast<int>(sums.extent(0));
   const int tile = launch.tile;
+  const int tiles = static_cast<int>(tile_first_seg.extent(0));
   const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
   const int lanes = launch.vector_length;
   const int per_lane = vector_scan_items_per_lane(lanes);  // elements in one lane's chunk
-  const auto policy = TeamPolicy<Space>(space, static_cast<int>((n + tile - 1) / tile), launch.team_size,
-                                        launch.vector_length)
+  const auto policy = TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile)));
   Kokkos::parallel_for(
       "segscan::vector_scan::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
@@ -256,20 +256,20 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
         Ints open_seg(team.team_scratch(0), rows);
         Values open_value(team.team_scratch(0), rows);
-        // The segments that hold the tile's elements are [seg_lo, seg_hi): seg_lo holds `first`.
-        const int seg_lo = first_at_least(offsets, 1, segments + 1, first + 1) - 1;
-        const int seg_hi = first_at_least(offsets, seg_lo + 1, segments + 1, last);
-        // Empty segments are written by the tile that owns their (empty) end; lanes skip them.
-        const int end_lo = t == 0 ? 0 : first_at_least(offsets, 1, segments + 1, first + 1) - 1;
-        const int end_hi = first_at_least(offsets, end_lo + 1, segments + 1, last + 1) - 1;
+        // The segments that hold the tile's elements lie in [seg_lo, seg_hi): seg_lo holds `first`
+        // and `next` holds the next tile's first element (launch 0 found both).
+        const int seg_lo = tile_first_seg(t), next = t + 1 < tiles ? tile_first_seg(t + 1) : segments;
+        const int seg_hi = Kokkos::min(next + 1, segments);
+        // The tile owns the segments whose end lies in (first, last]: [end_lo, end_hi). It writes
+        // the empty ones among them; lanes skip empty segments.
+        const int end_lo = t == 0 ? 0 : seg_lo, end_hi = next;
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, end_lo, end_hi), [&](int s) {
           if (offsets(s) == offsets(s + 1)) sums(s) = T(0);
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
-        Kokkos::single(Kokkos::PerTeam(team), [&]() { tile_open(t) = -1; });
         team.team_barrier();
-        // KPZ-TODO(roughly 35 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements kVectorScanLoads at a time (load them all, then add them one by one), closes the piece at each segment end with update = combine(update, piece) and in the final call writes sums(s) there (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
+        // KPZ-TODO(roughly 30 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements piece by piece (a piece ends where a segment ends), combines each piece's sum into update, and in the final call writes sums(s) at each segment end (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
           const int row_lo = r * kVectorScanRow, row_hi = Kokkos::min(row_lo + kVectorScanRow, count);
           SegPair<T> total;  // the host leaves it unset: the closure stores what it needs
@@ -277,35 +277,25 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
               Kokkos::ThreadVectorRange(team, lanes),
               [&](int k, SegPair<T>& update, bool final) {
                 const int a = Kokkos::min(row_lo + k * per_lane, row_hi), b = Kokkos::min(a + per_lane, row_hi);
-                if (a < b) {  // a lane past the row's end adds nothing
-                  // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
-                  int s = first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1;
-                  int end = offsets(s + 1) - first;
-                  SegPair<T> piece{T(0), offsets(s) - first == a ? 1 : 0};  // the open piece of s
-                  for (int block = a; block < b; block += kVectorScanLoads) {
-                    T v[kVectorScanLoads];  // all loads first: kVectorScanLoads in flight per lane
-                    for (int u = 0; u < kVectorScanLoads; ++u) v[u] = block + u < b ? values(first + block + u) : T(0);
-                    for (int u = 0; u < kVectorScanLoads; ++u) {
-                      const int i = block + u;
-                      if (i >= b) break;
-                      piece.value += v[u];
-                      if (i + 1 == end) {  // s ends at i
-                        update = combine(update, piece);
-                        if (final && update.flag) sums(s) = update.value;
-                        if (final && !update.flag) {  // its head lies before the row: add the row's carry later
-                          open_seg(r) = s;
-                          open_value(r) = update.value;
-                        }
-                        piece = SegPair<T>{T(0), 1};
-                        if (i + 1 < b) {  // the next non-empty segment starts at i + 1
-                          do ++s;
-                          while (offsets(s + 1) - first == end);
-                          end = offsets(s + 1) - first;
-                        }
-                      }
+                // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
+                int s = first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1;
+                for (int i = a; i < b;) {
+                  const int head = offsets(s) - first, end = offsets(s + 1) - first;
+                  const int stop = Kokkos::min(end, b);
+                  T piece = T(0);
+                  for (int j = i; j < stop; ++j) piece += values(first + j);
+                  update = combine(update, SegPair<T>{piece, i == head ? 1 : 0});
+                  if (stop == end) {  // s ends in this chunk
+                    if (final && update.flag) sums(s) = update.value;
+                    if (final && !update.flag) {  // its head lies before the row: add the row's carry later
+                      open_seg(r) = s;
+                      open_value(r) = update.value;
                     }
+                    if (stop < b)  // the next non-empty segment starts at `stop`
+                      do ++s;
+                      while (offsets(s + 1) - first == stop);
                   }
-                  if (end > b) update = combine(update, piece);  // s goes on past the chunk
+                  i = stop;
                 }
                 if (final && k == lanes - 1) row_total(r) = update;
               },
@@ -327,14 +317,12 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         }
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 10 lines): finish each row's open segment with row_carry(r); no head before it: tile_open(t) = s
+        // KPZ-TODO(roughly 8 lines): finish each row's open segment with row_carry(r) (a segment that began before the tile gets the rest from the carries launch)
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
           Kokkos::single(Kokkos::PerThread(team), [&]() {
             const int s = open_seg(r);
             if (s < 0) return;
-            const SegPair<T> carry = row_carry(r);
-            sums(s) = carry.value + open_value(r);
-            if (!carry.flag) tile_open(t) = s;
+            sums(s) = row_carry(r).value + open_value(r);
           });
         });
         // KPZ-END
@@ -342,12 +330,16 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
 }
 
 // --vector-scan, the carries: one team scans the tiles' totals (exclusively, the same reducer)
-// and adds tile t's carry-in to its open segment. Each member takes a chunk of tiles.
+// and adds tile t's carry-in to its open segment: the segment that holds the tile's first
+// element, when it began in an earlier tile and ends in this one. Each member takes a chunk of
+// tiles.
 template <class Space, class T>
-void vector_scan_carries(const Space& space, const Launch& launch, View<T*, Space> sums,
-                         View<const SegPair<T>*, Space> tile_totals, View<const int*, Space> tile_open) {
+void vector_scan_carries(const Space& space, const Launch& launch, int n, View<const int*, Space> offsets,
+                         View<T*, Space> sums, View<const SegPair<T>*, Space> tile_totals,
+                         View<const int*, Space> tile_first_seg) {
   using Pairs = ScratchView<SegPair<T>*, Space>;
   const int tiles = static_cast<int>(tile_totals.extent(0));
+  const int tile = launch.tile;
   const int members = launch.carry_team > 0 ? launch.carry_team : launch.team_size;
   const int chunk = (tiles + members - 1) / members;
   const auto policy = TeamPolicy<Space>(space, 1, members, launch.vector_length)
@@ -387,8 +379,9 @@ void vector_scan_carries(const Space& space, const Launch& launch, View<T*, Spac
           Kokkos::parallel_scan(
               Kokkos::ThreadVectorRange(team, len),
               [&](int k, SegPair<T>& update, bool final) {
-                const int s = tile_open(lo + k);
-                if (final && s >= 0) sums(s) += combine(carry, update).value;
+                const int s = tile_first_seg(lo + k), tile_first = (lo + k) * tile;
+                const bool open = offsets(s) < tile_first && offsets(s + 1) <= Kokkos::min(tile_first + tile, n);
+                if (final && open) sums(s) += combine(carry, update).value;
                 update = combine(update, tile_totals(lo + k));
               },
               SegReducer<T>(total));
@@ -396,16 +389,36 @@ void vector_scan_carries(const Space& space, const Launch& launch, View<T*, Spac
       });
 }
 
+// --vector-scan, launch 0: the segment that holds each tile's first element, one binary search
+// per tile, all tiles at once. The tile kernel reads its own entry and the next one instead of
+// searching `offsets` itself: on a GPU a block that starts with dependent searches through
+// millions of offsets waits for memory longer than it takes to stream its tile.
+template <class Space>
+void vector_scan_tile_segments(const Space& space, int tile, int n, View<const int*, Space> offsets,
+                               View<int*, Space> tile_first_seg) {
+  const int segments = static_cast<int>(offsets.extent(0)) - 1;
+  Kokkos::parallel_for(
+      "segscan::vector_scan::tile_segments", Kokkos::RangePolicy<Space>(space, 0, tile_first_seg.extent(0)),
+      KOKKOS_LAMBDA(int t) {
+        const int first = Kokkos::min(t * tile, n - 1);
+        tile_first_seg(t) = first_at_least(offsets, 1, segments + 1, first + 1) - 1;
+      });
+}
+
 template <class Space, class T>
 void vector_scan(const Space& space, const Launch& launch, View<const T*, Space> values, View<const int*, Space> offsets,
                  View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals, View<int*, Space> tile_open) {
-  if (values.extent(0) == 0) {  // no tiles: every segment is empty
+  const int n = static_cast<int>(values.extent(0));
+  if (n == 0) {  // no tiles: every segment is empty
     Kokkos::deep_copy(space, sums, T(0));
     return;
   }
-  vector_scan_tiles(space, launch, values, offsets, sums, tile_totals, tile_open);
+  // tile_open(t) receives the segment that holds tile t's first element.
+  vector_scan_tile_segments(space, launch.tile, n, offsets, tile_open);
+  const View<const int*, Space> tile_first_seg(tile_open);
+  vector_scan_tiles(space, launch, values, offsets, sums, tile_totals, tile_first_seg);
   if (tile_totals.extent(0) > 1)
-    vector_scan_carries(space, launch, sums, View<const SegPair<T>*, Space>(tile_totals), View<const int*, Space>(tile_open));
+    vector_scan_carries(space, launch, n, offsets, sums, View<const SegPair<T>*, Space>(tile_totals), tile_first_seg);
 }
 
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_INSTANTIATE)

@@ -113,10 +113,6 @@ struct SegReducer {
 // 8 loads in flight per lane; host: one lane walks the whole row, a plain loop).
 constexpr int kVectorScanRow = 256;
 
-// A lane loads this many consecutive values before it adds them: independent loads in flight
-// (a GPU hides memory latency with them), registers on both machines.
-constexpr int kVectorScanLoads = 8;
-
 KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int lanes) {
   return (kVectorScanRow + lanes - 1) / lanes;
 }
