@@ -5,19 +5,10 @@
 #include <regex>
 #include <sstream>
 
+#include "text.hpp"
+
 namespace kpz::cli {
 namespace {
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 bool is_fence(const std::string& line) {
   const auto p = line.find_first_not_of(' ');

@@ -4,21 +4,11 @@
 #include <cctype>
 #include <filesystem>
 #include <regex>
-#include <sstream>
+
+#include "text.hpp"
 
 namespace kpz::cli {
 namespace {
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 std::string ns_of(const std::string& puzzle) {
   std::string ns = puzzle;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "text.hpp"
+
 namespace kpz::cli {
 
 ScreenSize terminal_size() {
@@ -33,21 +35,6 @@ int display_rows(const std::string& line, int cols) {
   }
   cols = std::max(cols, 1);
   return std::max(1, (width + cols - 1) / cols);
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const auto nl = text.find('\n', at);
-    if (nl == std::string::npos) {
-      lines.push_back(text.substr(at));
-      break;
-    }
-    lines.push_back(text.substr(at, nl - at));
-    at = nl + 1;
-  }
-  return lines;
 }
 
 namespace {

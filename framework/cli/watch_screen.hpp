@@ -20,9 +20,6 @@ ScreenSize terminal_size();
 // UTF-8 character one column, an empty line one row.
 int display_rows(const std::string& line, int cols);
 
-// The lines of `text` (a final '\n' ends the last line, it starts no new one).
-std::vector<std::string> split_lines(const std::string& text);
-
 struct ScreenParts {
   std::string header, body, footer;  // each a run of lines ending in '\n' (or empty)
 };

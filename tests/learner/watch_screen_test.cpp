@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "text.hpp"
 #include "watch_screen.hpp"
 
 namespace {

@@ -1,0 +1,36 @@
+#include "text.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace kpz::cli {
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::string tail_lines(const std::string& text, int n) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::string out;
+  const std::size_t keep = static_cast<std::size_t>(n);
+  for (std::size_t i = lines.size() > keep ? lines.size() - keep : 0; i < lines.size(); ++i)
+    out += "  " + lines[i] + "\n";
+  return out;
+}
+
+std::string fixed1(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", seconds);
+  return buf;
+}
+
+}  // namespace kpz::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Small text helpers shared by the CLI's readers of compiler output, docs pages, sources and
+// child output.
+#include <string>
+#include <vector>
+
+namespace kpz::cli {
+
+// The lines of `text` without their '\n' (and without a '\r' before it: files written on
+// Windows); a final '\n' ends the last line, it starts no new one.
+std::vector<std::string> split_lines(const std::string& text);
+
+// The last `n` lines of `text`, each indented by two spaces and ended by '\n'.
+std::string tail_lines(const std::string& text, int n);
+
+// Seconds with one decimal: "2.5".
+std::string fixed1(double seconds);
+
+}  // namespace kpz::cli
