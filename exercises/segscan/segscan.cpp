@@ -190,7 +190,6 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
         Ints open_seg(team.team_scratch(0), rows);
         Values open_value(team.team_scratch(0), rows);
-        Values staged(team.team_scratch(0), vector_scan_slot(tile));
         // The segments that hold the tile's elements lie in [seg_lo, seg_hi): seg_lo holds `first`
         // and `next` holds the next tile's first element (launch 0 found both).
         const int seg_lo = tile_first_seg(t), next = t + 1 < tiles ? tile_first_seg(t + 1) : segments;
@@ -203,22 +202,6 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
-        // Stage the tile in scratch, element i at slot(i) = i + i / 32: lanes then walk their chunks
-        // from scratch (CUDA: shared memory, where the padding puts the 32 lanes' strided reads in
-        // 32 different banks). Every thread issues kVectorScanLoads coalesced loads before its first
-        // store, so that many loads are in flight at once.
-        const int chunks = (count + kVectorScanLoads - 1) / kVectorScanLoads;
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, chunks), [&](int c) {
-          T x[kVectorScanLoads];
-          for (int u = 0; u < kVectorScanLoads; ++u) {
-            const int i = c + u * chunks;
-            x[u] = i < count ? values(first + i) : T(0);
-          }
-          for (int u = 0; u < kVectorScanLoads; ++u) {
-            const int i = c + u * chunks;
-            if (i < count) staged(vector_scan_slot(i)) = x[u];
-          }
-        });
         team.team_barrier();
         // TODO(roughly 30 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements piece by piece (a piece ends where a segment ends), combines each piece's sum into update, and in the final call writes sums(s) at each segment end (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
         // TODO(roughly 12 lines): member 0 scans row_total exclusively into row_carry; the inclusive end is tile_totals(t)

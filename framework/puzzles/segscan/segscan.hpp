@@ -124,21 +124,13 @@ int default_vector_scan_tile() {
   return 4096;
 }
 
-// A lane stages this many values per load round: independent coalesced loads in flight per
-// thread before its first store (a GPU hides memory latency with them).
-constexpr int kVectorScanLoads = 4;
-
-// Scratch slot of a tile's element i: one padding slot per 32 elements, so that 32 lanes reading
-// elements per_lane apart (CUDA: one warp) hit 32 different banks of shared memory.
-KOKKOS_INLINE_FUNCTION constexpr int vector_scan_slot(int i) { return i + i / 32; }
-
-// Level-0 scratch of the --vector-scan tile kernel: the staged tile (padded), and per row its
-// total, its carry-in and its open segment (id and partial sum).
+// Level-0 scratch of the --vector-scan tile kernel: per row its total, its carry-in and its
+// open segment (id and partial sum).
 template <class Space, class T>
 std::size_t vector_scan_scratch_bytes(int tile) {
   const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
-  return ScratchView<T*, Space>::shmem_size(vector_scan_slot(tile)) + 2 * pair_buffer_bytes<Space, T>(rows) +
-         ScratchView<int*, Space>::shmem_size(rows) + ScratchView<T*, Space>::shmem_size(rows);
+  return 2 * pair_buffer_bytes<Space, T>(rows) + ScratchView<int*, Space>::shmem_size(rows) +
+         ScratchView<T*, Space>::shmem_size(rows);
 }
 
 // First k in [lo, hi) with offsets(k) >= x (hi if none); offsets is nondecreasing.
