@@ -307,10 +307,10 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
   int held[kHeld];  // constant indices only: registers, not local memory
   int sum = 0;
   for (int i = 0; i < kHeld; ++i) {
-    held[i] = lo + i < hi ? load_relaxed(from + lo + i) : 0;
+    held[i] = lo + i < hi ? load_relaxed(&from[lo + i]) : 0;
     sum += held[i];
   }
-  for (int e = lo + kHeld; e < hi; ++e) sum += load_relaxed(from + e);
+  for (int e = lo + kHeld; e < hi; ++e) sum += load_relaxed(&from[e]);
   int run = team.team_scan(sum);  // every member has read its entries before any writes
   for (int i = 0; i < kHeld; ++i)
     if (lo + i < hi) {
@@ -318,7 +318,7 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
       run += held[i];
     }
   for (int e = lo + kHeld; e < hi; ++e) {
-    const int count = load_relaxed(from + e);
+    const int count = load_relaxed(&from[e]);
     counts(e) = run;
     run += count;
   }
