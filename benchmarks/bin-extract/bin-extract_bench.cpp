@@ -19,6 +19,7 @@
 
 #include "bin-extract/bin-extract.hpp"
 #include "bin-extract/host.hpp"
+#include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
@@ -66,7 +67,7 @@ struct BinSortPartition {
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
                         : gpu                  ? std::size_t{1} << 28
                                                : std::size_t{1} << 22;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
+#include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
@@ -72,7 +73,7 @@ void check_groups(const std::vector<float>& in, const std::vector<float>& got, i
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
-  const bool gpu = is_gpu_space_v<Space>;
+  const bool gpu = is_gpu_v<Space>;
   const int group = 32;
   std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
                   : gpu                  ? std::size_t{1} << 28

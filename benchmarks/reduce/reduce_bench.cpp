@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
@@ -93,7 +94,8 @@ void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, co
     report.rows.push_back(copy);
   }
   const int concurrency = space.concurrency();
-  for (int team_size = space_name<Space>() == "cuda" ? 64 : 1; team_size <= team_size_max(space); team_size *= 2) {
+  const int smallest = is_gpu_v<Space> ? 64 : 1;
+  for (int team_size = smallest; team_size <= team_size_max(space); team_size *= 2) {
     int previous = 0;
     for (const int quarters : {1, 2, 4, 8}) {
       const int league = std::max(1, static_cast<int>(static_cast<long long>(concurrency) * quarters / (4 * team_size)));
@@ -119,7 +121,7 @@ void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, co
 
 template <class Space, class T>
 void bench_size(BenchReport& report, const Space& space, std::size_t n, const Config& c, std::uint64_t seed) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   const bool is_float = !std::is_integral_v<T>;
   const std::string group = "N=" + power_label(n);
   const std::string suffix = ", " + power_label(n) + (is_float ? " floats" : " ints");
@@ -241,7 +243,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   std::vector<std::size_t> sizes;
   if (req.params.get("size")) sizes = {static_cast<std::size_t>(req.params.get("size"))};
   else if (gpu) sizes = {std::size_t{1} << 24, std::size_t{1} << 28};
@@ -250,7 +252,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // CPU, where a team is one thread and --neighbored's log2(lanes) passes over every slot are its
   // whole cost (16-core Xeon, 2^26 ints: 4.3 % of copy at 512 lanes, 5.4 % at 128, 6.0 % at 64; the other
   // rungs stay between 20 % and 180 %; benchmarks/results/portability-notes.md).
-  const int default_lanes = is_gpu_space_v<Space> ? 512 : 64;
+  const int default_lanes = is_gpu_v<Space> ? 512 : 64;
   const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : default_lanes,
                  ShapeRequest{req.team_size, req.vector_length}, static_cast<int>(req.params.get("tile")), req.cfg,
                  req.impl, req.params.get("sweep") != 0};

@@ -20,6 +20,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
@@ -98,7 +99,7 @@ template <class Space>
 void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& req, const std::vector<float>& host_values,
                   View<const float*, Space> values, std::int64_t mean, const MergePathPlan& plan, int team_size,
                   const LaunchShape& vshape, int carry_team) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   const auto n = static_cast<std::int64_t>(host_values.size());
   Rng rng(req.seed + static_cast<std::uint64_t>(mean));
   // Random lengths 0..2L for the short segments, equal lengths for L >= 2^20.
@@ -242,7 +243,7 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   const std::int64_t n = req.params.get("size") ? req.params.get("size") : gpu ? std::int64_t{1} << 28 : std::int64_t{1} << 22;
   std::vector<std::int64_t> means{4, 32, 1024, std::int64_t{1} << 20};
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};

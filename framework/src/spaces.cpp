@@ -2,12 +2,6 @@
 
 namespace kpz {
 
-std::string join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
-  return out;
-}
-
 std::string default_space_name() {
 #if defined(KPZ_TRACE)
   return "serial";

@@ -15,22 +15,13 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
-#include <type_traits>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/json.hpp"
 #include "kpz/spaces.hpp"
 
 namespace kpz {
-
-// True for execution spaces whose teams are GPU thread blocks (only CUDA in this project).
-template <class Space>
-inline constexpr bool is_gpu_space_v =
-#if defined(KOKKOS_ENABLE_CUDA) && !defined(KPZ_TRACE)
-    std::is_same_v<Space, Kokkos::Cuda>;
-#else
-    false;
-#endif
 
 enum class Purpose {
   check,  // kpuzzles run / check and the tests: teams large enough to show races
@@ -123,7 +114,7 @@ inline bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 template <class Space>
 LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const ShapeRequest& req,
                          Purpose purpose) {
-  constexpr bool gpu = is_gpu_space_v<Space>;
+  constexpr bool gpu = is_gpu_v<Space>;
   const std::string where(space_name<Space>());
   LaunchShape shape;
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/quad.hpp"
@@ -41,13 +42,12 @@ KOKKOS_INLINE_FUNCTION int bin_of(float x, int num_bins) {
   const float s = x * static_cast<float>(num_bins);
   const float last = static_cast<float>(num_bins - 1);
   const float above_zero = s > 0.0f ? s : 0.0f;
-#if defined(__CUDA_ARCH__)
   // above_zero is never NaN, so fminf is the select below (one FMNMX instead of FSETP + FSEL).
-  return __float_as_int(__fadd_rz(fminf(above_zero, last), 8388608.0f)) - 0x4B000000;
-#else
-  const float clamped = above_zero < last ? above_zero : last;
-  return static_cast<int>(clamped);
-#endif
+  KOKKOS_IF_ON_DEVICE((
+      return __float_as_int(__fadd_rz(fminf(above_zero, last), 8388608.0f)) - 0x4B000000;))
+  KOKKOS_IF_ON_HOST((
+      const float clamped = above_zero < last ? above_zero : last;
+      return static_cast<int>(clamped);))
 }
 
 // The predicate "x is in bin `target`" as a function object (for Kokkos::Experimental::copy_if
@@ -69,7 +69,7 @@ inline int teams_for(std::size_t n, int tile) { return static_cast<int>((n + til
 // Elements per team of --extract and --partition when --tile is not given.
 template <class Space>
 int default_tile() {
-  return space_name<Space>() == "cuda" ? 2048 : 4096;
+  return is_gpu_v<Space> ? 2048 : 4096;
 }
 
 // --team-scan's launch shape (both of its team launches use it). On a GPU a team is a block of
@@ -92,7 +92,7 @@ LaunchShape team_scan_shape(const Space& space, const ShapeRequest& req, Purpose
   needs.host_vector = kTeamScanHostLanes;
   needs.gpu_tile = kTeamScanGpuTeam * kTeamScanGpuItems;
   needs.host_tile = kTeamScanHostTile;
-  if (is_gpu_space_v<Space> && req.vector_length > 1) {
+  if (is_gpu_v<Space> && req.vector_length > 1) {
     if (req.team_size > 1)
       throw ShapeError("--team-scan on " + std::string(space_name<Space>()) + ": a vector length above 1 needs " +
                        "--team-size 1 (Kokkos 5.0.2's team_scan assumes one lane per member)");
@@ -151,7 +151,7 @@ struct FastLaunch {
 // (a host thread streams through them).
 template <class Space>
 constexpr int fast_items() {
-  return space_name<Space>() == "cuda" ? 16 : 1024;
+  return is_gpu_v<Space> ? 16 : 1024;
 }
 
 // Ints in the partition's (bin, member) count table: num_bins x team entries plus one padding
@@ -222,7 +222,7 @@ std::size_t fast_scratch_bytes(const FastLaunch& launch, int num_bins) {
 // a host: one per thread), each streaming its share of the tiles, and never more than the tiles.
 template <class Space>
 FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_size, int num_bins) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   const int items = fast_items<Space>();
   const int max_tile = gpu ? 8192 : 4096;
   KernelNeeds needs;  // a GPU: 256 members; a host: Kokkos' recommendation (one thread per team)
@@ -250,7 +250,7 @@ struct ExtractLayout {
 // teams: 2048 threads per SM), so every chunk runs in the one wave; on a host one per thread.
 template <class Space>
 ExtractLayout extract_layout(const FastLaunch& launch, std::size_t n) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   const int tile = launch.team_size * kBallotItems, tiles = teams_for(n, tile);
   const int league = gpu ? std::max(1, launch.chunks * launch.team_size / 2048) * kExtractTeamsPerSm : launch.chunks;
   return {launch.team_size, tile, tiles, std::max(1, std::min(tiles, league))};
@@ -320,7 +320,7 @@ PartitionLayout partition_layout(const FastLaunch& launch, std::size_t n, int nu
   // pass 2's registers (LaunchBounds<256, 2>) and scratch ring keep kBallotTeamsPerSm teams of 256
   // resident: one whole wave of chunks, each walked by one team (H100, N = 2^28: 264 chunks of
   // 4096-element tiles). Its kBallotParts parts per chunk give pass 1 a whole wave of its own.
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   const int tile = launch.team_size * kBallotItems, tiles = teams_for(n, tile);
   const int league = gpu ? std::max(1, launch.chunks * launch.team_size / 2048) * kBallotTeamsPerSm : launch.chunks;
   const int chunks = std::max(1, std::min(tiles, league));

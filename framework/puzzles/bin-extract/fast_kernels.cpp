@@ -7,6 +7,7 @@
 
 #include "bin-extract/bin-extract.hpp"
 #include "kpz/check.hpp"
+#include "kpz/relaxed_load.hpp"
 #include "kpz/team/ballot_select.hpp"
 
 namespace kpz::bin_extract {
@@ -113,11 +114,8 @@ using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBloc
 // the ring kernels choose their group.
 template <class Space, class Run>
 void with_warp_groups(int team_size, const Run& run) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
-    if (kpz::team::BallotBinRank<Space, false>::warps_possible(team_size)) return run(std::true_type{});
-#endif
-  (void)team_size;
+  if constexpr (is_gpu_v<Space>)
+    if (warp_groups<Space>(team_size)) return run(std::true_type{});
   run(std::false_type{});
 }
 
@@ -164,6 +162,7 @@ void extract_compact_run(const Space& space, const ExtractLayout& layout, int nu
   const bool bulk = is_quad_aligned(in.data());
   const auto policy = BallotPolicy<Space, kExtractTeamsPerSm>(space, chunks, layout.team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(extract_scratch_bytes<Space>(layout.team_size)));
+  check_warp_launch(policy);
   Kokkos::parallel_for(
       "bin_extract::extract_chunks", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const Ring ring(team, tile, bulk);
@@ -298,8 +297,8 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
   // a member reading the root's partial sum there instead left the kernel (a crash, or a hang).
   team.team_barrier();
   Kokkos::memory_fence();  // every other team's counts are visible from here on
-  // Written by other teams: read around this SM's L1 (volatile loads go to L2).
-  const volatile int* from = counts.data();
+  // Written by other teams: relaxed atomic loads (kpz/relaxed_load.hpp), which no L1 serves stale.
+  const int* from = counts.data();
   // Member r scans entries [lo, hi): up to kHeld of them are read once, into registers (all
   // loads in flight together); a longer share (a huge league) is read again after the team scan.
   constexpr int kHeld = 24;
@@ -308,10 +307,10 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
   int held[kHeld];  // constant indices only: registers, not local memory
   int sum = 0;
   for (int i = 0; i < kHeld; ++i) {
-    held[i] = lo + i < hi ? from[lo + i] : 0;
+    held[i] = lo + i < hi ? load_relaxed(&from[lo + i]) : 0;
     sum += held[i];
   }
-  for (int e = lo + kHeld; e < hi; ++e) sum += from[e];
+  for (int e = lo + kHeld; e < hi; ++e) sum += load_relaxed(&from[e]);
   int run = team.team_scan(sum);  // every member has read its entries before any writes
   for (int i = 0; i < kHeld; ++i)
     if (lo + i < hi) {
@@ -319,7 +318,7 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
       run += held[i];
     }
   for (int e = lo + kHeld; e < hi; ++e) {
-    const int count = from[e];
+    const int count = load_relaxed(&from[e]);
     counts(e) = run;
     run += count;
   }
@@ -400,6 +399,7 @@ void partition_histograms_parts_run(const Space& space, const PartitionLayout& l
   // once per flush_every tiles), not in eight registers.
   const auto policy = BallotPolicy<Space, kBallotPass1TeamsPerSm>(space, parts, layout.team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(B * layout.team_size)));
+  check_warp_launch(policy);
   Kokkos::parallel_for(
       "bin_extract::partition_histograms_parts", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int k = team.league_rank(), r = team.team_rank(), T = team.team_size();
@@ -553,6 +553,7 @@ void partition_scatter_ballot_run(const Space& space, const PartitionLayout& lay
   const bool bulk = is_quad_aligned(in.data());
   const auto policy = BallotPolicy<Space, kBallotTeamsPerSm>(space, chunks, layout.team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(partition_ballot_scratch_bytes<Space>(layout.team_size)));
+  check_warp_launch(policy);
   Kokkos::parallel_for(
       "bin_extract::partition_scatter_ballot", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const Ring ring(team, tile, bulk);

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/xor_exchange.hpp"
@@ -112,7 +113,7 @@ LaunchShape butterfly_shape(const Space& space, bool vector, int group, const Sh
   }
   LaunchShape shape = launch_shape(space, needs, request, purpose);
   if (!vector) shape.tile = default_tile<Space>(shape.team_size, group);
-  else shape.tile = is_gpu_space_v<Space> ? shape.team_size * group * kVectorGroups : kHostVectorTile;
+  else shape.tile = is_gpu_v<Space> ? shape.team_size * group * kVectorGroups : kHostVectorTile;
   return shape;
 }
 

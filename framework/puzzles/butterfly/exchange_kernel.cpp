@@ -18,9 +18,10 @@ void conditional_registers(const Space& space, const Launch& launch, View<const 
   using Exchange = team::XorExchange<Space, MinMax>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile, group = launch.group;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size);
+  check_warp_launch(policy);
   Kokkos::parallel_for(
-      "butterfly::conditional_registers",
-      TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size),
+      "butterfly::conditional_registers", policy,
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int first = team.league_rank() * tile;
         const int quarter = tile / 4;
@@ -55,6 +56,7 @@ void conditional_exchange(const Space& space, const Launch& launch, View<const f
   const int tile = launch.tile, group = launch.group;
   const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(Exchange::scratch_bytes(tile)));
+  check_warp_launch(policy);
   Kokkos::parallel_for(
       "butterfly::conditional_exchange", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Exchange xor_exchange(team, tile, group, path);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/types.hpp"
@@ -56,7 +57,7 @@ std::size_t general_scratch_bytes(int tile, int taps) {
 // 2048 is the best compromise for K = 3 and K = 16 (benchmarks/results/conv1d-notes.md).
 template <class Space>
 int default_tile(int team_size, int taps) {
-  int tile = space_name<Space>() == "cuda" ? 2048 : 4096;
+  int tile = is_gpu_v<Space> ? 2048 : 4096;
   const std::size_t limit = scratch_size_max<Space>(0);
   while (tile > team_size && general_scratch_bytes<Space>(tile, taps) > limit) tile /= 2;
   return tile;

@@ -8,7 +8,7 @@ namespace kpz::reduce {
 template <class Space, class T>
 void finish(const Space& space, View<const T*, Space> partial, View<T*, Space> result) {
   const int count = static_cast<int>(partial.extent(0));
-  const int team_size = space_name<Space>() == "cuda" ? 256 : 1;
+  const int team_size = is_gpu_v<Space> ? 256 : 1;
   Kokkos::parallel_for(
       "reduce::finish", TeamPolicy<Space>(space, 1, team_size), KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         T total = T(0);

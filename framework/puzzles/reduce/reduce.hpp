@@ -26,9 +26,11 @@
 #include <string>
 #include <vector>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/registry.hpp"
+#include "kpz/relaxed_load.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/xor_exchange.hpp"
 #include "kpz/types.hpp"
@@ -114,7 +116,7 @@ inline constexpr int kPersistentCudaTeam = 512;
 template <class Space>
 int persistent_league(const Space& space, std::size_t n, int team_size) {
   const int concurrency = space.concurrency();
-  int league = space_name<Space>() == "cuda" ? 2 * (concurrency / team_size) : concurrency / team_size;
+  int league = is_gpu_v<Space> ? 2 * (concurrency / team_size) : concurrency / team_size;
   const std::size_t useful = (n + 16 * static_cast<std::size_t>(team_size) - 1) / (16 * static_cast<std::size_t>(team_size));
   if (static_cast<std::size_t>(league) > useful) league = static_cast<int>(useful);
   return league < 1 ? 1 : league;
@@ -170,8 +172,8 @@ KOKKOS_INLINE_FUNCTION T team_sum(const TeamMember<Space>& team, const ScratchVi
 // done(0) = 0 for the next launch. It saves the second launch (finish()): one kernel and the gap
 // before it. Collective: every member calls it with its team's total valid on rank 0 (team_sum).
 // Scratch: the team_sum slots (reused) and one int flag, both in persistent_scratch_bytes.
-// The partial sums are read with atomic fetch-adds of 0: a plain load could be served by a
-// cache that is not coherent with the other SMs' writes.
+// The partial sums are read with relaxed atomic loads (kpz/relaxed_load.hpp): a plain load could
+// be served by a cache that is not coherent with the other SMs' writes.
 template <class Space, class T>
 KOKKOS_INLINE_FUNCTION void finish_last_team(const TeamMember<Space>& team, const ScratchView<T*, Space>& slots,
                                              const ScratchView<int*, Space>& last, T total,
@@ -188,7 +190,7 @@ KOKKOS_INLINE_FUNCTION void finish_last_team(const TeamMember<Space>& team, cons
   Kokkos::memory_fence();  // the other teams' partial sums are read after their counts
   T mine = T(0);
   for (int i = team.team_rank(); i < league; i += team.team_size())
-    mine += Kokkos::atomic_fetch_add(partial.data() + i, T(0));
+    mine += load_relaxed(partial.data() + i);
   const T sum = team_sum<Space, T>(team, slots, mine);
   if (team.team_rank() == 0) {
     result(0) = sum;

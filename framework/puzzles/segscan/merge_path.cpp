@@ -296,6 +296,7 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
   const int offsets_size = segments + 1;
   const auto policy = TeamPolicy<Space>(space, tiles, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(merge_path_scratch_bytes<Space, T>(plan)));
+  check_warp_launch(policy);  // OrderedScan's shuffle path
   Kokkos::parallel_for(
       "segscan::merge_path::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Slots s(team.team_scratch(0), tile_items + kMergeSlotsExtra);

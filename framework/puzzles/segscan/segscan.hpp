@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/ordered_scan.hpp"
@@ -173,7 +174,7 @@ struct MergePathPlan {
 // The team size is the caller's: items per member = tile_items / team_size.
 template <class Space>
 MergePathPlan default_merge_path_plan(int team_size, bool spmv = false) {
-  const bool gpu = space_name<Space>() == "cuda";
+  const bool gpu = is_gpu_v<Space>;
   return MergePathPlan{team_size, gpu ? (spmv ? 2944 : 5504) : 2048, gpu ? 512 : 1024};
 }
 

@@ -10,12 +10,14 @@
 // segscan merge path measured this: 4 quads per member in flight was the best trade).
 #include <Kokkos_Core.hpp>
 
+#include "kpz/backend_traits.hpp"
+
 namespace kpz::team {
 
 template <class T>
 KOKKOS_INLINE_FUNCTION void copy_async(T* scratch_dst, const T* global_src) {
   static_assert(sizeof(T) == 4, "copy_async moves 4-byte elements");
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#if KPZ_CUDA_ARCH >= 800
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(scratch_dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(global_src) : "memory");
 #else
@@ -29,7 +31,7 @@ KOKKOS_INLINE_FUNCTION void copy_async(T* scratch_dst, const T* global_src) {
 template <class T>
 KOKKOS_INLINE_FUNCTION void copy_async_quad(T* scratch_dst, const T* global_src) {
   static_assert(sizeof(T) == 4, "copy_async_quad moves four 4-byte elements");
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#if KPZ_CUDA_ARCH >= 800
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(scratch_dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(global_src) : "memory");
 #else
@@ -39,7 +41,7 @@ KOKKOS_INLINE_FUNCTION void copy_async_quad(T* scratch_dst, const T* global_src)
 
 // Waits until every copy_async this member issued has landed in scratch.
 KOKKOS_INLINE_FUNCTION void wait_copies() {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+#if KPZ_CUDA_ARCH >= 800
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }

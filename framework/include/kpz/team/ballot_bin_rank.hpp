@@ -21,6 +21,7 @@
 // b + 8k hold copies), elsewhere the member holds all eight.
 #include <Kokkos_Core.hpp>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/team/warp_shuffle.hpp"
 #include "kpz/types.hpp"
 
@@ -32,13 +33,10 @@ class BallotBinRank {
   static constexpr int max_bins = 8;
   static constexpr int group_size = Warps ? 32 : 1;
 
-  // Warps where a team is made of whole CUDA warps; one member per group everywhere else.
-  static constexpr bool warps_possible(int team_size) {
-#if defined(KOKKOS_ENABLE_CUDA) && !defined(KPZ_TRACE)
-    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return team_size % 32 == 0;
-#endif
-    (void)team_size;
-    return false;
+  // Warps where a team is made of whole CUDA warps (kpz::warp_groups); one member per group
+  // everywhere else.
+  KOKKOS_INLINE_FUNCTION static constexpr bool warps_possible(int team_size) {
+    return warp_groups<Space>(team_size);
   }
 
   struct PerBin {

@@ -14,8 +14,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <type_traits>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/team/warp_shuffle.hpp"
 #include "kpz/types.hpp"
 
@@ -37,15 +37,11 @@ class OrderedScan {
   // Level-0 scratch one team requests (either path).
   static std::size_t scratch_bytes(int team_size) { return Buffer::shmem_size(static_cast<std::size_t>(team_size)); }
 
-  // True when the shuffle path runs: CUDA, team size a multiple of 32, vector length 1 (a
-  // precondition of the shuffle path, not checked).
+  // True when the shuffle path runs: the team is made of whole warps (kpz::warp_groups: CUDA,
+  // team size a multiple of 32; vector length 1, which kpz::check_warp_launch checks before a
+  // launch).
   KOKKOS_INLINE_FUNCTION static bool uses_shuffle(int team_size, ScanPath path = ScanPath::best) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return path == ScanPath::best && team_size % 32 == 0;
-#endif
-    (void)team_size;
-    (void)path;
-    return false;
+    return path == ScanPath::best && warp_groups<Space>(team_size);
   }
 
   // Carves team_size elements out of level-0 scratch (every member constructs it in the same

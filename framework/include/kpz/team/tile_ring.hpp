@@ -16,12 +16,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::team {
 
 namespace detail {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+#if KPZ_CUDA_ARCH >= 900
 inline constexpr bool kBulkCopy = true;
 #else
 inline constexpr bool kBulkCopy = false;
@@ -29,7 +30,7 @@ inline constexpr bool kBulkCopy = false;
 
 // The PTX of the bulk path; empty where there is no bulk copy (those builds never call them).
 KOKKOS_INLINE_FUNCTION void mbarrier_init(std::uint64_t* bar) {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+#if KPZ_CUDA_ARCH >= 900
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(bar))) : "memory");
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #else
@@ -37,7 +38,7 @@ KOKKOS_INLINE_FUNCTION void mbarrier_init(std::uint64_t* bar) {
 #endif
 }
 KOKKOS_INLINE_FUNCTION void bulk_copy(void* dst, const void* src, unsigned bytes, std::uint64_t* bar) {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+#if KPZ_CUDA_ARCH >= 900
   const unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(bar));
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
@@ -49,7 +50,7 @@ KOKKOS_INLINE_FUNCTION void bulk_copy(void* dst, const void* src, unsigned bytes
 #endif
 }
 KOKKOS_INLINE_FUNCTION void mbarrier_wait(std::uint64_t* bar, unsigned parity) {
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+#if KPZ_CUDA_ARCH >= 900
   asm volatile(
       "{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra WAIT_%=;\n}\n" ::"r"(
           static_cast<unsigned>(__cvta_generic_to_shared(bar))),
@@ -76,7 +77,7 @@ class TileRing {
     char* base = static_cast<char*>(team.team_scratch(0).get_shmem_aligned(scratch_bytes(tile) - 16, 16));
     data_ = reinterpret_cast<float*>(base);
     bars_ = reinterpret_cast<std::uint64_t*>(base + Slots * static_cast<std::size_t>(tile) * sizeof(float));
-    bulk_ = bulk && is_cuda() && detail::kBulkCopy && tile % 4 == 0;
+    bulk_ = bulk && is_cuda_v<Space> && detail::kBulkCopy && tile % 4 == 0;
     if (bulk_ && team.team_rank() == 0)
       for (int s = 0; s < Slots; ++s) detail::mbarrier_init(bars_ + s);
     // ptxas may run member 0's initialisation on the warp's uniform datapath, which
@@ -103,13 +104,6 @@ class TileRing {
   }
 
  private:
-  KOKKOS_INLINE_FUNCTION static constexpr bool is_cuda() {
-#if defined(KOKKOS_ENABLE_CUDA)
-    return std::is_same_v<Space, Kokkos::Cuda>;
-#else
-    return false;
-#endif
-  }
   int tile_;
   float* data_;
   std::uint64_t* bars_;

@@ -17,8 +17,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
-#include <type_traits>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/team/warp_shuffle.hpp"
 #include "kpz/types.hpp"
 
@@ -35,16 +35,13 @@ class XorExchange {
   // values live there between the caller's loads and stores).
   static std::size_t scratch_bytes(int lanes) { return Buffer::shmem_size(lanes); }
 
-  // True when the team's threads form whole warps of 32 consecutive team ranks: CUDA, team size
-  // a multiple of 32, vector length 1 (a precondition, not checked). shuffle() is then valid in
-  // code that all 32 threads of a warp execute together: straight-line code outside any range,
-  // or one TeamThreadRange(team, 32) iteration (ranks 0..31, which make up warp 0).
+  // True when the team's threads form whole warps of 32 consecutive team ranks (kpz::warp_groups:
+  // CUDA, team size a multiple of 32; vector length 1, which kpz::check_warp_launch checks before
+  // a launch). shuffle() is then valid in code that all 32 threads of a warp execute together:
+  // straight-line code outside any range, or one TeamThreadRange(team, 32) iteration (ranks
+  // 0..31, which make up warp 0).
   KOKKOS_INLINE_FUNCTION static bool full_warps(int team_size) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return team_size % 32 == 0;
-#endif
-    (void)team_size;
-    return false;
+    return warp_groups<Space>(team_size);
   }
 
   // True when the shuffle path runs for this launch (the test suite checks both paths agree).
