@@ -47,14 +47,25 @@ KOKKOS_INLINE_FUNCTION bool packed_counts(int num_bins) {
 // could not stay in registers.
 struct PackedCounts {
   U64 lo = 0, hi = 0;
-  // Adds `n` (0 or 1) to bin b's count.
-  KOKKOS_INLINE_FUNCTION void add(int b, U64 n = 1) {
-    const U64 inc = n << (8 * (b & 7));
-    if (b < 8) lo += inc;
-    else hi += inc;
-  }
+
   KOKKOS_INLINE_FUNCTION int get(int b) const {
     return static_cast<int>(((b < 8 ? lo : hi) >> (8 * (b & 7))) & 0xff);
+  }
+  // Adds `n` (0 or 1) to bin b's count.
+  KOKKOS_INLINE_FUNCTION void add(int b, U64 n = 1) { add(field(b), n); }
+
+  // Reading a count and then adding to it (an element's rank among the member's earlier elements
+  // of its bin): field(b), count(f), add(f), with the word and the shift found once.
+  struct Field {
+    int bin, shift;
+    U64 word;
+  };
+  KOKKOS_INLINE_FUNCTION Field field(int b) const { return {b, 8 * (b & 7), b < 8 ? lo : hi}; }
+  KOKKOS_INLINE_FUNCTION static int count(const Field& f) { return static_cast<int>((f.word >> f.shift) & 0xff); }
+  KOKKOS_INLINE_FUNCTION void add(const Field& f, U64 n = 1) {
+    const U64 inc = n << f.shift;
+    if (f.bin < 8) lo += inc;
+    else hi += inc;
   }
 };
 

@@ -204,9 +204,9 @@ void partition_scatter_table(const Space& space, const PartitionLayout& layout, 
             // table stays read-only, so s_delta above can read it without a barrier.
             PackedCounts seen;
             for (int k = 0; k < Items; ++k) {
-              const int b = bin_of(x[k], num_bins), before = seen.get(b);
-              if (first + k < n) s_stage(table(padded(b * T + rank)) + before) = x[k];
-              seen.add(b);
+              const PackedCounts::Field f = seen.field(bin_of(x[k], num_bins));
+              if (first + k < n) s_stage(table(padded(f.bin * T + rank)) + PackedCounts::count(f)) = x[k];
+              seen.add(f);
             }
           } else {
             team.team_barrier();  // s_delta has read the table; now members advance their columns
