@@ -40,45 +40,19 @@ const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& fla
   return chosen ? *chosen : spec.variants.front();
 }
 
-Params default_params(const VariantSpec& variant) {
-  Params p;
-  for (const auto& o : variant.options) p.set(o.name, o.fallback, false);
-  return p;
-}
-
-void check_multiples(const VariantSpec& variant, const Params& params) {
-  for (const auto& o : variant.options) {
-    if (o.multiple_of.empty() || !params.given(o.name)) continue;
-    const std::int64_t value = params.get(o.name), of = params.get(o.multiple_of);
-    if (of > 0 && value % of != 0)
-      throw UsageError("--" + o.name + " " + std::to_string(value) + " must be a multiple of --" + o.multiple_of + " " +
-                       std::to_string(of));
-  }
-}
-
 Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags) {
-  Params p;
-  for (const auto& o : variant.options) {
-    const auto it = flags.values.find(o.name);
-    if (it == flags.values.end()) p.set(o.name, o.fallback, false);
-    else p.set(o.name, parse_int(o.name, it->second, o.min, o.max), true);
-  }
+  OptionValues given;
+  for (const auto& o : variant.options)
+    if (const auto it = flags.values.find(o.name); it != flags.values.end())
+      given[o.name] = parse_int(o.name, it->second, o.min, o.max);
   for (const auto& entry : flags.values) {
-    // Not a structured binding: clang before 16 cannot capture one in the lambda below.
     const std::string& name = entry.first;
-    const bool declared = std::any_of(variant.options.begin(), variant.options.end(),
-                                      [&](const OptionSpec& o) { return o.name == name; });
     const bool common = name == "space" || name == "seed" || name == "team-size" || name == "vector-length" ||
                         name == "runs" || name == "warmup" || name == "json-file";
-    if (!declared && !common) {
-      std::vector<std::string> names;
-      for (const auto& o : variant.options) names.push_back("--" + o.name);
-      throw UsageError("--" + name + " does not apply to " + spec.name + " --" + variant.name +
-                       "; its options: " + (names.empty() ? "none" : join(names, ", ")));
-    }
+    // Not an option of the variant: kpz::resolve_params refuses it by name, whatever its value.
+    if (!common && !given.count(name)) given[name] = 0;
   }
-  check_multiples(variant, p);
-  return p;
+  return kpz::resolve_params(spec, variant, given);
 }
 
 void apply_common(RunRequest& req, const ParsedFlags& flags) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "kpz/params.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz::cli {
@@ -16,13 +17,10 @@ std::vector<Flag> puzzle_flags(const PuzzleSpec& spec);
 // The variant named by exactly one --<variant> flag, else the default (first) one.
 const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& flags);
 
-// Fills the variant's options from flags; rejects options the variant does not take.
+// The variant's options from the flags' text (checked against each option's range), resolved by
+// kpz::resolve_params (kpz/params.hpp: defaults, options the variant does not take, the rules
+// between options). The common flags (--space, --seed, --team-size, ...) are not options.
 Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags);
-Params default_params(const VariantSpec& variant);
-
-// The rules between options (OptionSpec::multiple_of) for the options the user gave: UsageError
-// "--size 33 must be a multiple of --group-size 32". resolve_params applies them; `bench` too.
-void check_multiples(const VariantSpec& variant, const Params& params);
 
 // Common flags: --space (checked against this build), --seed, --team-size.
 void apply_common(RunRequest& req, const ParsedFlags& flags);

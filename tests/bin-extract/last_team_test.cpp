@@ -1,7 +1,7 @@
 // Pass 1 of the fast partition ends with a "last team" step (places_if_last in
-// framework/puzzles/bin-extract/fast_kernels.cpp): every team bumps an arrival counter inside a
-// Kokkos::single(PerTeam) that broadcasts "was mine the last arrival?" to its members, and the
-// last team turns every team's counts into places with one team_scan.
+// framework/puzzles/bin-extract/fast_partition_counts.cpp): every team bumps an arrival counter
+// inside a Kokkos::single(PerTeam) that broadcasts "was mine the last arrival?" to its members,
+// and the last team turns every team's counts into places with one team_scan.
 //
 // On Kokkos' Threads backend (5.0.2) this crashed or hung with two or more threads: a single()
 // with a value broadcasts through word 0 of the team root's reduction scratch, and the root (the

@@ -13,9 +13,9 @@
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/random.hpp"
-#include "kpz/segments.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"
+#include "segscan/segments.hpp"
 #include "segscan/segscan.hpp"
 
 namespace {
@@ -356,7 +356,7 @@ TEST_P(Segscan, MergePathIsDeterministic) {
   kpz::with_space(GetParam(), [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
     kpz::Rng rng(77);
-    const auto offsets = kpz::segments::heavy_tail_offsets(rng, 200000, 32);
+    const auto offsets = kpz::segscan::segments::heavy_tail_offsets(rng, 200000, 32);
     std::vector<float> values(200000);
     for (auto& x : values) x = static_cast<float>(rng.uniform(-1.0, 1.0));
     const auto plan = ss::default_merge_path_plan<Space>(kpz::resolve_team_size(space, 0, 64));
@@ -432,7 +432,7 @@ std::string check_fast_sums(const std::vector<T>& values, const std::vector<std:
 
 // Segment shapes of the fast-path tests over n values.
 std::vector<std::pair<std::string, std::vector<std::int64_t>>> fast_shapes(kpz::Rng& rng, std::int64_t n) {
-  namespace sg = kpz::segments;
+  namespace sg = kpz::segscan::segments;
   std::vector<std::pair<std::string, std::vector<std::int64_t>>> shapes{
       {"random 0..8", sg::random_offsets(rng, n, 4)},
       {"random 0..64", sg::random_offsets(rng, n, 32)},
@@ -500,7 +500,7 @@ TEST_P(Segscan, MergePathSegmentsSpanManyTeams) {
     const auto ivalues = random_values<int>(rng, static_cast<std::size_t>(n));
     std::vector<std::int64_t> even;
     for (std::int64_t at = 0; at <= n; at += 4096) even.push_back(at);
-    for (const auto& offsets : {kpz::segments::single_offsets(n), even})
+    for (const auto& offsets : {kpz::segscan::segments::single_offsets(n), even})
       for (const int tile : {0, 64}) {
         ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(kpz::resolve_team_size(space, 0, 256));
         if (tile) plan.tile_items = tile;

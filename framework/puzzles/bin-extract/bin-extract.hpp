@@ -8,7 +8,7 @@
 // exercises/bin-extract/ (namespace kpz::bin_extract::exercise) and reference/bin-extract/
 // (kpz::bin_extract::reference). The fast kernels the benchmark measures (an extract that
 // compacts per chunk and then places the chunks, a two-pass partition over the same chunks)
-// are the framework's, in fast_kernels.cpp.
+// are the framework's, in fast_extract.cpp and fast_partition_*.cpp.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -132,7 +132,7 @@ inline double partition_bytes(std::size_t n, int num_bins) {
 void validate_input(const std::vector<float>& values);
 
 // ---------------------------------------------------------------------------------------------
-// The framework's fast kernels (fast_kernels.cpp). Each member owns `items` consecutive elements
+// The framework's fast kernels (fast_*.cpp). Each member owns `items` consecutive elements
 // (CUB's "blocked arrangement"), loaded with 16-byte loads and kept in registers, so a tile is
 // items x team_size elements. Results do not depend on the team size (tests run several).
 
@@ -155,7 +155,7 @@ constexpr int fast_items() {
 }
 
 // Ints in the partition's (bin, member) count table: num_bins x team entries plus one padding
-// slot per 32 (see padded() in fast_kernels.cpp), plus one.
+// slot per 32 (see padded() in fast_kernels.hpp), plus one.
 inline int fast_table_ints(int team_size, int num_bins) {
   const int entries = num_bins * team_size;
   return entries + (entries >> 5) + 1;

@@ -39,6 +39,9 @@
 //     the fix-up kernel (one thread per tile) adds the carry to that segment's total.
 // Six launches in all (two searches, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
 // No atomics, so the result is the same on every run.
+//
+// This file holds step 2 and the entry points; step 1 is merge_path_search.cpp, step 3
+// merge_path_carries.cpp.
 #include "segscan/segscan.hpp"
 
 #include "kpz/team/async_copy.hpp"
@@ -47,54 +50,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "segscan/merge_path_steps.hpp"
+
 namespace kpz::segscan {
+namespace merge_path {
 namespace {
-
-template <class T>
-KOKKOS_INLINE_FUNCTION SegPair<T> join(const SegPair<T>& a, const SegPair<T>& b) {
-  return SegPair<T>{b.flag ? b.value : a.value + b.value, a.flag | b.flag};
-}
-
-// Inclusive segmented scan of cur(0..n-1) in scratch (Hillis-Steele, double-buffered; the
-// caller has filled cur and waited). On return cur holds the result.
-template <class Member, class Buffer>
-KOKKOS_INLINE_FUNCTION void team_scan_inclusive(const Member& team, Buffer& cur, Buffer& next, int n) {
-  for (int d = 1; d < n; d *= 2) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
-                         [&](int i) { next(i) = i >= d ? join(cur(i - d), cur(i)) : cur(i); });
-    team.team_barrier();
-    Kokkos::kokkos_swap(cur, next);
-  }
-}
-
-// The point of the merge path on `diagonal`: x segment ends and y = diagonal - x values.
-// "End x comes before the value at diagonal - x - 1" is true below the answer and false from
-// it on. Fifteen probes per round, loaded together, cut the range 16-fold: 7 rounds of
-// dependent loads for 2^26 segments instead of 26 (the search is latency-bound: one thread
-// per tile, few threads).
-template <class OffsetView>
-KOKKOS_INLINE_FUNCTION Coord merge_path_search(const OffsetView& offsets, int diagonal, int segments, int n) {
-  constexpr int kProbes = 15;
-  int lo = Kokkos::max(diagonal - n, 0), hi = Kokkos::min(diagonal, segments);
-  while (hi - lo > kProbes) {
-    int pivot[kProbes], end[kProbes];
-    for (int i = 0; i < kProbes; ++i) {
-      pivot[i] = lo + static_cast<int>(static_cast<std::int64_t>(hi - lo) * (i + 1) / (kProbes + 1));
-      end[i] = offsets(pivot[i] + 1);
-    }
-    int below = 0;  // probes below the answer
-    for (int i = 0; i < kProbes; ++i) below += end[i] <= diagonal - pivot[i] - 1 ? 1 : 0;
-    const int new_lo = below > 0 ? pivot[below - 1] + 1 : lo;
-    hi = below < kProbes ? pivot[below] : hi;
-    lo = new_lo;
-  }
-  while (lo < hi) {
-    const int pivot = lo + (hi - lo) / 2;
-    if (offsets(pivot + 1) <= diagonal - pivot - 1) lo = pivot + 1;
-    else hi = pivot;
-  }
-  return Coord{lo, diagonal - lo};
-}
 
 // A View of the Quads of `view` (element 4q..4q+3 is Quad q), or an empty one when the data is
 // not 16-byte aligned (a subview that starts mid-Quad): then quad() falls back to four loads.
@@ -170,93 +130,6 @@ struct Span {
   KOKKOS_INLINE_FUNCTION int singles() const { return head() + Kokkos::max(0, last - tail_begin()); }
   KOKKOS_INLINE_FUNCTION int single(int k) const { return k < head() ? first + k : tail_begin() + (k - head()); }
 };
-
-// One level of the carries' exclusive segmented scan: chunk c of ws.carry_in[level] is scanned
-// in scratch; carry_out[level] gets the chunk-local exclusive result and, when there are several
-// chunks, carry_in[level + 1](c) the chunk's aggregate. Returns the number of chunks.
-template <class Space, class T>
-int scan_chunks(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, std::size_t level) {
-  using Buffer = ScratchView<SegPair<T>*, Space>;
-  const auto in = ws.carry_in[level];
-  const auto out = ws.carry_out[level];
-  const int n = static_cast<int>(in.extent(0));
-  const int chunk = plan.chunk;
-  const int chunks = (n + chunk - 1) / chunk;
-  if (chunks == 0) return 0;
-  const bool top = chunks == 1;
-  const View<SegPair<T>*, Space> agg = top ? View<SegPair<T>*, Space>() : ws.carry_in[level + 1];
-  const auto policy = TeamPolicy<Space>(space, chunks, plan.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(merge_path_carry_scratch_bytes<Space, T>(plan)));
-  Kokkos::parallel_for(
-      "segscan::merge_path::carry_scan", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int c = team.league_rank();
-        const int first = c * chunk;
-        const int count = Kokkos::min(chunk, n - first);
-        Buffer cur(team.team_scratch(0), chunk), next(team.team_scratch(0), chunk);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { cur(i) = in(first + i); });
-        team.team_barrier();
-        team_scan_inclusive(team, cur, next, count);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-          out(first + i) = i > 0 ? cur(i - 1) : SegPair<T>{T(0), 0};
-          if (!top && i == count - 1) agg(c) = cur(i);
-        });
-      });
-  return chunks;
-}
-
-// The whole exclusive segmented scan of ws.carry_in[level] into ws.carry_out[level]
-// (chunk scans, the chunk aggregates scanned recursively, then added back).
-template <class Space, class T>
-void scan_carries(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, std::size_t level) {
-  if (scan_chunks(space, plan, ws, level) <= 1) return;
-  scan_carries(space, plan, ws, level + 1);
-  const auto out = ws.carry_out[level];
-  const auto up = ws.carry_out[level + 1];
-  const int chunk = plan.chunk;
-  Kokkos::parallel_for(
-      "segscan::merge_path::carry_apply", Kokkos::RangePolicy<Space>(space, 0, out.extent(0)),
-      KOKKOS_LAMBDA(int i) { out(i) = join(up(i / chunk), out(i)); });
-}
-
-// Every kSearchStride-th tile searches the whole path (15 probes per round: few threads, so
-// the rounds' latency matters, not their loads); the tiles between two of those search only
-// the bracket they leave, about kSearchStride tiles' worth of segment ends that neighbouring
-// tiles share through L2. One search of the whole path per tile read about 28 offsets per
-// tile from DRAM at L = 4 (Nsight Compute: 95 us, 10 % of the call).
-constexpr int kSearchStride = 32;
-
-template <class Space, class T>
-void locate_tiles(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
-                  View<const int*, Space> offsets, int n) {
-  const int segments = static_cast<int>(ws.segments);
-  const int total = segments + n;
-  const int tile_items = plan.tile_items;
-  const int tiles = ws.tiles;
-  const auto coords = ws.coords;
-  const auto diagonal = KOKKOS_LAMBDA(int t) {
-    const std::int64_t d = static_cast<std::int64_t>(t) * tile_items;
-    return static_cast<int>(d < total ? d : total);
-  };
-  const int coarse = (tiles + kSearchStride - 1) / kSearchStride + 1;  // tiles 0, 32, ... and the end
-  Kokkos::parallel_for(
-      "segscan::merge_path::search_coarse", Kokkos::RangePolicy<Space>(space, 0, coarse), KOKKOS_LAMBDA(int i) {
-        const int t = Kokkos::min(i * kSearchStride, tiles);
-        coords(t) = merge_path_search(offsets, diagonal(t), segments, n);
-      });
-  Kokkos::parallel_for(
-      "segscan::merge_path::search_fine", Kokkos::RangePolicy<Space>(space, 0, tiles), KOKKOS_LAMBDA(int t) {
-        if (t % kSearchStride == 0) return;
-        const int t0 = t - t % kSearchStride, t1 = Kokkos::min(t0 + kSearchStride, tiles);
-        const int d = diagonal(t);
-        int lo = Kokkos::max(d - n, coords(t0).x), hi = Kokkos::min(d, coords(t1).x);
-        while (lo < hi) {
-          const int pivot = lo + (hi - lo) / 2;
-          if (offsets(pivot + 1) <= d - pivot - 1) lo = pivot + 1;
-          else hi = pivot;
-        }
-        coords(t) = Coord{lo, d - lo};
-      });
-}
 
 // Quads (or single elements) one member loads before it stores any: the loads of a tile's staging
 // are all in flight at once (a tile of 3840 items and 256 members needs about 4 per member).
@@ -435,73 +308,29 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
                              [&](int k) { sums(c0.x + k) = s(c0.x + k + 1 + eoff).value; });
       });
 
-  // 3. Segments that cross tiles: the part before the tile, added to the tile's first total.
-  // Level 0 of the carry scan gives chunk-local exclusive results; the chunk aggregates are
-  // scanned in turn (one team up to `chunk` chunks), and the fix-up, one thread per tile,
-  // combines the two. Short kernels with many teams: the earlier fix-up, a team per chunk that
-  // combined up to 256 aggregates serially, took about 18 us on the H100 (Nsight Compute).
-  const int chunks = scan_chunks(space, plan, ws, 0);
-  if (chunks > 1) scan_carries(space, plan, ws, 1);
-  const auto local = ws.carry_out[0];
-  const View<SegPair<T>*, Space> agg_scan = chunks > 1 ? ws.carry_out[1] : View<SegPair<T>*, Space>();
-  const int chunk = plan.chunk;
-  Kokkos::parallel_for(
-      "segscan::merge_path::fixup", Kokkos::RangePolicy<Space>(space, 0, tiles), KOKKOS_LAMBDA(int t) {
-        if (!tile_carry(t).flag) return;
-        const SegPair<T> carry = chunks > 1 ? join(agg_scan(t / chunk), local(t)) : local(t);
-        sums(coords(t).x) += carry.value;
-      });
+  add_tile_carries(space, plan, ws, sums);
 }
 
 }  // namespace
-
-template <class Space, class T>
-MergePathWorkspace<Space, T>::MergePathWorkspace(const Space& space, const MergePathPlan& plan, std::int64_t segments_,
-                                                 std::int64_t values_)
-    : segments(segments_), values(values_) {
-  if (plan.tile_items < 1 || plan.team_size < 1 || plan.chunk < 2)
-    throw std::logic_error("merge-path plan needs tile_items >= 1, team_size >= 1, chunk >= 2");
-  const std::int64_t total = segments + values;
-  if (total >= (std::int64_t{1} << 31) - plan.tile_items)
-    throw std::logic_error("merge path: segments + values must stay below 2^31");
-  tiles = segments == 0 ? 0 : static_cast<int>((total + plan.tile_items - 1) / plan.tile_items);
-  coords = View<Coord*, Space>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::merge_path::coords"),
-                               tiles + 1);
-  int n = tiles;
-  while (true) {
-    carry_in.emplace_back(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::merge_path::carry_in"), n);
-    carry_out.emplace_back(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::merge_path::carry_out"), n);
-    if (n <= plan.chunk) break;
-    n = (n + plan.chunk - 1) / plan.chunk;
-  }
-}
-
-template <class Space, class T>
-void merge_path_locate(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
-                       View<const int*, Space> offsets) {
-  if (ws.segments == 0) return;
-  locate_tiles(space, plan, ws, offsets, static_cast<int>(ws.values));
-}
+}  // namespace merge_path
 
 template <class Space, class T>
 void merge_path_reduce(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
                        View<const T*, Space> values, View<const int*, Space> offsets, View<T*, Space> sums) {
-  merge_path_run(space, plan, ws, ValueLoader<Space, T>{values, quads_of<Space, T>(values)}, offsets,
-                 static_cast<int>(values.extent(0)), sums);
+  merge_path::merge_path_run(space, plan, ws,
+                             merge_path::ValueLoader<Space, T>{values, merge_path::quads_of<Space, T>(values)},
+                             offsets, static_cast<int>(values.extent(0)), sums);
 }
 
 template <class Space, class T>
 void merge_path_spmv(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
                      View<const int*, Space> row_offsets, View<const int*, Space> columns,
                      View<const T*, Space> matrix_values, View<const T*, Space> x, View<T*, Space> y) {
-  merge_path_run(space, plan, ws, ProductLoader<Space, T>{columns, matrix_values, x}, row_offsets,
-                 static_cast<int>(columns.extent(0)), y);
+  merge_path::merge_path_run(space, plan, ws, merge_path::ProductLoader<Space, T>{columns, matrix_values, x},
+                             row_offsets, static_cast<int>(columns.extent(0)), y);
 }
 
 #define KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE_T(S, T)                                                            \
-  template struct MergePathWorkspace<S, T>;                                                                  \
-  template void merge_path_locate<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,           \
-                                        View<const int*, S>);                                                \
   template void merge_path_reduce<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,           \
                                         View<const T*, S>, View<const int*, S>, View<T*, S>);                \
   template void merge_path_spmv<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,             \

@@ -2,8 +2,8 @@
 // segscan: segmented scans, segmented reductions and SpMV.
 //
 // A sequence of N values is cut into consecutive segments; head flags mark the first element of
-// each non-empty segment (framework/include/kpz/segments.hpp converts ids, flags and CSR
-// offsets). The segmented inclusive scan restarts at every head:
+// each non-empty segment (segments.hpp converts ids, flags and CSR offsets). The segmented
+// inclusive scan restarts at every head:
 //   out[i] = values[h] + ... + values[i], h = the head of i's segment.
 // It is an ordinary scan of (value, flag) pairs under the operator
 //   (v_i, f_i) (+) (v_j, f_j) = (f_j ? v_j : v_i + v_j, f_i | f_j)     (earlier (+) later),

@@ -6,6 +6,7 @@
 
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
+#include "kpz/params.hpp"
 
 namespace kpz::trace {
 
@@ -59,19 +60,12 @@ VariantTrace trace_variant(const PuzzleSpec& spec, const VariantSpec& variant, c
   if (req.team_size < 1 || req.team_size > kMaxTeamSize)
     throw UsageError("--team-size " + std::to_string(req.team_size) + " is not allowed in a trace: use 1.." +
                      std::to_string(kMaxTeamSize));
-  for (const auto& opt : variant.options) {
-    std::int64_t value = opt.fallback;
-    bool given = false;
-    if (auto it = variant.trace.options.find(opt.name); it != variant.trace.options.end()) value = it->second, given = true;
-    if (auto it = o.options.find(opt.name); it != o.options.end()) value = it->second, given = true;
-    req.params.set(opt.name, value, given);
-  }
-  for (const auto& [name, value] : o.options) {
-    (void)value;
-    bool known = false;
-    for (const auto& opt : variant.options) known |= opt.name == name;
-    if (!known) throw UsageError("--" + name + " does not apply to " + spec.name + " --" + variant.name);
-  }
+  // The variant's trace configuration (the options it declares), the caller's options over it.
+  OptionValues given;
+  for (const auto& opt : variant.options)
+    if (auto it = variant.trace.options.find(opt.name); it != variant.trace.options.end()) given[opt.name] = it->second;
+  for (const auto& [name, value] : o.options) given[name] = value;
+  req.params = resolve_params(spec, variant, given);
   for (Distribution d : o.distributions) {
     DistributionRun run;
     run.distribution = d;

@@ -72,3 +72,16 @@ KOKKOS_INLINE_FUNCTION unsigned ballot(bool predicate) {
 }
 
 }  // namespace kpz::team::detail
+
+namespace kpz::team {
+
+// The sum of `value` over the 32 lanes of a full CUDA warp, in every lane (five xor shuffles).
+// Call it only where every lane of the warp runs it (a team of whole warps); on the host a group
+// is one lane, so the sum is `value`.
+template <class T>
+KOKKOS_INLINE_FUNCTION T warp_sum(T value) {
+  KOKKOS_IF_ON_DEVICE((for (int mask = 16; mask > 0; mask /= 2) value += detail::shfl_xor_words(value, mask);))
+  return value;
+}
+
+}  // namespace kpz::team

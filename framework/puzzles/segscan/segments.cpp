@@ -1,15 +1,20 @@
-#include "kpz/segments.hpp"
+// Segment descriptions: conversions, validation and seeded generators (segments.hpp).
+#include "segscan/segments.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "kpz/errors.hpp"
 
-namespace kpz::segments {
+namespace kpz::segscan::segments {
 
 namespace {
 std::string at(const std::string& name, std::size_t k, std::int64_t v) {
   return name + "[" + std::to_string(k) + "] = " + std::to_string(v);
+}
+
+void require_mean_length(std::int64_t mean_length) {
+  if (mean_length < 1) throw UsageError("mean segment length must be >= 1, got " + std::to_string(mean_length));
 }
 }  // namespace
 
@@ -86,7 +91,7 @@ std::int64_t longest(const Offsets& offsets) {
 }
 
 Offsets random_offsets(Rng& rng, std::int64_t n, std::int64_t mean_length) {
-  if (mean_length < 1) throw UsageError("--mean-length must be at least 1");
+  require_mean_length(mean_length);
   Offsets offsets{0};
   std::int64_t at_ = 0;
   while (at_ < n) {
@@ -98,7 +103,7 @@ Offsets random_offsets(Rng& rng, std::int64_t n, std::int64_t mean_length) {
 }
 
 Offsets heavy_tail_offsets(Rng& rng, std::int64_t n, std::int64_t mean_length) {
-  if (mean_length < 1) throw UsageError("--mean-length must be at least 1");
+  require_mean_length(mean_length);
   const double x_min = std::max<double>(1.0, static_cast<double>(mean_length) / 4.0);
   const double alpha = 1.2;
   Offsets offsets{0};
@@ -126,7 +131,7 @@ Offsets unit_offsets(std::int64_t n) {
 Offsets single_offsets(std::int64_t n) { return {0, n}; }
 
 Offsets gappy_offsets(Rng& rng, std::int64_t n, std::int64_t mean_length) {
-  if (mean_length < 1) throw UsageError("--mean-length must be at least 1");
+  require_mean_length(mean_length);
   Offsets offsets{0, 0};  // an empty first segment
   std::int64_t at_ = 0;
   while (at_ < n) {
@@ -138,4 +143,4 @@ Offsets gappy_offsets(Rng& rng, std::int64_t n, std::int64_t mean_length) {
   return offsets;
 }
 
-}  // namespace kpz::segments
+}  // namespace kpz::segscan::segments

@@ -1,4 +1,4 @@
-// kpz::segments: conversions between segment ids, head flags and CSR offsets, their validation
+// kpz::segscan::segments: conversions between segment ids, head flags and CSR offsets, their validation
 // (one-line UsageErrors), and the seeded generators.
 #include <gtest/gtest.h>
 
@@ -7,11 +7,11 @@
 #include <string>
 
 #include "kpz/errors.hpp"
-#include "kpz/segments.hpp"
+#include "segscan/segments.hpp"
 
 namespace {
 
-namespace seg = kpz::segments;
+namespace seg = kpz::segscan::segments;
 using Offsets = seg::Offsets;
 
 std::string usage_message(const std::function<void()>& f) {
@@ -128,6 +128,8 @@ TEST(Segments, ShapesForEdgeCases) {
   for (std::size_t s = 0; s + 2 < g.size(); ++s)
     EXPECT_FALSE(g[s + 1] > g[s] && g[s + 2] > g[s + 1]) << "an empty segment follows every non-empty one";
   EXPECT_THROW(seg::random_offsets(rng, 10, 0), kpz::UsageError);
+  // The generators speak of values; segscan's runner names the flag (--mean-length).
+  EXPECT_EQ(usage_message([&] { seg::heavy_tail_offsets(rng, 10, 0); }), "mean segment length must be >= 1, got 0");
 }
 
 }  // namespace

@@ -1,0 +1,377 @@
+#pragma once
+// The trace build's nested team API (KPZ_TRACE): TeamThreadRange, ThreadVectorRange,
+// TeamVectorRange, the nested parallel_for / parallel_reduce / parallel_scan over them, and
+// single, overloaded in namespace Kokkos for kpz::trace::Member (team_member.hpp) so that kernel
+// sources are unchanged. TeamThreadRange follows the member's Distribution: cyclic (CUDA: i =
+// rank, rank + T, ...) or blockwise (host backends). What is not modelled fails to compile with a
+// static_assert that says so (team-level MDRange loops, scans over TeamVectorRange, custom value
+// types without a reducer).
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "kpz/trace/runtime.hpp"
+#include "kpz/trace/team_member.hpp"
+
+namespace kpz::trace {
+
+// Nested loop bounds.
+template <class I, class Space, bool Vector = false>
+struct ThreadRange {  // TeamThreadRange, and TeamVectorRange when Vector is set
+  static constexpr bool vector = Vector;
+  const Member<Space>& member;
+  I begin, end;
+};
+template <class I, class Space>
+struct VectorRange {  // ThreadVectorRange
+  const Member<Space>& member;
+  I begin, end;
+};
+template <class Space>
+struct SingleTeam {
+  const Member<Space>& member;
+};
+template <class Space>
+struct SingleThread {
+  const Member<Space>& member;
+};
+
+// Calls f(i, lane) for every index of the range this member owns, in order.
+template <class I, class Space, bool V, class F>
+void for_each_owned(const ThreadRange<I, Space, V>& r, const F& f) {
+  MemberCore& c = r.member.core();
+  if (c.range_depth > 0 || c.vector_depth > 0)
+    throw KernelError("a TeamThreadRange / TeamVectorRange loop inside another nested loop's body");
+  const std::int64_t b = r.begin, e = r.end, t = c.team_size, v = c.vector_length;
+  ++c.range_depth;
+  struct Guard {
+    MemberCore& c;
+    ~Guard() {
+      --c.range_depth;
+      c.lane = -1;
+    }
+  } guard{c};
+  // Each iteration's deferred accesses are recorded before the next (its lane may differ).
+  auto step = [&](std::int64_t i, int lane) {
+    flush_deferred();
+    f(static_cast<I>(i), lane);
+  };
+  if (c.distribution == Distribution::blockwise) {
+    const std::int64_t chunk = (e - b + t - 1) / t;
+    const std::int64_t s = b + chunk * c.rank;
+    for (std::int64_t i = s; i < std::min(e, s + chunk); ++i) step(i, -1);
+  } else if (!r.vector) {
+    for (std::int64_t i = b + c.rank; i < e; i += t) step(i, -1);
+  } else {
+    for (std::int64_t k = b + c.rank * v; k < e; k += t * v)
+      for (std::int64_t l = 0; l < v && k + l < e; ++l) step(k + l, static_cast<int>(l));
+  }
+  flush_deferred();
+}
+
+template <class I, class Space, class F>
+void for_each_lane(const VectorRange<I, Space>& r, const F& f) {
+  MemberCore& c = r.member.core();
+  if (c.vector_depth > 0) throw KernelError("a ThreadVectorRange loop inside another ThreadVectorRange body");
+  ++c.vector_depth;
+  const int saved_lane = c.lane;
+  struct Guard {
+    MemberCore& c;
+    int lane;
+    ~Guard() {
+      --c.vector_depth;
+      c.lane = lane;
+      c.end_vector_loop();
+    }
+  } guard{c, saved_lane};
+  const bool lanes = c.distribution == Distribution::cyclic;
+  for (std::int64_t i = r.begin; i < static_cast<std::int64_t>(r.end); ++i) {
+    flush_deferred();
+    c.lane = lanes ? static_cast<int>((i - r.begin) % c.vector_length) : -1;
+    f(static_cast<I>(i));
+  }
+}
+
+template <class V>
+struct SumJoin {
+  void init(V& v) const { v = V(); }
+  void join(V& a, const V& b) const { a += b; }
+};
+
+template <class R>
+struct ReducerJoin {
+  const R& reducer;
+  void init(typename R::value_type& v) const { reducer.init(v); }
+  void join(typename R::value_type& a, const typename R::value_type& b) const { reducer.join(a, b); }
+};
+
+template <class V>
+void require_summable() {
+  static_assert(std::is_arithmetic_v<V> || requires(V& a, const V& b) { a += b; },
+                "trace build: a nested parallel_reduce into a value without += needs a Kokkos reducer "
+                "(Kokkos::Sum, Max, Min, ...)");
+}
+
+// The team-wide combination of every member's `value`, in rank order.
+template <class V, class Join>
+void team_combine(MemberCore& c, SyncKind kind, Loc loc, V& value, const Join& join) {
+  c.collective(kind, loc, &value, [&join](const std::vector<void*>& slots) {
+    V total = *static_cast<V*>(slots[0]);
+    for (std::size_t r = 1; r < slots.size(); ++r) join.join(total, *static_cast<V*>(slots[r]));
+    for (void* s : slots) *static_cast<V*>(s) = total;
+  });
+}
+
+template <class F>
+using scan_value_t =
+    typename Kokkos::Impl::FunctorAnalysis<Kokkos::Impl::FunctorPatternInterface::SCAN, void, F, void>::value_type;
+
+}  // namespace kpz::trace
+
+namespace Kokkos {
+
+// ---- Nested ranges -------------------------------------------------------------------------
+
+// Counts and bounds may be view elements (`TeamThreadRange(team, s_count(0))`): read once.
+template <class I, class Space>
+kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space> TeamThreadRange(const kpz::trace::Member<Space>& m,
+                                                                       I&& count) {
+  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
+}
+template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+kpz::trace::ThreadRange<C, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
+  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
+          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
+}
+template <class I, class Space>
+kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m,
+                                                                             I&& count) {
+  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
+}
+template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+kpz::trace::ThreadRange<C, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
+  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
+          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
+}
+template <class I, class Space>
+kpz::trace::VectorRange<kpz::trace::plain_t<I>, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m,
+                                                                         I&& count) {
+  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
+}
+template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+kpz::trace::VectorRange<C, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
+  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
+          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
+}
+
+template <class I, class Space, bool V, class F>
+void parallel_for(const kpz::trace::ThreadRange<I, Space, V>& r, const F& f) {
+  kpz::trace::MemberCore& c = r.member.core();
+  kpz::trace::for_each_owned(r, [&](I i, int lane) {
+    if (lane >= 0) c.lane = lane;
+    f(i);
+  });
+}
+template <class I, class Space, class F>
+void parallel_for(const kpz::trace::VectorRange<I, Space>& r, const F& f) {
+  kpz::trace::for_each_lane(r, f);
+}
+
+// Nested reductions: a collective over the team (TeamThreadRange / TeamVectorRange) or over a
+// member's lanes (ThreadVectorRange).
+template <class I, class Space, bool Vec, class F, class Result>
+void parallel_reduce(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, Result&& result,
+                     kpz::trace::Loc loc = KPZ_TRACE_HERE) {
+  using R = std::remove_cvref_t<Result>;
+  static_assert(!Kokkos::is_view_v<R>, "trace build: a nested parallel_reduce into a View is not traceable yet");
+  kpz::trace::MemberCore& c = r.member.core();
+  auto body = [&](auto& value) {
+    kpz::trace::for_each_owned(r, [&](I i, int lane) {
+      if (lane >= 0) c.lane = lane;
+      f(i, value);
+    });
+  };
+  if constexpr (Kokkos::is_reducer<R>::value) {
+    using V = typename R::value_type;
+    const kpz::trace::ReducerJoin<R> join{result};
+    V value;
+    join.init(value);
+    body(value);
+    kpz::trace::team_combine(c, kpz::trace::SyncKind::reduce, loc, value, join);
+    result.reference() = value;
+  } else {
+    kpz::trace::require_summable<R>();
+    R value = R();
+    body(value);
+    kpz::trace::team_combine(c, kpz::trace::SyncKind::reduce, loc, value, kpz::trace::SumJoin<R>{});
+    result = value;
+  }
+}
+
+template <class I, class Space, class F, class Result>
+void parallel_reduce(const kpz::trace::VectorRange<I, Space>& r, const F& f, Result&& result) {
+  using R = std::remove_cvref_t<Result>;
+  static_assert(!Kokkos::is_view_v<R>, "trace build: a nested parallel_reduce into a View is not traceable yet");
+  if constexpr (Kokkos::is_reducer<R>::value) {
+    typename R::value_type value;
+    result.init(value);
+    kpz::trace::for_each_lane(r, [&](I i) { f(i, value); });
+    result.reference() = value;
+  } else {
+    kpz::trace::require_summable<R>();
+    R value = R();
+    kpz::trace::for_each_lane(r, [&](I i) { f(i, value); });
+    result = value;
+  }
+}
+
+// Nested scans over team members: as Kokkos does it on the backend the Distribution mimics.
+// blockwise (host): each member scans its block (final = false), team_scan of the block sums,
+// the final pass, then a broadcast of the total. cyclic (CUDA): per chunk of team_size indices,
+// one index per member: a first pass, team_scan, the final pass, a broadcast.
+template <class I, class Space, bool Vec, class F, class V>
+void parallel_scan(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, V& total,
+                   kpz::trace::Loc loc = KPZ_TRACE_HERE) {
+  static_assert(std::is_same_v<kpz::trace::scan_value_t<F>, V>,
+                "Non-matching value types of closure and return type");
+  static_assert(!Vec, "trace build: parallel_scan over TeamVectorRange is not traceable yet");
+  const kpz::trace::Member<Space>& m = r.member;
+  kpz::trace::MemberCore& c = m.core();
+  if (c.distribution == kpz::trace::Distribution::blockwise) {
+    V accum = V();
+    kpz::trace::for_each_owned(r, [&](I i, int) { f(i, accum, false); });
+    accum = m.team_scan(accum, loc);
+    kpz::trace::for_each_owned(r, [&](I i, int) { f(i, accum, true); });
+    m.team_broadcast(accum, m.team_size() - 1, loc);
+    total = accum;
+    return;
+  }
+  const std::int64_t n = static_cast<std::int64_t>(r.end) - static_cast<std::int64_t>(r.begin);
+  const std::int64_t t = m.team_size();
+  V accum = V();
+  for (std::int64_t chunk = 0; chunk < (n + t - 1) / t; ++chunk) {
+    const I ii = static_cast<I>(r.begin + chunk * t + m.team_rank());
+    const bool mine = static_cast<std::int64_t>(ii) < static_cast<std::int64_t>(r.end);
+    V local = V();
+    if (mine) {
+      ++c.range_depth;
+      f(ii, local, false);
+      --c.range_depth;
+    }
+    local = m.team_scan(local, loc);
+    V val = accum + local;
+    if (mine) {
+      ++c.range_depth;
+      f(ii, val, true);
+      --c.range_depth;
+    }
+    if (m.team_rank() == m.team_size() - 1) accum = val;
+    m.team_broadcast(accum, m.team_size() - 1, loc);
+  }
+  total = accum;
+}
+template <class I, class Space, bool Vec, class F>
+void parallel_scan(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, kpz::trace::Loc loc = KPZ_TRACE_HERE) {
+  kpz::trace::scan_value_t<F> total;
+  Kokkos::parallel_scan(r, f, total, loc);
+}
+
+template <class I, class Space, class F, class V>
+  requires(!Kokkos::is_reducer<V>::value)
+void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f, V& total) {
+  V accum = V();
+  kpz::trace::for_each_lane(r, [&](I i) { f(i, accum, true); });
+  total = accum;
+}
+template <class I, class Space, class F>
+void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f) {
+  kpz::trace::scan_value_t<F> total;
+  Kokkos::parallel_scan(r, f, total);
+}
+template <class I, class Space, class F, class R>
+  requires Kokkos::is_reducer<R>::value
+void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f, const R& reducer) {
+  typename R::value_type accum;
+  reducer.init(accum);
+  kpz::trace::for_each_lane(r, [&](I i) { f(i, accum, true); });
+}
+
+// ---- single --------------------------------------------------------------------------------
+
+template <class Space>
+kpz::trace::SingleTeam<Space> PerTeam(const kpz::trace::Member<Space>& m) {
+  return {m};
+}
+template <class Space>
+kpz::trace::SingleThread<Space> PerThread(const kpz::trace::Member<Space>& m) {
+  return {m};
+}
+// single(PerTeam): team rank 0 only, no barrier.
+template <class Space, class F>
+void single(const kpz::trace::SingleTeam<Space>& s, const F& f) {
+  kpz::trace::MemberCore& c = s.member.core();
+  if (c.rank != 0) return;
+  ++c.single_depth;
+  struct Guard {
+    kpz::trace::MemberCore& c;
+    ~Guard() { --c.single_depth; }
+  } guard{c};
+  f();
+}
+// single(PerTeam, f, value): rank 0 computes value, then every member gets it (a broadcast).
+template <class Space, class F, class T>
+void single(const kpz::trace::SingleTeam<Space>& s, const F& f, T& value, kpz::trace::Loc loc = KPZ_TRACE_HERE) {
+  kpz::trace::MemberCore& c = s.member.core();
+  if (c.rank == 0) {
+    ++c.single_depth;
+    f(value);
+    --c.single_depth;
+  }
+  s.member.team_broadcast(value, 0, loc);
+}
+// single(PerThread): once per member (lane 0).
+template <class Space, class F>
+void single(const kpz::trace::SingleThread<Space>& s, const F& f) {
+  kpz::trace::MemberCore& c = s.member.core();
+  const int lane = c.lane;
+  if (c.distribution == kpz::trace::Distribution::cyclic) c.lane = 0;
+  f();
+  c.lane = lane;
+}
+template <class Space, class F, class T>
+void single(const kpz::trace::SingleThread<Space>& s, const F& f, T& value) {
+  single(s, [&] { f(value); });
+  s.member.core().end_vector_loop();
+}
+
+// ---- What the trace build does not model yet -----------------------------------------------
+
+template <class Rank, class Space, class F>
+void parallel_for(const Kokkos::TeamThreadMDRange<Rank, kpz::trace::Member<Space>>&, const F&) {
+  static_assert(kpz::trace::dependent_false<F>, "trace build: TeamThreadMDRange is not traceable yet");
+}
+template <class Rank, class Space, class F>
+void parallel_for(const Kokkos::ThreadVectorMDRange<Rank, kpz::trace::Member<Space>>&, const F&) {
+  static_assert(kpz::trace::dependent_false<F>, "trace build: ThreadVectorMDRange is not traceable yet");
+}
+template <class Rank, class Space, class F>
+void parallel_for(const Kokkos::TeamVectorMDRange<Rank, kpz::trace::Member<Space>>&, const F&) {
+  static_assert(kpz::trace::dependent_false<F>, "trace build: TeamVectorMDRange is not traceable yet");
+}
+template <class Rank, class Space, class F, class R>
+void parallel_reduce(const Kokkos::TeamThreadMDRange<Rank, kpz::trace::Member<Space>>&, const F&, R&&) {
+  static_assert(kpz::trace::dependent_false<F>, "trace build: TeamThreadMDRange is not traceable yet");
+}
+template <class Rank, class Space, class F, class R>
+void parallel_reduce(const Kokkos::ThreadVectorMDRange<Rank, kpz::trace::Member<Space>>&, const F&, R&&) {
+  static_assert(kpz::trace::dependent_false<F>, "trace build: ThreadVectorMDRange is not traceable yet");
+}
+template <class Rank, class Space, class F, class R>
+void parallel_reduce(const Kokkos::TeamVectorMDRange<Rank, kpz::trace::Member<Space>>&, const F&, R&&) {
+  static_assert(kpz::trace::dependent_false<F>, "trace build: TeamVectorMDRange is not traceable yet");
+}
+
+}  // namespace Kokkos

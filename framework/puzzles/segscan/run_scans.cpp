@@ -1,0 +1,129 @@
+// segscan's one-team and multi-team scans: inputs, launch, step tables, check.
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+#include "segscan/inputs.hpp"
+#include "segscan/oracle.hpp"
+#include "segscan/segscan.hpp"
+#include "segscan/step_tables.hpp"
+#include "segscan/variants.hpp"
+
+namespace kpz::segscan {
+
+namespace {
+
+template <class Space, class T>
+RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
+  const bool ints = std::is_same_v<T, int>;
+  const std::int64_t shape = req.params.get("shape");
+  const std::int64_t mean = req.params.get("mean-length");
+  const bool worked = one_team(kind) && !req.params.given("size") && !req.params.given("mean-length") &&
+                      !req.params.given("shape");
+  const std::int64_t n = worked ? static_cast<std::int64_t>(kWorkedIds.size()) : req.params.get("size");
+
+  // Host-side validation and launch configuration first.
+  const LaunchShape lshape = segscan_shape(space, req, kind);
+  const int team_size = lshape.team_size;
+  Launch launch{team_size, static_cast<int>(n)};
+  const std::string pairs = " (value, flag) pairs";
+  if (kind == Kind::simple || kind == Kind::exclusive) {
+    check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(static_cast<int>(n)), 0,
+                         "segscan --" + req.variant + " with N=" + std::to_string(n) + " (one team holds two buffers of N" +
+                             pairs + ")");
+  } else if (kind == Kind::work_efficient) {
+    check_scratch<Space>(blelloch_scratch_bytes<Space, T>(static_cast<int>(n)), 0,
+                         "segscan --work-efficient with N=" + std::to_string(n) + " (one team holds " +
+                             std::to_string(next_pow2(static_cast<int>(n))) + pairs + ")");
+  } else {
+    launch.tile = lshape.tile;
+    if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
+    check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(launch.tile), 0,
+                         "segscan --multi-team with a tile of " + std::to_string(launch.tile) + " elements");
+  }
+
+  // The segment description: given as ids (the worked example) or generated as offsets; the
+  // framework converts and validates, and the kernels get head flags.
+  Rng seg_rng(req.seed), val_rng(req.seed ^ 0x5E65CA17ull);
+  segments::Offsets offsets = worked ? segments::offsets_from_ids(kWorkedIds) : generate_offsets(shape, seg_rng, n, mean);
+  if (const std::int64_t bad = req.params.get("bad-input")) apply_bad_input(bad, offsets, n, "segment offsets", "N");
+  const std::vector<std::uint8_t> flags = segments::flags_from_offsets(offsets, n);
+
+  std::vector<T> values(static_cast<std::size_t>(n));
+  if (worked) {
+    for (std::int64_t i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = static_cast<T>(i);
+  } else {
+    values = random_values<T>(val_rng, static_cast<std::size_t>(n), -2.0, 3.0, -3, 7);
+  }
+  const std::vector<double> dvalues = as_double(values);
+  const Expected expected = scan_oracle(dvalues, offsets, kind == Kind::exclusive, ints);
+
+  auto d_values = to_device(space, "values", values);
+  auto d_flags = to_device(space, "flags", flags);
+  View<T*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), static_cast<std::size_t>(n));
+  poison(out);
+  space.fence();
+  View<const T*, Space> cv = d_values;
+  View<const Flag*, Space> cf = d_flags;
+  const bool ref = req.impl == Impl::reference;
+  switch (kind) {
+    case Kind::simple: (ref ? reference::inclusive_simple<Space, T> : exercise::inclusive_simple<Space, T>)(space, team_size, cv, cf, out); break;
+    case Kind::exclusive: (ref ? reference::exclusive<Space, T> : exercise::exclusive<Space, T>)(space, team_size, cv, cf, out); break;
+    case Kind::work_efficient: (ref ? reference::work_efficient<Space, T> : exercise::work_efficient<Space, T>)(space, team_size, cv, cf, out); break;
+    default: (ref ? reference::multi_team<Space, T> : exercise::multi_team<Space, T>)(space, launch, cv, cf, out); break;
+  }
+  space.fence();
+  const std::vector<T> got = to_host(out);
+
+  RunReport report;
+  const int teams = one_team(kind) ? 1 : static_cast<int>((n + launch.tile - 1) / launch.tile);
+  report.config.set("size", n).set("segments", segments::count(offsets)).set("longest", segments::longest(offsets));
+  if (!worked) report.config.set("mean_length", mean).set("shape", shape_name(shape));
+  report.config.set("values", ints ? "int" : "float").set("team_size", team_size).set("vector_length", 1);
+  if (!one_team(kind)) report.config.set("tile", launch.tile);
+  if (req.vector_length > 1) report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
+  report.config.set("teams", teams).set("worked_example", worked);
+
+  // Step tables (host replay of the kernel's steps).
+  const bool small = n <= 32;
+  if (small && (kind == Kind::simple || (req.trace && kind == Kind::exclusive))) {
+    report.notes.push_back("Hillis-Steele steps (replayed on the host; step d: element i takes (v, f)[i - d] (+) (v, f)[i]):");
+    for (auto& l : hillis_steele_table(dvalues, flags).lines(static_cast<std::size_t>(n))) report.notes.push_back(l);
+  }
+  if (small && req.trace && kind == Kind::work_efficient) {
+    report.notes.push_back("Blelloch steps (replayed on the host; leaves past N hold the identity (0, 0)):");
+    for (auto& l : blelloch_table(dvalues, flags).lines(static_cast<std::size_t>(next_pow2(static_cast<int>(n)))))
+      report.notes.push_back(l);
+  }
+  if (req.trace && !small) report.notes.push_back("(--trace prints step tables for N <= 32)");
+  if (kind != Kind::exclusive && segments::count(offsets) <= 64) {
+    const std::vector<T> totals = totals_from_scan(got, offsets);
+    report.notes.push_back("segment totals: " + Json::array_of(totals).dump());
+    report.extra.set("segment_totals", Json::array_of(totals));
+  }
+
+  check_output(report, got, expected, tile_owner(space_name<Space>(), static_cast<std::size_t>(launch.tile), team_size));
+  if (req.keep_arrays) {
+    report.inputs.set("values", Json::array_of(values)).set("flags", Json::array_of(flags));
+    report.inputs.set("offsets", Json::array_of(offsets));
+    if (worked) report.inputs.set("ids", Json::array_of(kWorkedIds));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected.value);
+  }
+  return report;
+}
+
+}  // namespace
+
+RunReport run_scans(const RunRequest& req, Kind kind) {
+  return with_space(req.space, [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    const bool ints = req.params.get("int") != 0;
+    return ints ? run_scan<Space, int>(space, req, kind) : run_scan<Space, float>(space, req, kind);
+  });
+}
+
+}  // namespace kpz::segscan

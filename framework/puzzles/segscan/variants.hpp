@@ -1,0 +1,69 @@
+#pragma once
+// segscan's variants as its runner sees them (spec.cpp, run_scans.cpp, run_reductions.cpp): which
+// kernel a variant runs, and its launch shape.
+#include <cstdint>
+#include <string>
+
+#include "kpz/launch_shape.hpp"
+#include "kpz/registry.hpp"
+#include "segscan/segscan.hpp"
+
+namespace kpz::segscan {
+
+inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // values (or nonzeros) per run
+
+enum class Kind { simple, exclusive, work_efficient, multi_team, reduce, spmv, vector_scan };
+
+inline Kind kind_of(const std::string& v) {
+  if (v == "simple") return Kind::simple;
+  if (v == "exclusive") return Kind::exclusive;
+  if (v == "work-efficient") return Kind::work_efficient;
+  if (v == "reduce") return Kind::reduce;
+  if (v == "spmv") return Kind::spmv;
+  if (v == "vector-scan") return Kind::vector_scan;
+  return Kind::multi_team;
+}
+inline bool one_team(Kind k) { return k == Kind::simple || k == Kind::exclusive || k == Kind::work_efficient; }
+inline bool is_scan(Kind k) { return k != Kind::reduce && k != Kind::spmv && k != Kind::vector_scan; }
+
+// Launch shapes (kpz/launch_shape.hpp). The scratch-and-barrier kernels keep their shapes:
+// 256 members on a GPU, as many as the backend gives when checking on a CPU, vector length 1
+// (they have no vector loops). --vector-scan: 8 members of 32 lanes on a GPU (a warp per row).
+inline KernelNeeds segscan_needs(Kind kind) {
+  KernelNeeds needs;
+  needs.gpu_team = 256;
+  needs.check_team = 64;
+  needs.gpu_tile = needs.host_tile = 1024;
+  if (kind == Kind::vector_scan) {
+    needs.gpu_team = 8;
+    needs.gpu_vector = 32;
+    needs.gpu_tile = 4096;
+    needs.host_tile = 4096;
+  }
+  return needs;
+}
+
+// The one-team carries launch of --vector-scan scans one pair per tile (65536 at N = 2^28 on a
+// GPU): a whole block of 32 x 32 lanes there, so that each member's chunk stays short.
+template <class Space>
+int vector_scan_carry_team(const Space& space, int team_size, int vector_length, Purpose purpose) {
+  KernelNeeds needs = segscan_needs(Kind::vector_scan);
+  needs.gpu_team = 32;
+  return launch_shape(space, needs, ShapeRequest{team_size, vector_length}, purpose).team_size;
+}
+
+template <class Space>
+LaunchShape segscan_shape(const Space& space, const RunRequest& req, Kind kind) {
+  const bool lanes = kind == Kind::vector_scan;
+  LaunchShape shape = launch_shape(space, segscan_needs(kind), ShapeRequest{req.team_size, lanes ? req.vector_length : 0},
+                                   Purpose::check);
+  if (!one_team(kind) && req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
+  return shape;
+}
+
+// One run of a scan variant (simple, exclusive, work-efficient, multi-team: run_scans.cpp) or
+// of a reduction (reduce, spmv, vector-scan: run_reductions.cpp) on req.space.
+RunReport run_scans(const RunRequest& req, Kind kind);
+RunReport run_reductions(const RunRequest& req, Kind kind);
+
+}  // namespace kpz::segscan
