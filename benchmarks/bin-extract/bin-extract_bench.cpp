@@ -75,7 +75,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const int target = static_cast<int>(req.params.get("target-bin"));
   if (target >= num_bins)
     throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1));
-  const bool ref = req.impl == Impl::reference;
+  const auto kern = kernels<Space>(req.impl == Impl::reference);
   const bool all = req.params.get("framework-only") == 0;  // else only the framework's kernels and the copies
   const std::string impl(to_string(req.impl));
   // The learner's kernels at the backend's speed shape (a CPU: one thread per team, so that their
@@ -152,7 +152,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);
     const auto run = [&] {
       Kokkos::deep_copy(space, tile_offsets, 0);
-      (ref ? reference::extract<Space> : exercise::extract<Space>)(space, launch, num_bins, target, in, tile_offsets, out);
+      kern.extract(space, launch, num_bins, target, in, tile_offsets, out);
     };
     poison(out);
     run();
@@ -168,10 +168,9 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     check_scratch<Space>(team_scan_scratch_bytes<Space>(scan_shape.tile), 0, "bin-extract --team-scan");
     const int teams = teams_for(n, scan_shape.tile);
     View<int*, Space> team_offsets(Kokkos::view_alloc(space, "team_offsets"), teams + 1);
-    const auto kernel = ref ? reference::team_scan_extract<Space> : exercise::team_scan_extract<Space>;
     const auto run = [&] {
       Kokkos::deep_copy(space, team_offsets, 0);
-      kernel(space, scan_shape, num_bins, target, in, team_offsets, out);
+      kern.team_scan_extract(space, scan_shape, num_bins, target, in, team_offsets, out);
     };
     poison(out);
     run();
@@ -269,7 +268,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), static_cast<std::size_t>(num_bins) * teams + 1);
     const auto run = [&] {
       Kokkos::deep_copy(space, tile_offsets, 0);
-      (ref ? reference::partition<Space> : exercise::partition<Space>)(space, launch, num_bins, in, tile_offsets, out, bin_offsets);
+      kern.partition(space, launch, num_bins, in, tile_offsets, out, bin_offsets);
     };
     poison(out);
     run();

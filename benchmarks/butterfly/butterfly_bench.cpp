@@ -103,6 +103,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const double bytes = 2.0 * sizeof(float) * static_cast<double>(n);
   const bool ref = req.impl == Impl::reference;
   const std::string who = ref ? "reference" : "exercise";
+  const auto kern = kernels<Space>(ref);
 
   const auto add_row = [&](const std::string& name, const char* kind, int w, bool portable, const auto& launch_fn) {
     poison(out);
@@ -114,7 +115,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     report.rows.push_back(row);
   };
   add_row("conditional (" + who + "), scratch by hand", "puzzle", group, false,
-          [&] { (ref ? reference::conditional<Space> : exercise::conditional<Space>)(space, launch, in, out); });
+          [&] { kern.conditional(space, launch, in, out); });
   add_row("XorExchange, scratch path", "puzzle", group, false,
           [&] { conditional_exchange(space, launch, in, out, team::XorPath::scratch); });
   if (team::XorExchange<Space, MinMax>::uses_shuffle(launch.team_size, launch.tile, group))
@@ -136,7 +137,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const Launch vl{vs.team_size, vs.tile, w, vs.vector_length};
     if (w == group) report.config.set("vector_shape", vs.to_json());
     add_row("vector (" + who + "): ThreadVectorRange + MinMax", "puzzle", w, true,
-            [&] { (ref ? reference::vector_minmax<Space> : exercise::vector_minmax<Space>)(space, vl, in, out); });
+            [&] { kern.vector_minmax(space, vl, in, out); });
     const int members = builtin_members(space, w), speed = builtin_speed_members(space, w);
     if (w == group)
       add_row("nested parallel_reduce(ThreadVectorRange, Max/Min), team of " + std::to_string(members),

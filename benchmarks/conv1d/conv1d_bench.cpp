@@ -93,12 +93,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     check_scratch<Space>(vector_scratch_bytes<Space>(lanes.tile, taps), 0,
                          "conv1d --vector with K=" + std::to_string(k));
     View<const float*, Space> ca = a, cb = b;
-    const bool ref = req.impl == Impl::reference;
-    const auto vector = [&] {
-      (ref ? reference::vector_lanes<Space> : exercise::vector_lanes<Space>)(space, lanes, ca, cb, out);
-    };
-    const auto general = [&] { (ref ? reference::general<Space> : exercise::general<Space>)(space, launch, ca, cb, out); };
-    const auto tiled = [&] { (ref ? reference::tiled<Space> : exercise::tiled<Space>)(space, launch, ca, cb, out); };
+    const auto kern = kernels<Space>(req.impl == Impl::reference);
+    const auto vector = [&] { kern.vector_lanes(space, lanes, ca, cb, out); };
+    const auto general = [&] { kern.general(space, launch, ca, cb, out); };
+    const auto tiled = [&] { kern.tiled(space, launch, ca, cb, out); };
     const std::string group = "K=" + std::to_string(k);
     const std::string tile = " (tile " + std::to_string(launch.tile) + ")";
     const double bytes = bytes_moved(n, static_cast<std::size_t>(k));

@@ -17,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "bin-extract/signatures.inc"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
+#include "kpz/kernel_table.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
@@ -359,25 +361,10 @@ using LibrarySelectFn = ExternalTiming(const std::vector<float>& in, int num_bin
                                        const BenchConfig& cfg, std::vector<float>& selected);
 inline constexpr const char* kCubSelectIf = "bin-extract: CUB DeviceSelect::If";
 
+// The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().
+KPZ_KERNELS(KPZ_BIN_EXTRACT_KERNELS)
+
 }  // namespace kpz::bin_extract
 
-namespace kpz::bin_extract::exercise {
-#include "bin-extract/signatures.inc"
-}
-namespace kpz::bin_extract::reference {
-#include "bin-extract/signatures.inc"
-}
-
 // Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
-#define KPZ_BIN_EXTRACT_INSTANTIATE(S)                                                        \
-  template void histogram<S>(const S&, int, int, ::kpz::View<const float*, S>,               \
-                             ::kpz::View<float**, S>, ::kpz::View<int*, S>);                 \
-  template void extract<S>(const S&, const ::kpz::bin_extract::Launch&, int, int,            \
-                           ::kpz::View<const float*, S>, ::kpz::View<int*, S>,              \
-                           ::kpz::View<float*, S>);                                          \
-  template void partition<S>(const S&, const ::kpz::bin_extract::Launch&, int,               \
-                             ::kpz::View<const float*, S>, ::kpz::View<int*, S>,            \
-                             ::kpz::View<float*, S>, ::kpz::View<int*, S>);              \
-  template void team_scan_extract<S>(const S&, const ::kpz::LaunchShape&, int, int,         \
-                                     ::kpz::View<const float*, S>, ::kpz::View<int*, S>,    \
-                                     ::kpz::View<float*, S>);
+#define KPZ_BIN_EXTRACT_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_BIN_EXTRACT_KERNELS, S)

@@ -179,14 +179,25 @@ std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins,
   return lines;
 }
 
+// The variants, named once: the runner switches on the id, not on the name.
+enum class Variant { extract, histogram, partition, team_scan };
+
+Variant variant_of(const std::string& name) {
+  if (name == "histogram") return Variant::histogram;
+  if (name == "partition") return Variant::partition;
+  if (name == "team-scan") return Variant::team_scan;
+  return Variant::extract;
+}
+
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
-  const std::string& variant = req.variant;
+  const Variant variant = variant_of(req.variant);
+  const bool histogram = variant == Variant::histogram;
   const int n = static_cast<int>(req.params.get("size"));
   const int num_bins = static_cast<int>(req.params.get("num-bins"));
   const int pattern = static_cast<int>(req.params.get("pattern"));
-  const bool scan_variant = variant == "team-scan";
-  const bool extract_variant = variant == "extract" || scan_variant;  // one bin, --target-bin
+  const bool scan_variant = variant == Variant::team_scan;
+  const bool extract_variant = variant == Variant::extract || scan_variant;  // one bin, --target-bin
   const int target = extract_variant ? static_cast<int>(req.params.get("target-bin")) : -1;
   if (extract_variant && target >= num_bins)
     throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1) +
@@ -197,7 +208,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     shape = team_scan_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   } else {
     if (req.vector_length > 1)
-      throw UsageError("--vector-length " + std::to_string(req.vector_length) + ": --" + variant +
+      throw UsageError("--vector-length " + std::to_string(req.vector_length) + ": --" + req.variant +
                        " has no vector lanes (--team-scan has)");
     KernelNeeds needs;  // teams as large as the backend gives, so that a missing barrier shows
     needs.gpu_team = 256;
@@ -207,13 +218,13 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     shape = launch_shape(space, needs, ShapeRequest{req.team_size, 0}, Purpose::check);
   }
   const int team_size = shape.team_size;
-  if (variant == "histogram") {
+  if (histogram) {
     shape.tile = 0;  // one team: the whole input
     check_scratch<Space>(histogram_scratch_bytes<Space>(n), 0,
                          "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)");
   } else {
     if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
-    if (variant == "partition")
+    if (variant == Variant::partition)
       check_scratch<Space>(partition_scratch_bytes<Space>(shape.tile, num_bins), 0,
                            "bin-extract --partition with a tile of " + std::to_string(shape.tile) + " elements and " +
                                std::to_string(num_bins) + " bins");
@@ -221,11 +232,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
       check_scratch<Space>(team_scan_scratch_bytes<Space>(shape.tile), 0,
                            "bin-extract --team-scan with a tile of " + std::to_string(shape.tile) + " elements");
   }
-  const int tile = variant == "histogram" ? n : shape.tile;
-  const int teams = variant == "histogram" ? 1 : teams_for(n, tile);
+  const int tile = histogram ? n : shape.tile;
+  const int teams = histogram ? 1 : teams_for(n, tile);
 
   // Inputs: the seed puzzle's i mod 80 / 100 for --histogram without --size or --pattern.
-  const bool worked = variant == "histogram" && !req.params.given("size") && !req.params.given("pattern");
+  const bool worked = histogram && !req.params.given("size") && !req.params.given("pattern");
   std::vector<float> in;
   if (worked) {
     in.resize(n);
@@ -238,7 +249,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   auto d_in = to_device(space, "in", in);
   View<const float*, Space> cin = d_in;
-  const bool ref = req.impl == Impl::reference;
+  const auto kern = kernels<Space>(req.impl == Impl::reference);
   const Launch launch{team_size, tile};
   // --team-scan places with contiguous member segments on every backend (not TeamThreadRange).
   const OwnerFn member_of =
@@ -256,18 +267,18 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const Json shape_json = shape.to_json();  // team_size, vector_length and (not --histogram) tile
   for (const char* key : {"team_size", "vector_length", "tile"})
     if (const Json* v = shape_json.find(key)) report.config.set(key, *v);
-  if (variant != "histogram") report.config.set("teams", teams);
+  if (!histogram) report.config.set("teams", teams);
   report.config.set("pattern", pattern);
-  if (variant == "histogram") report.config.set("worked_example", worked);
+  if (histogram) report.config.set("worked_example", worked);
 
   std::vector<float> got, expected;
-  if (variant == "histogram") {
+  if (histogram) {
     View<float**, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), num_bins, n);
     View<int*, Space> counts(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "counts"), num_bins);
     poison(out);
     poison(counts);
     space.fence();
-    (ref ? reference::histogram<Space> : exercise::histogram<Space>)(space, team_size, num_bins, cin, out, counts);
+    kern.histogram(space, team_size, num_bins, cin, out, counts);
     space.fence();
     const auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
     const std::vector<int> got_counts = to_host(counts);
@@ -301,10 +312,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     poison(out);
     space.fence();
     if (scan_variant)
-      (ref ? reference::team_scan_extract<Space> : exercise::team_scan_extract<Space>)(space, shape, num_bins, target, cin,
-                                                                                        tile_offsets, out);
+      kern.team_scan_extract(space, shape, num_bins, target, cin, tile_offsets, out);
     else
-      (ref ? reference::extract<Space> : exercise::extract<Space>)(space, launch, num_bins, target, cin, tile_offsets, out);
+      kern.extract(space, launch, num_bins, target, cin, tile_offsets, out);
     space.fence();
     int got_count = 0;
     Kokkos::deep_copy(got_count, Kokkos::subview(tile_offsets, teams));
@@ -330,7 +340,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     poison(out);
     poison(bin_offsets);
     space.fence();
-    (ref ? reference::partition<Space> : exercise::partition<Space>)(space, launch, num_bins, cin, tile_offsets, out, bin_offsets);
+    kern.partition(space, launch, num_bins, cin, tile_offsets, out, bin_offsets);
     space.fence();
     got = to_host(out);
     const std::vector<int> got_offsets = to_host(bin_offsets);

@@ -8,7 +8,9 @@
 
 #include <cstddef>
 
+#include "butterfly/signatures.inc"
 #include "kpz/backend_traits.hpp"
+#include "kpz/kernel_table.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/xor_exchange.hpp"
@@ -130,24 +132,10 @@ template <class Space>
 void conditional_exchange(const Space& space, const Launch& launch, View<const float*, Space> in,
                           View<float*, Space> out, team::XorPath path);
 
+// The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().
+KPZ_KERNELS(KPZ_BUTTERFLY_KERNELS)
+
 }  // namespace kpz::butterfly
 
-namespace kpz::butterfly::exercise {
-#include "butterfly/signatures.inc"
-}
-namespace kpz::butterfly::reference {
-#include "butterfly/signatures.inc"
-}
-
-#define KPZ_BUTTERFLY_INSTANTIATE(S)                                                        \
-  template void pair_swap<S>(const S&, const ::kpz::butterfly::Launch&,                    \
-                             ::kpz::View<const float*, S>, ::kpz::View<float*, S>);       \
-  template void all_reduce<S>(const S&, const ::kpz::butterfly::Launch&,                   \
-                              ::kpz::butterfly::Op, ::kpz::View<const float*, S>,          \
-                              ::kpz::View<float*, S>);                                     \
-  template void conditional<S>(const S&, const ::kpz::butterfly::Launch&,                  \
-                               ::kpz::View<const float*, S>, ::kpz::View<float*, S>);       \
-  template void bug_in_place<S>(const S&, const ::kpz::butterfly::Launch&,                 \
-                                ::kpz::View<const float*, S>, ::kpz::View<float*, S>);     \
-  template void vector_minmax<S>(const S&, const ::kpz::butterfly::Launch&,                \
-                                 ::kpz::View<const float*, S>, ::kpz::View<float*, S>);
+// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
+#define KPZ_BUTTERFLY_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_BUTTERFLY_KERNELS, S)

@@ -17,9 +17,12 @@ constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
 
 enum class Kind { pair_swap, all_reduce, conditional, in_place, vector };
 
+// A variant, resolved from its name once: the kernel it runs, the op, and whether its worked
+// example is conditional-max's (digits 0..9 in the first 32 lanes).
 struct VariantInfo {
   Kind kind;
   Op op;
+  bool digits = false;
 };
 
 VariantInfo info(const std::string& variant) {
@@ -29,19 +32,20 @@ VariantInfo info(const std::string& variant) {
   if (variant == "parallel-sum") return {Kind::all_reduce, Op::sum};
   if (variant == "bug-in-place") return {Kind::in_place, Op::max};
   if (variant == "vector") return {Kind::vector, Op::max};
-  return {Kind::conditional, Op::max};  // conditional-max, general
+  if (variant == "conditional-max") return {Kind::conditional, Op::max, true};
+  return {Kind::conditional, Op::max};  // general
 }
 
 // Worked examples from the docs when no size is given; otherwise seeded random values in
 // [-50, 50) rounded to quarters, so negatives and ties are common and max/min are exact.
-std::vector<float> make_input(const RunRequest& req, int n, int group) {
+std::vector<float> make_input(const RunRequest& req, const VariantInfo& v, int n, int group) {
   std::vector<float> in(static_cast<std::size_t>(n));
   const bool worked = !req.params.given("size");
-  if (worked && req.variant == "pair-swap") {
+  if (worked && v.kind == Kind::pair_swap) {
     for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i);
-  } else if (worked && req.variant.rfind("parallel-", 0) == 0) {
+  } else if (worked && v.kind == Kind::all_reduce) {
     for (int i = 0; i < n; ++i) in[i] = (i % group == group - 1) ? 1000.0f : 2.0f * static_cast<float>(i % group);
-  } else if (worked && req.variant == "conditional-max") {
+  } else if (worked && v.digits) {
     for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i < 32 ? i % 10 : i);
   } else {
     Rng rng(req.seed);
@@ -126,7 +130,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int group = static_cast<int>(req.params.get("group-size"));
   if (group < 2 || group > 32 || (group & (group - 1)))
     throw UsageError("--group-size " + std::to_string(group) + " is not allowed: use 2, 4, 8, 16 or 32");
-  const bool parallel = req.variant.rfind("parallel-", 0) == 0;
+  const bool parallel = v.kind == Kind::all_reduce;
   const int n = static_cast<int>(parallel && !req.params.given("size") ? group : req.params.get("size"));
   if (n % group)
     throw UsageError("--size " + std::to_string(n) + " must be a multiple of --group-size " + std::to_string(group));
@@ -139,7 +143,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   if (v.kind != Kind::vector)
     check_scratch<Space>(scratch_bytes<Space>(tile), 0, "butterfly with a tile of " + std::to_string(tile) + " lanes");
 
-  const std::vector<float> host_in = make_input(req, n, group);
+  const std::vector<float> host_in = make_input(req, v, n, group);
   require_finite(host_in, "butterfly input");
   auto in = to_device(space, "in", host_in);
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
@@ -147,13 +151,13 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   space.fence();
   const Launch launch{team_size, tile, group, shape.vector_length};
   View<const float*, Space> cin = in;
-  const bool ref = req.impl == Impl::reference;
+  const auto kern = kernels<Space>(req.impl == Impl::reference);
   switch (v.kind) {
-    case Kind::pair_swap: (ref ? reference::pair_swap<Space> : exercise::pair_swap<Space>)(space, launch, cin, out); break;
-    case Kind::all_reduce: (ref ? reference::all_reduce<Space> : exercise::all_reduce<Space>)(space, launch, v.op, cin, out); break;
-    case Kind::conditional: (ref ? reference::conditional<Space> : exercise::conditional<Space>)(space, launch, cin, out); break;
-    case Kind::in_place: (ref ? reference::bug_in_place<Space> : exercise::bug_in_place<Space>)(space, launch, cin, out); break;
-    case Kind::vector: (ref ? reference::vector_minmax<Space> : exercise::vector_minmax<Space>)(space, launch, cin, out); break;
+    case Kind::pair_swap: kern.pair_swap(space, launch, cin, out); break;
+    case Kind::all_reduce: kern.all_reduce(space, launch, v.op, cin, out); break;
+    case Kind::conditional: kern.conditional(space, launch, cin, out); break;
+    case Kind::in_place: kern.bug_in_place(space, launch, cin, out); break;
+    case Kind::vector: kern.vector_minmax(space, launch, cin, out); break;
   }
   space.fence();
   const std::vector<float> got = to_host(out);
@@ -289,11 +293,12 @@ PuzzleSpec make_spec() {
   };
   // `kpuzzles trace`: two teams of four members, groups of 8 (the docs' diagrams).
   for (auto& v : spec.variants) {
-    if (v.name == "pair-swap") v.trace = trace_config(v.name, {{"size", 16}, {"group-size", 2}, {"tile", 8}});
-    else if (v.name == "bug-in-place") v.trace = trace_config(v.name, {});
+    const Kind kind = info(v.name).kind;
+    if (kind == Kind::pair_swap) v.trace = trace_config(v.name, {{"size", 16}, {"group-size", 2}, {"tile", 8}});
+    else if (kind == Kind::in_place) v.trace = trace_config(v.name, {});
     else v.trace = trace_config(v.name, {{"size", 32}, {"group-size", 8}, {"tile", 16}});
+    v.bug_hunt = kind == Kind::in_place;
   }
-  for (auto& v : spec.variants) v.bug_hunt = v.name == "bug-in-place";
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -1,12 +1,14 @@
 #pragma once
 // conv1d: out[i] = sum over j < K with i + j < N of a[i + j] * b[j] (terms past the end are 0).
-// The kernel signatures below are implemented twice, with the same text: by the learner in
-// exercises/conv1d/ (namespace kpz::conv1d::exercise) and in reference/conv1d/
+// The kernel signatures (signatures.inc) are implemented twice, with the same text: by the learner
+// in exercises/conv1d/ (namespace kpz::conv1d::exercise) and in reference/conv1d/
 // (namespace kpz::conv1d::reference).
 #include <algorithm>
 #include <cstddef>
 
+#include "conv1d/signatures.inc"
 #include "kpz/backend_traits.hpp"
+#include "kpz/kernel_table.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/types.hpp"
@@ -94,28 +96,10 @@ inline double bytes_moved(std::size_t n, std::size_t k) {
   return static_cast<double>(sizeof(float)) * (2.0 * static_cast<double>(n) + static_cast<double>(k));
 }
 
+// The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().
+KPZ_KERNELS(KPZ_CONV1D_KERNELS)
+
 }  // namespace kpz::conv1d
 
-namespace kpz::conv1d::exercise {
-#include "conv1d/signatures.inc"
-}
-namespace kpz::conv1d::reference {
-#include "conv1d/signatures.inc"
-}
-
 // Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
-#define KPZ_CONV1D_INSTANTIATE(S)                                                          \
-  template void simple<S>(const S&, int, ::kpz::View<const float*, S>,                   \
-                          ::kpz::View<const float*, S>, ::kpz::View<float*, S>);         \
-  template void tiled<S>(const S&, const ::kpz::conv1d::Launch&,                          \
-                         ::kpz::View<const float*, S>, ::kpz::View<const float*, S>,      \
-                         ::kpz::View<float*, S>);                                        \
-  template void general<S>(const S&, const ::kpz::conv1d::Launch&,                        \
-                           ::kpz::View<const float*, S>, ::kpz::View<const float*, S>,    \
-                           ::kpz::View<float*, S>);                                      \
-  template void vector_lanes<S>(const S&, const ::kpz::conv1d::Launch&,                   \
-                                ::kpz::View<const float*, S>, ::kpz::View<const float*, S>, \
-                                ::kpz::View<float*, S>);                                  \
-  template void bug_missing_barrier<S>(const S&, const ::kpz::conv1d::Launch&,            \
-                                       ::kpz::View<const float*, S>,                      \
-                                       ::kpz::View<const float*, S>, ::kpz::View<float*, S>);
+#define KPZ_CONV1D_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_CONV1D_KERNELS, S)

@@ -53,17 +53,28 @@ void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>
   }
 }
 
+// The variants, named once: runners and budgets switch on the id, not on the name.
+enum class Variant { general, vector, simple, block_boundary, bug_missing_barrier };
+
+Variant variant_of(const std::string& name) {
+  if (name == "general") return Variant::general;
+  if (name == "vector") return Variant::vector;
+  if (name == "simple") return Variant::simple;
+  if (name == "bug-missing-barrier") return Variant::bug_missing_barrier;
+  return Variant::block_boundary;
+}
+
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
 // `vector` a row of `lanes` outputs, one per vector lane.
-OwnerFn owner_of(const std::string& variant, std::string_view space, int tile, int team_size, int lanes) {
-  if (variant == "vector") {
+OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_size, int lanes) {
+  if (variant == Variant::vector) {
     const std::size_t rows = (static_cast<std::size_t>(tile) + lanes - 1) / lanes;
     const OwnerFn by_row = tile_owner(space, rows, team_size);
     return [=](std::size_t i) {
       return by_row((i / tile) * rows + (i % tile) / lanes) + ", lane " + std::to_string((i % tile) % lanes);
     };
   }
-  if (variant != "general") return tile_owner(space, static_cast<std::size_t>(tile), team_size);
+  if (variant != Variant::general) return tile_owner(space, static_cast<std::size_t>(tile), team_size);
   const std::size_t quads = (static_cast<std::size_t>(tile) + 3) / 4;
   const OwnerFn by_quad = tile_owner(space, quads, team_size);
   return [=](std::size_t i) { return by_quad((i / tile) * quads + (i % tile) / 4); };
@@ -71,9 +82,9 @@ OwnerFn owner_of(const std::string& variant, std::string_view space, int tile, i
 
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
-  const bool simple_variant = req.variant == "simple";
-  const bool bug_hunt = req.variant == "bug-missing-barrier";
-  const bool worked = (req.variant == "simple" || req.variant == "block-boundary" || bug_hunt) &&
+  const Variant variant = variant_of(req.variant);
+  const bool simple_variant = variant == Variant::simple;
+  const bool worked = variant != Variant::general && variant != Variant::vector &&
                       !req.params.given("size") && !req.params.given("kernel-size");
   const int n = static_cast<int>(req.params.get("size"));
   const int k = static_cast<int>(req.params.get("kernel-size"));
@@ -81,7 +92,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   // Host-side validation and launch configuration, before anything is allocated. The framework
   // picks the shape for the backend (kpz/launch_shape.hpp); --team-size / --vector-length override.
-  const bool vector_variant = req.variant == "vector";
+  const bool vector_variant = variant == Variant::vector;
   const LaunchShape shape = launch_shape(space, vector_variant ? vector_needs() : scalar_needs(),
                                          ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   if (!vector_variant && shape.vector_length != 1)
@@ -100,7 +111,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
                              " (one team holds all of a and b)");
     launch.tile = n;
   } else {
-    const bool general = req.variant == "general";
+    const bool general = variant == Variant::general;
     launch.tile = static_cast<int>(req.params.get("tile"));
     if (general && launch.tile == 0) launch.tile = default_tile<Space>(team_size, taps);
     check_scratch<Space>(general ? general_scratch_bytes<Space>(launch.tile, taps)
@@ -117,12 +128,14 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   space.fence();
 
   View<const float*, Space> ca = a, cb = b;
-  const bool ref = req.impl == Impl::reference;
-  if (simple_variant) (ref ? reference::simple<Space> : exercise::simple<Space>)(space, team_size, ca, cb, out);
-  else if (req.variant == "general") (ref ? reference::general<Space> : exercise::general<Space>)(space, launch, ca, cb, out);
-  else if (vector_variant) (ref ? reference::vector_lanes<Space> : exercise::vector_lanes<Space>)(space, launch, ca, cb, out);
-  else if (bug_hunt) (ref ? reference::bug_missing_barrier<Space> : exercise::bug_missing_barrier<Space>)(space, launch, ca, cb, out);
-  else (ref ? reference::tiled<Space> : exercise::tiled<Space>)(space, launch, ca, cb, out);
+  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  switch (variant) {
+    case Variant::simple: kern.simple(space, team_size, ca, cb, out); break;
+    case Variant::general: kern.general(space, launch, ca, cb, out); break;
+    case Variant::vector: kern.vector_lanes(space, launch, ca, cb, out); break;
+    case Variant::bug_missing_barrier: kern.bug_missing_barrier(space, launch, ca, cb, out); break;
+    case Variant::block_boundary: kern.tiled(space, launch, ca, cb, out); break;
+  }
   space.fence();
   const std::vector<float> got = to_host(out);
 
@@ -134,7 +147,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   report.config.set("team_size", team_size).set("vector_length", launch.vector_length);
   report.config.set("tile", launch.tile).set("teams", (n + launch.tile - 1) / launch.tile);
   report.config.set("worked_example", worked);
-  compare_within(report, got, expected, bound, owner_of(req.variant, space_name<Space>(), launch.tile, team_size, launch.vector_length));
+  compare_within(report, got, expected, bound, owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length));
   if (req.keep_arrays) {
     report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
     report.output = Json::array_of(got);
@@ -145,7 +158,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
 // Budgets for `kpuzzles trace` (docs/tracing.md): every kernel reads each input element at most
 // once per team (the halo is read by two teams), writes each output once, and needs one barrier.
-std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, const Json& config) {
+std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& config) {
   const double n = static_cast<double>(p.get("size"));
   const double taps = effective_taps(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
   const double tile = config.find("tile") ? config.find("tile")->as_double(n) : n;
@@ -156,19 +169,19 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
       {"barriers-per-team", 1, "one, between staging and computing"},
       {"collectives-per-team", 0, ""},
   };
-  if (variant == "simple") {
+  if (variant == Variant::simple) {
     double terms = 0;
     for (double i = 0; i < n; ++i) terms += std::min(taps, n - i);
     b.push_back({"global-reads", n + taps, "a and b once"});
     b.push_back({"scratch-writes-per-team", n + taps, "a and b staged once"});
     b.push_back({"scratch-reads-per-team", 2 * terms, "two per term"});
-  } else if (variant == "general") {
+  } else if (variant == Variant::general) {
     const double tap_quads = std::ceil(taps / 4);
     b.push_back({"global-reads", n + teams * (4 * tap_quads + 3) + teams * taps,
                  "a once plus a halo of ceil(K/4) Quads per team, b once per team"});
     b.push_back({"scratch-writes-per-team", std::ceil(tile / 4) + 2 * tap_quads, "one store per Quad"});
     b.push_back({"scratch-reads-per-team", std::ceil(tile / 4) * (1 + 2 * tap_quads), "per 4 outputs: 1 + 2 per tap Quad"});
-  } else if (variant == "vector") {
+  } else if (variant == Variant::vector) {
     const double padded = 4 * std::ceil(taps / 4);
     const double blocks = padded / 4;
     const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
@@ -188,7 +201,7 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
   return b;
 }
 
-TraceSpec trace_config(const std::string& variant, std::map<std::string, std::int64_t> options) {
+TraceSpec trace_config(Variant variant, std::map<std::string, std::int64_t> options) {
   return traceable(std::move(options), 4,
                    [variant](const Params& p, const Json& config) { return budget(variant, p, config); });
 }
@@ -242,11 +255,12 @@ PuzzleSpec make_spec() {
   };
   // `kpuzzles trace`: small configurations with three teams or fewer, four members per team.
   for (auto& v : spec.variants) {
-    if (v.name == "general" || v.name == "vector")
-      v.trace = trace_config(v.name, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
-    else v.trace = trace_config(v.name, {});
+    const Variant id = variant_of(v.name);
+    if (id == Variant::general || id == Variant::vector)
+      v.trace = trace_config(id, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
+    else v.trace = trace_config(id, {});
+    v.bug_hunt = id == Variant::bug_missing_barrier;
   }
-  for (auto& v : spec.variants) v.bug_hunt = v.name == "bug-missing-barrier";
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "kpz/backend_traits.hpp"
+#include "kpz/kernel_table.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/registry.hpp"
@@ -34,6 +35,7 @@
 #include "kpz/spaces.hpp"
 #include "kpz/team/xor_exchange.hpp"
 #include "kpz/types.hpp"
+#include "reduce/signatures.inc"
 
 namespace kpz::reduce {
 
@@ -285,52 +287,15 @@ std::size_t scratch_bytes(const VariantInfo& v, const Launch& launch) {
                                         : tree_scratch_bytes<Space, T>(launch.lanes);
 }
 
+// The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().
+KPZ_KERNELS_T(KPZ_REDUCE_KERNELS)
+
 }  // namespace kpz::reduce
 
-namespace kpz::reduce::exercise {
-#include "reduce/signatures.inc"
-}
-namespace kpz::reduce::reference {
-#include "reduce/signatures.inc"
-}
-
-#define KPZ_REDUCE_INSTANTIATE_T(S, T)                                                                 \
-  template void persistent<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,    \
-                                 ::kpz::View<T*, S>, ::kpz::View<unsigned*, S>, ::kpz::View<T*, S>);  \
-  template void neighbored<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,    \
-                                 ::kpz::View<T*, S>);                                                 \
-  template void neighbored_less<S, T>(const S&, const ::kpz::reduce::Launch&,                          \
-                                      ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                  \
-  template void interleaved<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
-                                  ::kpz::View<T*, S>);                                                \
-  template void unrolled<2, S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
-                                  ::kpz::View<T*, S>);                                                \
-  template void unrolled<4, S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
-                                  ::kpz::View<T*, S>);                                                \
-  template void unrolled<8, S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
-                                  ::kpz::View<T*, S>);                                                \
-  template void unroll_warps8<S, T>(const S&, const ::kpz::reduce::Launch&,                            \
-                                    ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                    \
-  template void complete_unroll<S, T>(const S&, const ::kpz::reduce::Launch&,                          \
-                                      ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                  \
-  template void templated<64, S, T>(const S&, const ::kpz::reduce::Launch&,                            \
-                                    ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                    \
-  template void templated<128, S, T>(const S&, const ::kpz::reduce::Launch&,                           \
-                                     ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                   \
-  template void templated<256, S, T>(const S&, const ::kpz::reduce::Launch&,                           \
-                                     ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                   \
-  template void templated<512, S, T>(const S&, const ::kpz::reduce::Launch&,                           \
-                                     ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                   \
-  template void templated<1024, S, T>(const S&, const ::kpz::reduce::Launch&,                          \
-                                      ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                  \
-  template void team_reduce<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,   \
-                                  ::kpz::View<T*, S>);                                                \
-  template void builtin<S, T>(const S&, ::kpz::View<const T*, S>, ::kpz::View<T*, S>);                 \
-  template void recursive<S, T>(const S&, const ::kpz::reduce::Launch&, ::kpz::View<const T*, S>,     \
-                                ::kpz::View<T*, S>, ::kpz::View<T*, S>);
-
 // Compiles one implementation's kernels for execution space S, for int and float values.
-#define KPZ_REDUCE_INSTANTIATE(S) KPZ_REDUCE_INSTANTIATE_T(S, int) KPZ_REDUCE_INSTANTIATE_T(S, float)
+#define KPZ_REDUCE_INSTANTIATE(S)                         \
+  KPZ_INSTANTIATE_KERNELS_T(KPZ_REDUCE_KERNELS, S, int) \
+  KPZ_INSTANTIATE_KERNELS_T(KPZ_REDUCE_KERNELS, S, float)
 
 namespace kpz::reduce {
 
@@ -342,41 +307,34 @@ namespace kpz::reduce {
 template <class Space, class T>
 void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch, View<const T*, Space> in,
                  View<T*, Space> partial, View<T*, Space> work, View<T*, Space> result, View<unsigned*, Space> done) {
-  namespace ex = ::kpz::reduce::exercise;
-  namespace ref = ::kpz::reduce::reference;
-  const bool r = impl == Impl::reference;
-  using Kernel = void (*)(const Space&, const Launch&, View<const T*, Space>, View<T*, Space>);
+  const auto k = kernels<Space, T>(impl == Impl::reference);
+  using Kernel = decltype(k.neighbored);
   Kernel kernel = nullptr;
   switch (v) {
     case Variant::persistent:
-      (r ? ref::persistent<Space, T> : ex::persistent<Space, T>)(
-          space, launch, in, Kokkos::subview(partial, Kokkos::make_pair(0, launch.league)), done, result);
+      k.persistent(space, launch, in, Kokkos::subview(partial, Kokkos::make_pair(0, launch.league)), done, result);
       return;
-    case Variant::neighbored: kernel = r ? ref::neighbored<Space, T> : ex::neighbored<Space, T>; break;
-    case Variant::neighbored_less: kernel = r ? ref::neighbored_less<Space, T> : ex::neighbored_less<Space, T>; break;
-    case Variant::interleaved: kernel = r ? ref::interleaved<Space, T> : ex::interleaved<Space, T>; break;
-    case Variant::unroll2: kernel = r ? ref::unrolled<2, Space, T> : ex::unrolled<2, Space, T>; break;
-    case Variant::unroll4: kernel = r ? ref::unrolled<4, Space, T> : ex::unrolled<4, Space, T>; break;
-    case Variant::unroll8: kernel = r ? ref::unrolled<8, Space, T> : ex::unrolled<8, Space, T>; break;
-    case Variant::unroll_warps8: kernel = r ? ref::unroll_warps8<Space, T> : ex::unroll_warps8<Space, T>; break;
-    case Variant::complete_unroll: kernel = r ? ref::complete_unroll<Space, T> : ex::complete_unroll<Space, T>; break;
+    case Variant::neighbored: kernel = k.neighbored; break;
+    case Variant::neighbored_less: kernel = k.neighbored_less; break;
+    case Variant::interleaved: kernel = k.interleaved; break;
+    case Variant::unroll2: kernel = k.unrolled_2; break;
+    case Variant::unroll4: kernel = k.unrolled_4; break;
+    case Variant::unroll8: kernel = k.unrolled_8; break;
+    case Variant::unroll_warps8: kernel = k.unroll_warps8; break;
+    case Variant::complete_unroll: kernel = k.complete_unroll; break;
     case Variant::template_lanes:
       switch (launch.lanes) {
-        case 64: kernel = r ? ref::templated<64, Space, T> : ex::templated<64, Space, T>; break;
-        case 128: kernel = r ? ref::templated<128, Space, T> : ex::templated<128, Space, T>; break;
-        case 256: kernel = r ? ref::templated<256, Space, T> : ex::templated<256, Space, T>; break;
-        case 512: kernel = r ? ref::templated<512, Space, T> : ex::templated<512, Space, T>; break;
-        case 1024: kernel = r ? ref::templated<1024, Space, T> : ex::templated<1024, Space, T>; break;
+        case 64: kernel = k.templated_64; break;
+        case 128: kernel = k.templated_128; break;
+        case 256: kernel = k.templated_256; break;
+        case 512: kernel = k.templated_512; break;
+        case 1024: kernel = k.templated_1024; break;
         default: throw std::logic_error("reduce --template: no instance for lanes " + std::to_string(launch.lanes));
       }
       break;
-    case Variant::team_reduce: kernel = r ? ref::team_reduce<Space, T> : ex::team_reduce<Space, T>; break;
-    case Variant::builtin:
-      (r ? ref::builtin<Space, T> : ex::builtin<Space, T>)(space, in, result);
-      return;
-    case Variant::recursive:
-      (r ? ref::recursive<Space, T> : ex::recursive<Space, T>)(space, launch, in, work, result);
-      return;
+    case Variant::team_reduce: kernel = k.team_reduce; break;
+    case Variant::builtin: k.builtin(space, in, result); return;
+    case Variant::recursive: k.recursive(space, launch, in, work, result); return;
   }
   // partial may be longer than the league (the benchmark reuses one array): use the first values.
   const View<T*, Space> sums = Kokkos::subview(partial, Kokkos::make_pair(0, launch.league));
