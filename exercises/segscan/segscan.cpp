@@ -185,7 +185,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   Kokkos::parallel_for(
       "segscan::vector_scan::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank();
-        const int first = t * tile, count = Kokkos::min(tile, n - first), last = first + count;
+        const int first = t * tile, count = Kokkos::min(tile, n - first);
         const int rows_here = (count + kVectorScanRow - 1) / kVectorScanRow;
         Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
         Ints open_seg(team.team_scratch(0), rows);
