@@ -70,7 +70,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // team_size / vector_length / tile: the portable --vector kernel's shape (its rows name the tile
   // after a long filter shrinks it); the scalar kernels run with scalar_team_size x 1 lane.
   report.config.set("team_size", shape.team_size).set("vector_length", shape.vector_length).set("tile", shape.tile);
-  report.config.set("scalar_team_size", team_size);
+  report.config.set("scalar_team_size", team_size).set("pack_width", pack_width_v<float, Space>);
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   add_copy_baselines(report, space, n, req.cfg);
 
@@ -89,8 +89,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                          "conv1d --general with K=" + std::to_string(k));
     check_scratch<Space>(tiled_scratch_bytes<Space>(launch.tile, taps), 0,
                          "conv1d --block-boundary with K=" + std::to_string(k));
-    const Launch lanes{shape.team_size, vector_tile<Space>(shape.tile, taps), shape.vector_length};
-    check_scratch<Space>(vector_scratch_bytes<Space>(lanes.tile, taps), 0,
+    const Launch lanes{shape.team_size, vector_tile<Space>(shape.tile, taps, shape.vector_length), shape.vector_length};
+    check_scratch<Space>(vector_scratch_bytes<Space>(lanes.tile, taps, lanes.vector_length), 0,
                          "conv1d --vector with K=" + std::to_string(k));
     View<const float*, Space> ca = a, cb = b;
     const auto kern = kernels<Space>(req.impl == Impl::reference);

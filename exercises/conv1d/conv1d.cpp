@@ -71,34 +71,35 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
       });
 }
 
-// One source for both machines. The three levels: the team (CUDA: a block; OpenMP: a thread
-// group, one thread at the speed shape) owns a tile; its threads (CUDA: warps) take rows of
-// outputs; the vector lanes of a thread (CUDA: the 32 lanes of a warp; OpenMP: the iterations
-// of one loop the compiler turns into SIMD instructions) take one output each.
+// One source for both machines. The three levels: the team (CUDA: a block; OpenMP: one thread at
+// the speed shape) owns a tile; its threads (CUDA: warps) take rows of outputs; each vector lane
+// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes kPacksPerLane packs of outputs,
+// `lanes` packs apart. A pack (kpz::Pack) is one float on a GPU, so a warp's lanes compute
+// consecutive outputs; on a CPU it is a SIMD register of consecutive outputs.
 template <class Space>
 void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a,
                   View<const float*, Space> b, View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
-  constexpr int U = kVectorLoads;
+  using P = Pack<float, Space>;
+  constexpr int W = pack_width_v<float, Space>, U = kPacksPerLane, L = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
-  const int padded = 4 * tap_blocks(taps);  // b and the halo, zero-padded to whole blocks of 4
   const int tile = launch.tile;
-  const int lanes = launch.vector_length;   // the kernel's row length: one output per lane
+  const int lanes = launch.vector_length;
+  const int row = vector_row<Space>(lanes);  // outputs per row: lanes x U packs of W
+  const int staged = vector_staged<Space>(tile, taps, lanes);
   const int teams = (n + tile - 1) / tile;
   const auto policy =
       TeamPolicy<Space>(space, teams, launch.team_size, lanes)
-          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps)));
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps, lanes)));
   Kokkos::parallel_for(
       "conv1d::vector_lanes", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        // s_a(i) = a(first + i) for i < tile + padded (0 past n); s_b(j) = b(j) (0 past taps);
-        // s_sum(i) holds output first + i's sum over the tap blocks done so far.
-        Scratch s_a(team.team_scratch(0), tile + padded);
-        Scratch s_b(team.team_scratch(0), padded);
-        Scratch s_sum(team.team_scratch(0), tile);
+        // s_a(i) = a(first + i) for i < staged (0 past n); s_b(j) = b(j).
+        Scratch s_a(team.team_scratch(0), staged);
+        Scratch s_b(team.team_scratch(0), taps);
         const int first = team.league_rank() * tile;
-        // TODO(roughly 12 lines): stage s_a with a TeamVectorRange over ceil((tile + padded) / U) chunks: chunk c loads a(first + i) for the U indices i = c + u * chunks (0 from n on, none from tile + padded on) into registers first, then stores them. Then b into s_b (0 from taps on), and wait.
-        // TODO(roughly 17 lines): rows of `lanes` outputs on threads, one output per lane; 4 taps per pass via s_sum, then out.
+        // TODO(roughly 12 lines): stage s_a in packs with a TeamVectorRange over ceil(packs / L) chunks, packs = ceil(staged / W): chunk c loads the L packs starting at element (c + u * chunks) * W with load_pack (at most min(staged, n - first) minus that start valid) into registers first, then stores them with store_pack (staged minus the start valid). Then b into s_b, and wait.
+        // TODO(roughly 15 lines): rows of `row` outputs on threads; lane l of a ThreadVectorRange over lanes sums U packs of outputs in registers, pack u starting at row start + (u * lanes + l) * W: for each tap k, acc[u] = fma(P(s_b(k)), load_pack<P>(s_a, start + k), acc[u]). Then store_pack each to out, only outputs below count.
       });
 }
 

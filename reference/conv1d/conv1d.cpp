@@ -125,63 +125,66 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
       });
 }
 
-// One source for both machines. The three levels: the team (CUDA: a block; OpenMP: a thread
-// group, one thread at the speed shape) owns a tile; its threads (CUDA: warps) take rows of
-// outputs; the vector lanes of a thread (CUDA: the 32 lanes of a warp; OpenMP: the iterations
-// of one loop the compiler turns into SIMD instructions) take one output each.
+// One source for both machines. The three levels: the team (CUDA: a block; OpenMP: one thread at
+// the speed shape) owns a tile; its threads (CUDA: warps) take rows of outputs; each vector lane
+// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes kPacksPerLane packs of outputs,
+// `lanes` packs apart. A pack (kpz::Pack) is one float on a GPU, so a warp's lanes compute
+// consecutive outputs; on a CPU it is a SIMD register of consecutive outputs.
 template <class Space>
 void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a,
                   View<const float*, Space> b, View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
-  constexpr int U = kVectorLoads;
+  using P = Pack<float, Space>;
+  constexpr int W = pack_width_v<float, Space>, U = kPacksPerLane, L = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
-  const int padded = 4 * tap_blocks(taps);  // b and the halo, zero-padded to whole blocks of 4
   const int tile = launch.tile;
-  const int lanes = launch.vector_length;   // the kernel's row length: one output per lane
+  const int lanes = launch.vector_length;
+  const int row = vector_row<Space>(lanes);  // outputs per row: lanes x U packs of W
+  const int staged = vector_staged<Space>(tile, taps, lanes);
   const int teams = (n + tile - 1) / tile;
   const auto policy =
       TeamPolicy<Space>(space, teams, launch.team_size, lanes)
-          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps)));
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps, lanes)));
   Kokkos::parallel_for(
       "conv1d::vector_lanes", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        // s_a(i) = a(first + i) for i < tile + padded (0 past n); s_b(j) = b(j) (0 past taps);
-        // s_sum(i) holds output first + i's sum over the tap blocks done so far.
-        Scratch s_a(team.team_scratch(0), tile + padded);
-        Scratch s_b(team.team_scratch(0), padded);
-        Scratch s_sum(team.team_scratch(0), tile);
+        // s_a(i) = a(first + i) for i < staged (0 past n); s_b(j) = b(j).
+        Scratch s_a(team.team_scratch(0), staged);
+        Scratch s_b(team.team_scratch(0), taps);
         const int first = team.league_rank() * tile;
-        // KPZ-TODO(roughly 12 lines): stage s_a with a TeamVectorRange over ceil((tile + padded) / U) chunks: chunk c loads a(first + i) for the U indices i = c + u * chunks (0 from n on, none from tile + padded on) into registers first, then stores them. Then b into s_b (0 from taps on), and wait.
-        const int staged = tile + padded, chunks = (staged + U - 1) / U;
+        // KPZ-TODO(roughly 12 lines): stage s_a in packs with a TeamVectorRange over ceil(packs / L) chunks, packs = ceil(staged / W): chunk c loads the L packs starting at element (c + u * chunks) * W with load_pack (at most min(staged, n - first) minus that start valid) into registers first, then stores them with store_pack (staged minus the start valid). Then b into s_b, and wait.
+        const int packs = (staged + W - 1) / W, chunks = (packs + L - 1) / L;
+        const int present = Kokkos::min(staged, n - first);  // inputs of a this team can read
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, chunks), [&](int c) {
-          float x[U];  // all U loads issued before the first store: U loads in flight per lane
-          for (int u = 0; u < U; ++u) {
-            const int i = c + u * chunks;
-            x[u] = i < staged && first + i < n ? a(first + i) : 0.0f;
+          P x[L];  // all L loads issued before the first store: L loads in flight per lane
+          for (int u = 0; u < L; ++u) {
+            const int i = (c + u * chunks) * W;
+            x[u] = load_pack<P>(a, first + i, present - i);
           }
-          for (int u = 0; u < U; ++u)
-            if (c + u * chunks < staged) s_a(c + u * chunks) = x[u];
+          for (int u = 0; u < L; ++u) {
+            const int i = (c + u * chunks) * W;
+            store_pack(s_a, i, x[u], staged - i);
+          }
         });
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, padded), [&](int j) { s_b(j) = j < taps ? b(j) : 0.0f; });
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, taps), [&](int j) { s_b(j) = b(j); });
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 17 lines): rows of `lanes` outputs on threads, one output per lane; 4 taps per pass via s_sum, then out.
+        // KPZ-TODO(roughly 15 lines): rows of `row` outputs on threads; lane l of a ThreadVectorRange over lanes sums U packs of outputs in registers, pack u starting at row start + (u * lanes + l) * W: for each tap k, acc[u] = fma(P(s_b(k)), load_pack<P>(s_a, start + k), acc[u]). Then store_pack each to out, only outputs below count.
         const int count = Kokkos::min(tile, n - first);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (count + lanes - 1) / lanes), [&](int row) {
-          const int start = row * lanes;
-          const int width = Kokkos::min(lanes, count - start);
-          for (int j = 0; j < padded; j += 4) {
-            // Thread-level values: one scratch read per thread (CUDA: a broadcast to the warp).
-            const float w0 = s_b(j), w1 = s_b(j + 1), w2 = s_b(j + 2), w3 = s_b(j + 3);
-            const bool first_block = j == 0, last_block = j + 4 == padded;
-            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width), [&](int l) {
-              const int i = start + l;
-              const float sum = (first_block ? 0.0f : s_sum(i)) + s_a(i + j) * w0 + s_a(i + j + 1) * w1 +
-                                s_a(i + j + 2) * w2 + s_a(i + j + 3) * w3;
-              if (last_block) out(first + i) = sum;
-              else s_sum(i) = sum;
-            });
-          }
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (count + row - 1) / row), [&](int r) {
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int l) {
+            const int base = r * row + l * W;  // pack u starts at base + u * lanes * W
+            P acc[U];
+            for (int u = 0; u < U; ++u) acc[u] = P(0.0f);
+            for (int k = 0; k < taps; ++k) {
+              const P w(s_b(k));
+              for (int u = 0; u < U; ++u) acc[u] = Kokkos::fma(w, load_pack<P>(s_a, base + u * lanes * W + k), acc[u]);
+            }
+            for (int u = 0; u < U; ++u) {
+              const int i = base + u * lanes * W;
+              store_pack(out, first + i, acc[u], count - i);
+            }
+          });
         });
         // KPZ-END
       });

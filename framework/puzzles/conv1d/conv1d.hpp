@@ -10,6 +10,7 @@
 #include "kpz/backend_traits.hpp"
 #include "kpz/kernel_table.hpp"
 #include "kpz/quad.hpp"
+#include "kpz/simd_pack.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/types.hpp"
 
@@ -65,29 +66,41 @@ int default_tile(int team_size, int taps) {
   return tile;
 }
 
-// `vector_lanes` takes the taps four at a time (b zero-padded to whole blocks of 4): four named
-// weights per pass, so that the loop over the lanes is the innermost loop and a CPU compiler
-// vectorises it (a loop over the taps inside a lane is the one GCC vectorises instead, about 3x
-// slower on a CPU). It stages its tile with kVectorLoads loads per lane issued before the first
-// store, so that a GPU has several loads in flight per lane.
+// `vector_lanes` gives each vector lane kPacksPerLane packs of outputs (kpz/simd_pack.hpp: a
+// SIMD pack on a CPU, one float on a GPU), `lanes` packs apart, and keeps their sums in
+// registers while it runs over the taps: every tap's weight is read once per lane and row, and
+// on a CPU every tap is one fused multiply-add per pack. It stages its tile with kVectorLoads
+// packs per lane loaded before the first store, so that a GPU has several loads in flight.
+inline constexpr int kPacksPerLane = 4;
 inline constexpr int kVectorLoads = 4;
-inline int tap_blocks(int taps) { return (taps + 3) / 4; }
 
-// Level-0 scratch one team of `vector_lanes` asks for: its tile of a plus a halo of 4 * blocks
-// (zeros past N), b zero-padded to 4 * blocks, and one running sum per output of the tile.
+// Outputs one row of `vector_lanes` computes: lanes x kPacksPerLane packs.
 template <class Space>
-std::size_t vector_scratch_bytes(int tile, int taps) {
+int vector_row(int lanes) {
+  return lanes * kPacksPerLane * pack_width_v<float, Space>;
+}
+
+// Inputs one team of `vector_lanes` stages: its tile rounded up to whole rows (the last row's
+// packs read that far) plus the halo of taps - 1.
+template <class Space>
+int vector_staged(int tile, int taps, int lanes) {
+  const int row = vector_row<Space>(lanes);
+  return (tile + row - 1) / row * row + taps - 1;
+}
+
+// Level-0 scratch one team of `vector_lanes` asks for: the staged inputs (zeros past N) and b.
+template <class Space>
+std::size_t vector_scratch_bytes(int tile, int taps, int lanes) {
   using S = ScratchView<float*, Space>;
-  const int padded = 4 * tap_blocks(taps);
-  return S::shmem_size(tile + padded) + S::shmem_size(padded) + S::shmem_size(tile);
+  return S::shmem_size(vector_staged<Space>(tile, taps, lanes)) + S::shmem_size(taps);
 }
 
 // The tile `vector_lanes` runs with: the launch shape's, halved while a long filter needs the
 // room in level-0 scratch (CUDA: 48 KiB per block).
 template <class Space>
-int vector_tile(int wanted, int taps) {
+int vector_tile(int wanted, int taps, int lanes) {
   int tile = wanted;
-  while (tile > 1 && vector_scratch_bytes<Space>(tile, taps) > scratch_size_max<Space>(0)) tile /= 2;
+  while (tile > 1 && vector_scratch_bytes<Space>(tile, taps, lanes) > scratch_size_max<Space>(0)) tile /= 2;
   return tile;
 }
 

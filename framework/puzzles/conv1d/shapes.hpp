@@ -15,10 +15,10 @@ inline KernelNeeds scalar_needs() {
 }
 
 // vector_lanes. GPU: 8 warps of 32 lanes (256 threads, as `general`), 2048 outputs per block, so
-// several blocks fit an SM's shared memory. CPU: 64 lanes, the length of the SIMD loop the
-// compiler builds (32 and 64 measured best on the 2-core VM, 16 about 15 % slower), and 2048
-// outputs per team: the tile, b and the running sums (about 16 KiB) stay in L1 while they are
-// reused, and fit Kokkos' 32 KiB host scratch_size_max(0) (4096 would not, with the sums).
+// several blocks fit an SM's shared memory; a lane's pack is one float, so a row is 128 outputs.
+// CPU: one lane per thread, whose 4 packs are 4 SIMD registers of consecutive outputs (64 outputs
+// a row with AVX-512): more lanes only lengthen a loop around the same code. 2048 outputs per
+// team keep the staged tile and b (about 8 KiB) in L1 while the taps reuse them.
 inline KernelNeeds vector_needs() {
   KernelNeeds needs;
   needs.gpu_team = 8;
@@ -27,7 +27,7 @@ inline KernelNeeds vector_needs() {
 #if defined(KPZ_TRACE)
   needs.host_vector = 4;  // the trace build draws every lane: 4 members of 4 lanes fit a diagram
 #else
-  needs.host_vector = 64;
+  needs.host_vector = 1;
 #endif
   needs.host_tile = 2048;
   return needs;

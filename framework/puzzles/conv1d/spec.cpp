@@ -65,13 +65,16 @@ Variant variant_of(const std::string& name) {
 }
 
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
-// `vector` a row of `lanes` outputs, one per vector lane.
-OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_size, int lanes) {
+// `vector` a row of `row` outputs per member, where lane l holds the packs l, l + lanes, ... of
+// `width` consecutive outputs each.
+OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_size, int lanes, int width) {
   if (variant == Variant::vector) {
-    const std::size_t rows = (static_cast<std::size_t>(tile) + lanes - 1) / lanes;
+    const std::size_t row = static_cast<std::size_t>(lanes) * kPacksPerLane * width;
+    const std::size_t rows = (static_cast<std::size_t>(tile) + row - 1) / row;
     const OwnerFn by_row = tile_owner(space, rows, team_size);
     return [=](std::size_t i) {
-      return by_row((i / tile) * rows + (i % tile) / lanes) + ", lane " + std::to_string((i % tile) % lanes);
+      const std::size_t j = i % tile;
+      return by_row((i / tile) * rows + j / row) + ", lane " + std::to_string((j % row) / width % lanes);
     };
   }
   if (variant != Variant::general) return tile_owner(space, static_cast<std::size_t>(tile), team_size);
@@ -101,8 +104,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   Launch launch{team_size, 0, shape.vector_length};
   if (vector_variant) {
     const int tile = static_cast<int>(req.params.get("tile"));
-    launch.tile = tile > 0 ? tile : vector_tile<Space>(shape.tile, taps);
-    check_scratch<Space>(vector_scratch_bytes<Space>(launch.tile, taps), 0,
+    launch.tile = tile > 0 ? tile : vector_tile<Space>(shape.tile, taps, shape.vector_length);
+    check_scratch<Space>(vector_scratch_bytes<Space>(launch.tile, taps, shape.vector_length), 0,
                          "conv1d --vector with K=" + std::to_string(k) + " and a tile of " +
                              std::to_string(launch.tile) + " outputs");
   } else if (simple_variant) {
@@ -147,7 +150,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   report.config.set("team_size", team_size).set("vector_length", launch.vector_length);
   report.config.set("tile", launch.tile).set("teams", (n + launch.tile - 1) / launch.tile);
   report.config.set("worked_example", worked);
-  compare_within(report, got, expected, bound, owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length));
+  compare_within(report, got, expected, bound, owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length,
+                                                   pack_width_v<float, Space>));
   if (req.keep_arrays) {
     report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
     report.output = Json::array_of(got);
@@ -182,16 +186,16 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"scratch-writes-per-team", std::ceil(tile / 4) + 2 * tap_quads, "one store per Quad"});
     b.push_back({"scratch-reads-per-team", std::ceil(tile / 4) * (1 + 2 * tap_quads), "per 4 outputs: 1 + 2 per tap Quad"});
   } else if (variant == Variant::vector) {
-    const double padded = 4 * std::ceil(taps / 4);
-    const double blocks = padded / 4;
+    // The trace build's packs hold one element (kpz/simd_pack.hpp), so a row is lanes x U outputs.
     const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
-    const double rows = std::ceil(tile / lanes);
-    b.push_back({"global-reads", n + teams * padded + teams * taps,
-                 "a once plus a halo of 4 * ceil(K/4) per team, b once per team"});
-    b.push_back({"scratch-writes-per-team", tile + 2 * padded + tile * (blocks - 1),
-                 "the tile, its halo and b staged once; a running sum per output and block but the last"});
-    b.push_back({"scratch-reads-per-team", tile * (5 * blocks - 1) + rows * padded,
-                 "per output and block of 4 taps: 4 inputs and the running sum; b once per row"});
+    const double row = lanes * kPacksPerLane;
+    const double rows = std::ceil(tile / row);
+    const double staged = rows * row + taps - 1;
+    b.push_back({"global-reads", n + teams * (staged - tile) + teams * taps,
+                 "a once plus the last row's reach and the halo per team, b once per team"});
+    b.push_back({"scratch-writes-per-team", staged + taps, "the staged inputs and b once"});
+    b.push_back({"scratch-reads-per-team", rows * lanes * taps * (kPacksPerLane + 1),
+                 "per lane and tap: its U inputs and the weight"});
   } else {
     b.push_back({"global-reads", n + teams * (taps - 1) + teams * taps,
                  "a once plus a halo of K-1 per team, b once per team"});
@@ -218,7 +222,7 @@ PuzzleSpec make_spec() {
        {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}}, "general",
         {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
          "--size 4099 --kernel-size 5 --team-size 1"}},
-      {"vector", "one source for CPU and GPU: rows of outputs on threads, one output per vector lane",
+      {"vector", "one source for CPU and GPU: rows of outputs on threads, packs of outputs on vector lanes",
        {size_general, k_general, {"tile", "outputs per team (0: the framework's launch shape)", 0, 0, 1 << 13}},
        "vector_lanes",
        {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
