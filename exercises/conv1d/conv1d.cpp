@@ -73,7 +73,7 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
 
 // One source for both machines. The three levels: the team (CUDA: a block; OpenMP: one thread at
 // the speed shape) owns a tile; its threads (CUDA: warps) take rows of outputs; each vector lane
-// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes packs_per_lane_v packs of outputs,
+// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes kPacksPerLane packs of outputs,
 // `lanes` packs apart. A pack (kpz::Pack) is one float on a GPU, so a warp's lanes compute
 // consecutive outputs; on a CPU it is a SIMD register of consecutive outputs.
 template <class Space>
@@ -81,7 +81,7 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
                   View<const float*, Space> b, View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
   using P = Pack<float, Space>;
-  constexpr int W = pack_width_v<float, Space>, U = packs_per_lane_v<Space>, L = kVectorLoads;
+  constexpr int W = pack_width_v<float, Space>, U = kPacksPerLane, L = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int tile = launch.tile;

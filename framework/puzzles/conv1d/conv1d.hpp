@@ -66,21 +66,18 @@ int default_tile(int team_size, int taps) {
   return tile;
 }
 
-// `vector_lanes` gives each vector lane packs_per_lane_v packs of outputs (kpz/simd_pack.hpp: a
+// `vector_lanes` gives each vector lane kPacksPerLane packs of outputs (kpz/simd_pack.hpp: a
 // SIMD pack on a CPU, one float on a GPU), `lanes` packs apart, and keeps their sums in
 // registers while it runs over the taps: every tap's weight is read once per lane and row, and
 // on a CPU every tap is one fused multiply-add per pack. It stages its tile with kVectorLoads
 // packs per lane loaded before the first store, so that a GPU has several loads in flight.
-// GPU: 8 (a tap's weight, read once per lane, then serves 8 outputs: fewer shared-memory reads
-// per multiply-add); CPU: 4 SIMD registers of sums, the most GCC keeps in registers here.
-template <class Space>
-inline constexpr int packs_per_lane_v = is_gpu_v<Space> ? 8 : 4;
+inline constexpr int kPacksPerLane = 4;
 inline constexpr int kVectorLoads = 4;
 
-// Outputs one row of `vector_lanes` computes: lanes x packs_per_lane_v packs.
+// Outputs one row of `vector_lanes` computes: lanes x kPacksPerLane packs.
 template <class Space>
 int vector_row(int lanes) {
-  return lanes * packs_per_lane_v<Space> * pack_width_v<float, Space>;
+  return lanes * kPacksPerLane * pack_width_v<float, Space>;
 }
 
 // Inputs one team of `vector_lanes` stages: its tile rounded up to whole rows (the last row's

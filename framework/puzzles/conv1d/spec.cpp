@@ -67,9 +67,9 @@ Variant variant_of(const std::string& name) {
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
 // `vector` a row of `row` outputs per member, where lane l holds the packs l, l + lanes, ... of
 // `width` consecutive outputs each.
-OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_size, int lanes, int packs, int width) {
+OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_size, int lanes, int width) {
   if (variant == Variant::vector) {
-    const std::size_t row = static_cast<std::size_t>(lanes) * packs * width;
+    const std::size_t row = static_cast<std::size_t>(lanes) * kPacksPerLane * width;
     const std::size_t rows = (static_cast<std::size_t>(tile) + row - 1) / row;
     const OwnerFn by_row = tile_owner(space, rows, team_size);
     return [=](std::size_t i) {
@@ -151,7 +151,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   report.config.set("tile", launch.tile).set("teams", (n + launch.tile - 1) / launch.tile);
   report.config.set("worked_example", worked);
   compare_within(report, got, expected, bound, owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length,
-                                                   packs_per_lane_v<Space>, pack_width_v<float, Space>));
+                                                   pack_width_v<float, Space>));
   if (req.keep_arrays) {
     report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
     report.output = Json::array_of(got);
@@ -188,13 +188,13 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
   } else if (variant == Variant::vector) {
     // The trace build's packs hold one element (kpz/simd_pack.hpp), so a row is lanes x U outputs.
     const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
-    const double row = lanes * packs_per_lane_v<Kokkos::DefaultHostExecutionSpace>;
+    const double row = lanes * kPacksPerLane;
     const double rows = std::ceil(tile / row);
     const double staged = rows * row + taps - 1;
     b.push_back({"global-reads", n + teams * (staged - tile) + teams * taps,
                  "a once plus the last row's reach and the halo per team, b once per team"});
     b.push_back({"scratch-writes-per-team", staged + taps, "the staged inputs and b once"});
-    b.push_back({"scratch-reads-per-team", rows * lanes * taps * (packs_per_lane_v<Kokkos::DefaultHostExecutionSpace> + 1),
+    b.push_back({"scratch-reads-per-team", rows * lanes * taps * (kPacksPerLane + 1),
                  "per lane and tap: its U inputs and the weight"});
   } else {
     b.push_back({"global-reads", n + teams * (taps - 1) + teams * taps,
