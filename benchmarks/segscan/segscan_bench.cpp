@@ -126,22 +126,17 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   View<SegPair<float>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"), vtiles);
   View<int*, Space> tile_open(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_open"), vtiles);
   const bool ref = req.impl == Impl::reference;
+  const auto kern = kernels<Space, float>(ref);
 
   const bool all = req.params.get("framework-only") == 0;
   std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
       {"merge path (framework), " + group, "puzzle", [&] { merge_path_reduce(space, plan, ws, values, co, sums); }}};
   if (all) {
     kernels.push_back({std::string("reduce (") + (ref ? "reference" : "exercise") + ": scan + gather, allocates), " + group,
-                       "puzzle", [&] {
-                         (ref ? reference::reduce<Space, float> : exercise::reduce<Space, float>)(space, launch, values, co,
-                                                                                               sums);
-                       }});
+                       "puzzle", [&] { kern.reduce(space, launch, values, co, sums); }});
     kernels.push_back({std::string("vector scan (") + (ref ? "reference" : "exercise") +
                            ": ThreadVectorRange parallel_scan + reducer), " + group,
-                       "puzzle", [&] {
-                         (ref ? reference::vector_scan<Space, float> : exercise::vector_scan<Space, float>)(
-                             space, vlaunch, values, co, sums, tile_totals, tile_open);
-                       }});
+                       "puzzle", [&] { kern.vector_scan(space, vlaunch, values, co, sums, tile_totals, tile_open); }});
     kernels.push_back({"team per segment, nested parallel_reduce, " + group, "builtin",
                        [&] { team_per_segment(space, gpu ? 128 : team_size, values, co, sums); }});
   }
@@ -213,6 +208,7 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
   MergePathWorkspace<Space, float> ws(space, plan, rows, nnz);
   const Launch launch{team_size, default_tile<Space>()};
   const bool ref = req.impl == Impl::reference;
+  const auto kern = kernels<Space, float>(ref);
   View<const int*, Space> co = d_offsets, cc = d_columns;
   View<const float*, Space> ca = d_a, cx = d_x;
 
@@ -220,10 +216,7 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
       {"merge path spmv (framework), " + group, "puzzle", [&] { merge_path_spmv(space, plan, ws, co, cc, ca, cx, y); }}};
   if (req.params.get("framework-only") == 0)
     kernels.push_back({std::string("spmv (") + (ref ? "reference" : "exercise") + ": products + reduce, allocates), " + group,
-                       "puzzle", [&] {
-                         (ref ? reference::spmv<Space, float> : exercise::spmv<Space, float>)(space, launch, co, cc, ca, cx,
-                                                                                             y);
-                       }});
+                       "puzzle", [&] { kern.spmv(space, launch, co, cc, ca, cx, y); }});
   std::unique_ptr<KokkosKernelsSpmv<Space, float>> kk;
   if (have_kokkos_kernels()) {
     kk = std::make_unique<KokkosKernelsSpmv<Space, float>>(space, static_cast<int>(rows), static_cast<int>(rows), d_offsets,

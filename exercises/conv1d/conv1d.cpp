@@ -4,6 +4,7 @@
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write conv1d`
 // restores it (and discards your work).
 #include "conv1d/conv1d.hpp"
+#include "conv1d/tiled_launch.hpp"
 
 namespace kpz::conv1d::exercise {
 
@@ -28,20 +29,14 @@ void simple(const Space& space, int team_size, View<const float*, Space> a,
 template <class Space>
 void tiled(const Space& space, const Launch& launch, View<const float*, Space> a,
            View<const float*, Space> b, View<float*, Space> out) {
-  using Scratch = ScratchView<float*, Space>;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int tile = launch.tile;
-  const int teams = (n + tile - 1) / tile;
-  const auto policy =
-      TeamPolicy<Space>(space, teams, launch.team_size)
-          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
-  Kokkos::parallel_for(
-      "conv1d::tiled", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        // s_a(i) holds a(first + i) for i < tile + taps - 1: the tile and its halo.
-        Scratch s_a(team.team_scratch(0), tile + taps - 1);
-        Scratch s_b(team.team_scratch(0), taps);
-        const int first = team.league_rank() * tile;
+  tiled_launch(
+      space, launch, "conv1d::tiled", n, taps,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
+                    int first) {
+        // s_a(i) holds a(first + i) for i < tile + taps - 1: the tile and its halo; s_b(j) holds b(j).
         // TODO(roughly 6 lines): stage the tile and its halo, a(first + i) for i < tile + taps - 1, into s_a (0 where first + i >= n), and b into s_b; then wait for every member.
         // TODO(roughly 6 lines): for every i of a TeamThreadRange over this team's outputs (fewer than tile in the last team), write out(first + i) = sum of s_a(i + j) * s_b(j) for j < taps.
       });
@@ -103,37 +98,21 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
       });
 }
 
-// Bug hunt: in the exercise, this copy of `tiled` has a bug that passes on Serial by luck (on
-// OpenMP it passes or fails from run to run). Build the trace preset and run
+// Bug hunt: in the exercise, this function has a bug that passes on Serial by luck (on OpenMP it
+// passes or fails from run to run). It is `tiled`, with the staging and the compute written out
+// by the framework (conv1d/tiled_launch.hpp). Build the trace preset and run
 // `kpuzzles trace conv1d --bug-missing-barrier`: the diagram and the race report show what goes
 // wrong; fix it.
 template <class Space>
 void bug_missing_barrier(const Space& space, const Launch& launch, View<const float*, Space> a,
                          View<const float*, Space> b, View<float*, Space> out) {
-  using Scratch = ScratchView<float*, Space>;
-  const int n = static_cast<int>(a.extent(0));
-  const int taps = effective_taps(a.extent(0), b.extent(0));
-  const int tile = launch.tile;
-  const int teams = (n + tile - 1) / tile;
-  const auto policy =
-      TeamPolicy<Space>(space, teams, launch.team_size)
-          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
-  Kokkos::parallel_for(
-      "conv1d::bug_missing_barrier", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Scratch s_a(team.team_scratch(0), tile + taps - 1);
-        Scratch s_b(team.team_scratch(0), taps);
-        const int first = team.league_rank() * tile;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile + taps - 1), [&](int i) {
-          const int g = first + i;
-          s_a(i) = g < n ? a(g) : 0.0f;
-        });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](int j) { s_b(j) = b(j); });
-        const int count = Kokkos::min(tile, n - first);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-          float sum = 0.0f;
-          for (int j = 0; j < taps; ++j) sum += s_a(i + j) * s_b(j);
-          out(first + i) = sum;
-        });
+  tiled_launch(
+      space, launch, "conv1d::bug_missing_barrier", static_cast<int>(a.extent(0)),
+      effective_taps(a.extent(0), b.extent(0)),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
+                    int first) {
+        stage_tile<Space>(team, a, b, s_a, s_b, first);  // the tile and its halo into s_a, b into s_b
+        convolve_tile<Space>(team, s_a, s_b, out, first);  // out(first + i) from s_a and s_b
       });
 }
 

@@ -6,12 +6,10 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "reduce/ladder_launch.hpp"
 #include "reduce/reduce.hpp"
 
 namespace kpz::reduce::exercise {
-
-template <class Space, class T>
-using Slots = ScratchView<T*, Space>;
 
 // ---- Helpers shared by several rungs (each holds one rung's lesson) ----------------------------
 
@@ -48,58 +46,28 @@ KOKKOS_INLINE_FUNCTION void warp_finish(const TeamMember<Space>& team, const Slo
 
 template <class Space, class T>
 void neighbored(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  const int n = static_cast<int>(in.extent(0));
-  const int lanes = launch.lanes;
-  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
-  Kokkos::parallel_for(
-      "reduce::neighbored", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const Slots<Space, T> s(team.team_scratch(0), lanes);  // s(i): the running sum of lane i
-        const int first = team.league_rank() * lanes;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
-          s(i) = first + i < n ? in(first + i) : T(0);
-        });
-        team.team_barrier();
+  ladder_launch(
+      space, launch, "reduce::neighbored", in, partial,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
         // TODO(roughly 6 lines): for stride = 1, 2, 4, ... below lanes: in a TeamThreadRange over all lanes, lane i adds s(i + stride) into s(i) when i is a multiple of 2 * stride; a team barrier after each step.
-        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
       });
 }
 
 template <class Space, class T>
 void neighbored_less(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  const int n = static_cast<int>(in.extent(0));
-  const int lanes = launch.lanes;
-  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
-  Kokkos::parallel_for(
-      "reduce::neighbored_less", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const Slots<Space, T> s(team.team_scratch(0), lanes);
-        const int first = team.league_rank() * lanes;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
-          s(i) = first + i < n ? in(first + i) : T(0);
-        });
-        team.team_barrier();
+  ladder_launch(
+      space, launch, "reduce::neighbored_less", in, partial,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
         // TODO(roughly 7 lines): the same pairs as neighbored, without idle iterations: for stride = 1, 2, 4, ... below lanes, a TeamThreadRange over lanes / (2 * stride) where iteration k adds s(i + stride) into s(i) for i = 2 * stride * k; a team barrier after each step.
-        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
       });
 }
 
 template <class Space, class T>
 void interleaved(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  const int n = static_cast<int>(in.extent(0));
-  const int lanes = launch.lanes;
-  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
-  Kokkos::parallel_for(
-      "reduce::interleaved", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const Slots<Space, T> s(team.team_scratch(0), lanes);
-        const int first = team.league_rank() * lanes;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
-          s(i) = first + i < n ? in(first + i) : T(0);
-        });
-        team.team_barrier();
+  ladder_launch(
+      space, launch, "reduce::interleaved", in, partial,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
         interleaved_tree<Space, T>(team, s, lanes, 1);  // your TODO in interleaved_tree, above
-        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
       });
 }
 
@@ -107,30 +75,21 @@ template <int Unroll, class Space, class T>
 void unrolled(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
   const int n = static_cast<int>(in.extent(0));
   const int lanes = launch.lanes;
-  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(tree_scratch_bytes<Space, T>(lanes)));
-  Kokkos::parallel_for(
-      "reduce::unrolled", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const Slots<Space, T> s(team.team_scratch(0), lanes);
-        const int first = team.league_rank() * lanes * Unroll;  // this team's tile: Unroll * lanes elements
+  unrolled_launch<Unroll>(
+      space, launch, "reduce::unrolled", partial,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int first) {
         load_tile<Unroll, Space, T>(team, in, n, first, s, lanes);  // your TODO in load_tile, above
         interleaved_tree<Space, T>(team, s, lanes, 1);
-        Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
       });
 }
 
 template <class Space, class T>
 void unroll_warps8(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  using Exchange = team::XorExchange<Space, T>;
   const int n = static_cast<int>(in.extent(0));
   const int lanes = launch.lanes;
-  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(warp_scratch_bytes<Space, T>(lanes)));
-  Kokkos::parallel_for(
-      "reduce::unroll_warps8", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Exchange warp(team, 32, 32);  // first: XorExchange carves its 32 slots before the tree's
-        const Slots<Space, T> s(team.team_scratch(0), lanes);
-        const int first = team.league_rank() * lanes * 8;
+  warp_launch<Space, T>(
+      space, launch, "reduce::unroll_warps8",
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, lanes);
         interleaved_tree<Space, T>(team, s, lanes, 64);  // with barriers down to 64 slots
         warp_finish<Space, T>(team, s, warp, partial);   // your TODO in warp_finish, above
@@ -139,16 +98,11 @@ void unroll_warps8(const Space& space, const Launch& launch, View<const T*, Spac
 
 template <class Space, class T>
 void complete_unroll(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  using Exchange = team::XorExchange<Space, T>;
   const int n = static_cast<int>(in.extent(0));
   const int lanes = launch.lanes;
-  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(warp_scratch_bytes<Space, T>(lanes)));
-  Kokkos::parallel_for(
-      "reduce::complete_unroll", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Exchange warp(team, 32, 32);
-        const Slots<Space, T> s(team.team_scratch(0), lanes);
-        const int first = team.league_rank() * lanes * 8;
+  warp_launch<Space, T>(
+      space, launch, "reduce::complete_unroll",
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, lanes);
         // TODO(roughly 20 lines): the tree written out, no loop: for each size 1024, 512, 256, 128 in turn, if lanes >= size: a TeamThreadRange over size / 2 where slot i adds s(i + size / 2) into s(i), then a team barrier. 64 slots are left for the warp finish.
         warp_finish<Space, T>(team, s, warp, partial);
@@ -157,16 +111,11 @@ void complete_unroll(const Space& space, const Launch& launch, View<const T*, Sp
 
 template <int Lanes, class Space, class T>
 void templated(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  using Exchange = team::XorExchange<Space, T>;
   static_assert(Lanes >= 64 && Lanes <= 1024 && (Lanes & (Lanes - 1)) == 0, "Lanes: a power of two, 64 .. 1024");
   const int n = static_cast<int>(in.extent(0));
-  const auto policy = TeamPolicy<Space>(space, launch.league, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(warp_scratch_bytes<Space, T>(Lanes)));
-  Kokkos::parallel_for(
-      "reduce::templated", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Exchange warp(team, 32, 32);
-        const Slots<Space, T> s(team.team_scratch(0), Lanes);
-        const int first = team.league_rank() * Lanes * 8;
+  warp_launch<Space, T>(  // launch.lanes == Lanes
+      space, launch, "reduce::templated",
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, Lanes);
         // TODO(roughly 20 lines): as in complete_unroll, with the compile-time constant Lanes: if constexpr (Lanes >= size) for size = 1024, 512, 256, 128, so that the steps that do not apply are not even compiled.
         warp_finish<Space, T>(team, s, warp, partial);

@@ -1,6 +1,7 @@
-// The planted bug: a copy of the conv1d reference's `tiled` kernel with the barrier after the
-// scratch load removed (kept here, not in exercises/). The trace must catch it, deterministically,
-// with the view, the elements, both members and the epoch; the same copy with the barrier is clean.
+// The planted bug: `tiled`'s staging and compute (conv1d/tiled_launch.hpp, the bug hunt's) without
+// the barrier between them, kept here, not in exercises/. The trace must catch it,
+// deterministically, with the view, the elements, both members and the epoch; the same kernel with
+// the barrier is clean.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "conv1d/conv1d.hpp"
+#include "conv1d/tiled_launch.hpp"
 #include "kpz/trace/analysis.hpp"
 #include "kpz/transfer.hpp"
 
@@ -17,31 +18,13 @@ namespace kpz::conv1d::planted {
 template <class Space>
 void tiled(const Space& space, const Launch& launch, View<const float*, Space> a, View<const float*, Space> b,
            View<float*, Space> out, bool with_barrier) {
-  using Scratch = ScratchView<float*, Space>;
-  const int n = static_cast<int>(a.extent(0));
-  const int taps = effective_taps(a.extent(0), b.extent(0));
-  const int tile = launch.tile;
-  const int teams = (n + tile - 1) / tile;
-  const auto policy =
-      TeamPolicy<Space>(space, teams, launch.team_size)
-          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
-  Kokkos::parallel_for(
-      "conv1d::planted", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Scratch s_a(team.team_scratch(0), tile + taps - 1);
-        Scratch s_b(team.team_scratch(0), taps);
-        const int first = team.league_rank() * tile;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile + taps - 1), [&](int i) {
-          const int g = first + i;
-          s_a(i) = g < n ? a(g) : 0.0f;  // PLANTED-WRITE
-        });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](int j) { s_b(j) = b(j); });
-        if (with_barrier) team.team_barrier();  // the planted bug: the reference always waits here
-        const int count = Kokkos::min(tile, n - first);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-          float sum = 0.0f;
-          for (int j = 0; j < taps; ++j) sum += s_a(i + j) * s_b(j);  // PLANTED-READ
-          out(first + i) = sum;
-        });
+  tiled_launch(
+      space, launch, "conv1d::planted", static_cast<int>(a.extent(0)), effective_taps(a.extent(0), b.extent(0)),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
+                    int first) {
+        stage_tile<Space>(team, a, b, s_a, s_b, first);
+        if (with_barrier) team.team_barrier();  // the planted bug: the bug hunt's reference always waits here
+        convolve_tile<Space>(team, s_a, s_b, out, first);
       });
 }
 
@@ -52,14 +35,21 @@ namespace {
 using S = Kokkos::Serial;
 using kpz::trace::Distribution;
 
-int line_of(const char* marker) {
-  // The source lines the race report must name.
-  std::ifstream in(__FILE__);
+// The race report names the staging's write and the compute's read in conv1d/tiled_launch.hpp.
+const std::string kLaunchFile = "tiled_launch.hpp";
+
+int line_of(const char* statement) {
+  std::string path = __FILE__;
+  path = path.substr(0, path.rfind("tests/trace/")) + "framework/puzzles/conv1d/" + kLaunchFile;
+  std::ifstream in(path);
   std::string l;
   for (int n = 1; std::getline(in, l); ++n)
-    if (l.find(marker) != std::string::npos && l.find("line_of") == std::string::npos) return n;
+    if (l.find(statement) != std::string::npos) return n;
   return -1;
 }
+
+const char* const kWrite = "s_a(i) = g < n ? a(g) : 0.0f;";
+const char* const kRead = "sum += s_a(i + j) * s_b(j);";
 
 struct Traced {
   kpz::trace::Recording rec;
@@ -96,8 +86,10 @@ TEST(PlantedBug, MissingBarrierInConv1dIsCaught) {
       const std::string text = kpz::trace::problems_text(r.rec, r.analysis);
       EXPECT_NE(text.find("RACE on scratch s_a["), std::string::npos) << text;
       EXPECT_NE(text.find("in epoch 0"), std::string::npos) << text;
-      EXPECT_NE(text.find("planted_conv1d_test.cpp:" + std::to_string(line_of("PLANTED-WRITE"))), std::string::npos) << text;
-      EXPECT_NE(text.find("planted_conv1d_test.cpp:" + std::to_string(line_of("PLANTED-READ"))), std::string::npos) << text;
+      ASSERT_GT(line_of(kWrite), 0);
+      ASSERT_GT(line_of(kRead), 0);
+      EXPECT_NE(text.find(kLaunchFile + ":" + std::to_string(line_of(kWrite))), std::string::npos) << text;
+      EXPECT_NE(text.find(kLaunchFile + ":" + std::to_string(line_of(kRead))), std::string::npos) << text;
       for (const auto& race : r.analysis.races) {
         EXPECT_EQ(race.first.epoch, 0);
         EXPECT_EQ(race.first.league, race.second.league);

@@ -10,6 +10,7 @@
 
 #include "bin-extract/bin-extract.hpp"
 #include "bin-extract/host.hpp"
+#include "bin-extract/variants.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
@@ -177,16 +178,6 @@ std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins,
     lines.push_back(offsets);
   }
   return lines;
-}
-
-// The variants, named once: the runner switches on the id, not on the name.
-enum class Variant { extract, histogram, partition, team_scan };
-
-Variant variant_of(const std::string& name) {
-  if (name == "histogram") return Variant::histogram;
-  if (name == "partition") return Variant::partition;
-  if (name == "team-scan") return Variant::team_scan;
-  return Variant::extract;
 }
 
 template <class Space>

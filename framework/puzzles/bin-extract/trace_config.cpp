@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bin-extract/variants.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz::bin_extract {
@@ -15,7 +16,7 @@ namespace {
 // A nested parallel_scan runs as Kokkos runs it (docs/tracing.md): two passes over the
 // elements, and on CUDA's cyclic distribution a team scan and a broadcast per chunk of
 // team-size elements. Counts are per team and launch (the largest over the launches).
-std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, const Json& config) {
+std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& config) {
   const double n = static_cast<double>(p.get("size"));
   const double bins = static_cast<double>(p.get("num-bins"));
   const double tile = config.find("tile") ? config.find("tile")->as_double(n) : n;
@@ -23,7 +24,7 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
   const double teams = std::ceil(n / tile);
   const double scan_syncs = 2 * std::ceil(tile / team);  // one scan over a tile, cyclic
   std::vector<BudgetLimit> b = {{"global-writes-per-cell", 1, "each output (and each tile count) once"}};
-  if (variant == "histogram") {
+  if (variant == Variant::histogram) {
     b.push_back({"global-reads", n, "each input once, into scratch"});
     b.push_back({"global-reads-per-cell-per-team", 1, "each input once"});
     b.push_back({"barriers-per-team", 1, "after staging"});
@@ -31,13 +32,13 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
     b.push_back({"scratch-writes-per-team", 2 * n, "each value and its bin staged once"});
     b.push_back({"scratch-reads-per-team", n + 2 * bins * n + n,
                  "each bin computed once; per bin both scan passes read every bin; each value once"});
-  } else if (variant == "extract") {
+  } else if (variant == Variant::extract) {
     b.push_back({"global-reads", 3 * n + team * teams, "count once, scan twice (two passes), every member the tile offset"});
     b.push_back({"global-reads-per-cell-per-team", std::max(2.0, team), "two scan passes; every member reads the offset"});
     b.push_back({"barriers-per-team", 0, "none: the reduction and the scan synchronise"});
     b.push_back({"collectives-per-team", std::max(1.0, scan_syncs), "the count's reduction, the scatter's scan"});
     b.push_back({"scratch-writes-per-team", 0, "no scratch"});
-  } else if (variant == "team-scan") {
+  } else if (variant == Variant::team_scan) {
     b.push_back({"global-reads", 2 * n + team * teams + teams + 1,
                  "count once, stage once, every member the team offset, the scan of the counts"});
     b.push_back({"global-reads-per-cell-per-team", std::max(2.0, team), "count and stage; every member reads the offset"});
@@ -64,11 +65,11 @@ void set_trace_configs(PuzzleSpec& spec) {
     std::map<std::string, std::int64_t> options{{"size", 40}, {"num-bins", 4}, {"pattern", 0}};
     // The histogram's scans synchronise the team 2 * ceil(N / 4) times per bin: fewer values and
     // bins keep its diagram short.
-    if (v.name == "histogram") options["size"] = 12, options["num-bins"] = 3;
+    const Variant id = variant_of(v.name);
+    if (id == Variant::histogram) options["size"] = 12, options["num-bins"] = 3;
     else options["tile"] = 16;
-    if (v.name == "extract" || v.name == "team-scan") options["target-bin"] = 1;
-    const std::string name = v.name;
-    v.trace = traceable(options, 4, [name](const Params& p, const Json& config) { return budget(name, p, config); });
+    if (id == Variant::extract || id == Variant::team_scan) options["target-bin"] = 1;
+    v.trace = traceable(options, 4, [id](const Params& p, const Json& config) { return budget(id, p, config); });
   }
 }
 

@@ -82,7 +82,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   auto d_offsets = to_device(space, "offsets", offsets32);
   View<T*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "sums"), static_cast<std::size_t>(segs));
   poison(out);
-  const bool ref = req.impl == Impl::reference;
+  const auto kern = kernels<Space, T>(req.impl == Impl::reference);
   View<const int*, Space> co = d_offsets;
   RunReport report;
   if (spmv_kind) {
@@ -95,7 +95,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
       merge_path_spmv(space, plan, ws, co, View<const int*, Space>(d_columns), View<const T*, Space>(d_matrix),
                       View<const T*, Space>(d_x), out);
     } else {
-      (ref ? reference::spmv<Space, T> : exercise::spmv<Space, T>)(space, launch, co, d_columns, d_matrix, d_x, out);
+      kern.spmv(space, launch, co, d_columns, d_matrix, d_x, out);
     }
     space.fence();
     if constexpr (std::is_same_v<T, float>) {
@@ -129,10 +129,9 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
       const auto tiles = static_cast<std::size_t>(lshape.league(n));
       View<SegPair<T>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"), tiles);
       View<int*, Space> tile_open(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_open"), tiles);
-      (ref ? reference::vector_scan<Space, T> : exercise::vector_scan<Space, T>)(space, launch, d_values, co, out,
-                                                                                  tile_totals, tile_open);
+      kern.vector_scan(space, launch, d_values, co, out, tile_totals, tile_open);
     } else {
-      (ref ? reference::reduce<Space, T> : exercise::reduce<Space, T>)(space, launch, d_values, co, out);
+      kern.reduce(space, launch, d_values, co, out);
     }
   }
   space.fence();

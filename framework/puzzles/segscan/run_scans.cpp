@@ -68,12 +68,12 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   space.fence();
   View<const T*, Space> cv = d_values;
   View<const Flag*, Space> cf = d_flags;
-  const bool ref = req.impl == Impl::reference;
+  const auto kern = kernels<Space, T>(req.impl == Impl::reference);
   switch (kind) {
-    case Kind::simple: (ref ? reference::inclusive_simple<Space, T> : exercise::inclusive_simple<Space, T>)(space, team_size, cv, cf, out); break;
-    case Kind::exclusive: (ref ? reference::exclusive<Space, T> : exercise::exclusive<Space, T>)(space, team_size, cv, cf, out); break;
-    case Kind::work_efficient: (ref ? reference::work_efficient<Space, T> : exercise::work_efficient<Space, T>)(space, team_size, cv, cf, out); break;
-    default: (ref ? reference::multi_team<Space, T> : exercise::multi_team<Space, T>)(space, launch, cv, cf, out); break;
+    case Kind::simple: kern.inclusive_simple(space, team_size, cv, cf, out); break;
+    case Kind::exclusive: kern.exclusive(space, team_size, cv, cf, out); break;
+    case Kind::work_efficient: kern.work_efficient(space, team_size, cv, cf, out); break;
+    default: kern.multi_team(space, launch, cv, cf, out); break;
   }
   space.fence();
   const std::vector<T> got = to_host(out);

@@ -23,10 +23,12 @@
 #include <vector>
 
 #include "kpz/backend_traits.hpp"
+#include "kpz/kernel_table.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/ordered_scan.hpp"
 #include "kpz/types.hpp"
+#include "segscan/signatures.inc"
 
 namespace kpz::segscan {
 
@@ -265,31 +267,12 @@ struct KokkosKernelsSpmv {
   State* state = nullptr;
 };
 
+// The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().
+KPZ_KERNELS_T(KPZ_SEGSCAN_KERNELS)
+
 }  // namespace kpz::segscan
 
-namespace kpz::segscan::exercise {
-#include "segscan/signatures.inc"
-}
-namespace kpz::segscan::reference {
-#include "segscan/signatures.inc"
-}
-
-// Compiles the kernels of one implementation for execution space S and value type T.
-#define KPZ_SEGSCAN_INSTANTIATE_T(S, T)                                                                   \
-  template void inclusive_simple<S, T>(const S&, int, ::kpz::View<const T*, S>,                           \
-                                       ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);   \
-  template void exclusive<S, T>(const S&, int, ::kpz::View<const T*, S>,                                  \
-                                ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);          \
-  template void work_efficient<S, T>(const S&, int, ::kpz::View<const T*, S>,                             \
-                                     ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);     \
-  template void multi_team<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const T*, S>,       \
-                                 ::kpz::View<const ::kpz::segscan::Flag*, S>, ::kpz::View<T*, S>);         \
-  template void reduce<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const T*, S>,           \
-                             ::kpz::View<const int*, S>, ::kpz::View<T*, S>);                             \
-  template void spmv<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const int*, S>,           \
-                           ::kpz::View<const int*, S>, ::kpz::View<const T*, S>, ::kpz::View<const T*, S>, \
-                           ::kpz::View<T*, S>);                                                             \
-  template void vector_scan<S, T>(const S&, const ::kpz::segscan::Launch&, ::kpz::View<const T*, S>,      \
-                                  ::kpz::View<const int*, S>, ::kpz::View<T*, S>,                         \
-                                  ::kpz::View<::kpz::segscan::SegPair<T>*, S>, ::kpz::View<int*, S>);
-#define KPZ_SEGSCAN_INSTANTIATE(S) KPZ_SEGSCAN_INSTANTIATE_T(S, float) KPZ_SEGSCAN_INSTANTIATE_T(S, int)
+// Compiles one implementation's kernels for execution space S, for float and int values.
+#define KPZ_SEGSCAN_INSTANTIATE(S)                          \
+  KPZ_INSTANTIATE_KERNELS_T(KPZ_SEGSCAN_KERNELS, S, float) \
+  KPZ_INSTANTIATE_KERNELS_T(KPZ_SEGSCAN_KERNELS, S, int)

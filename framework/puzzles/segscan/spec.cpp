@@ -96,9 +96,10 @@ PuzzleSpec make_spec() {
   spec.bytes_needed = [](const std::string& variant, const Params& p) {
     const double size = static_cast<double>(p.get("size")), mean = static_cast<double>(p.get("mean-length"));
     const std::int64_t shape = p.get("shape");
-    if (variant == "spmv") return 34.0 * std::min(size * mean, static_cast<double>(kMaxSize)) + 38.0 * size;
+    const Kind kind = kind_of(variant);
+    if (kind == Kind::spmv) return 34.0 * std::min(size * mean, static_cast<double>(kMaxSize)) + 38.0 * size;
     const double segs = shape == 2 ? size : shape == 3 ? 1.0 : std::min(size, (shape == 4 ? 2.0 : 1.0) * size / mean);
-    return is_scan(kind_of(variant)) ? 42.0 * size + 12.0 * segs : 19.0 * size + 55.0 * segs;
+    return is_scan(kind) ? 42.0 * size + 12.0 * segs : 19.0 * size + 55.0 * segs;
   };
   return spec;
 }

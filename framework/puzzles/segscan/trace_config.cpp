@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kpz/registry.hpp"
-#include "segscan/segscan.hpp"
+#include "segscan/variants.hpp"
 
 namespace kpz::segscan {
 namespace {
@@ -18,35 +18,35 @@ namespace {
 // reads per element past the offset d, one below it; afterwards one read per output.
 double hillis_steele_reads(double m, double steps) { return 2 * m * steps - (std::pow(2, steps) - 1) + m; }
 
-std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, const Json& config) {
+std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) {
   const double n = static_cast<double>(p.get("size"));
   const double team = config.find("team_size") ? config.find("team_size")->as_double(1) : 1;
   const double tile = config.find("tile") ? config.find("tile")->as_double(n) : n;
-  const double m = variant == "simple" || variant == "exclusive" || variant == "work-efficient" ? n : tile;
+  const double m = one_team(kind) ? n : tile;
   const double steps = std::ceil(std::log2(std::max(2.0, m)));
   const double leaves = std::pow(2, steps);  // Blelloch's tree: leaves past n hold the identity
   std::vector<BudgetLimit> b = {{"global-writes-per-cell", 1, "each output once"},
                                 {"collectives-per-team", 0, "only team_barrier()"}};
-  if (variant == "simple") {
+  if (kind == Kind::simple) {
     b.push_back({"global-reads", 2 * n, "each value and flag once, into scratch"});
     b.push_back({"global-reads-per-cell-per-team", 1, "each value and flag once"});
     b.push_back({"barriers-per-team", 1 + steps, "after staging, then one per step"});
     b.push_back({"scratch-writes-per-team", n * (1 + steps), "staged once, then once per step"});
     b.push_back({"scratch-reads-per-team", hillis_steele_reads(n, steps), "two per combine, one per copy and output"});
-  } else if (variant == "exclusive") {
+  } else if (kind == Kind::exclusive) {
     b.push_back({"global-reads", 3 * n - 1, "values and flags staged once; flags once more for the segment starts"});
     b.push_back({"global-reads-per-cell-per-team", 2, "each flag twice: staging and the segment start"});
     b.push_back({"barriers-per-team", 1 + steps, "after staging, then one per step"});
     b.push_back({"scratch-writes-per-team", n * (1 + steps), "staged once, then once per step"});
     b.push_back({"scratch-reads-per-team", hillis_steele_reads(n, steps), "two per combine, one per copy and output"});
-  } else if (variant == "work-efficient") {
+  } else if (kind == Kind::work_efficient) {
     b[1] = {"collectives-per-team", 1, "at most the single that clears the root"};
     b.push_back({"global-reads", 4 * n, "each value and flag twice: staging and the last combine"});
     b.push_back({"global-reads-per-cell-per-team", 2, "each value and flag twice"});
     b.push_back({"barriers-per-team", 2 + 2 * steps, "after staging and the root, one per level up and down"});
     b.push_back({"scratch-writes-per-team", 4 * leaves - 2, "leaves staged, one per up-sweep node, the root, two per down-sweep node"});
     b.push_back({"scratch-reads-per-team", 5 * (leaves - 1) + n, "two per up-sweep node, three per down-sweep node, one per output"});
-  } else if (variant == "vector-scan") {
+  } else if (kind == Kind::vector_scan) {
     // Two launches (tiles, then the one-team carries); a segment that began before its tile is
     // written by the tile and completed by the carries.
     b[0] = {"global-writes-per-cell", 2, "each total once; an open segment's once more by the carries launch"};
@@ -74,16 +74,15 @@ std::vector<BudgetLimit> budget(const std::string& variant, const Params& p, con
 void set_trace_configs(PuzzleSpec& spec) {
   for (auto& v : spec.variants) {
     std::map<std::string, std::int64_t> options{{"int", 1}};
-    const bool one_team = v.name == "simple" || v.name == "exclusive" || v.name == "work-efficient";
-    if (!one_team) {
-      options["size"] = v.name == "spmv" ? 6 : 40;
+    const Kind kind = kind_of(v.name);
+    if (!one_team(kind)) {
+      options["size"] = kind == Kind::spmv ? 6 : 40;
       options["tile"] = 8;
-      options["mean-length"] = v.name == "spmv" ? 2 : 5;
-      if (v.name != "vector-scan") options["merge-path"] = 0;  // the learner's kernels, not the merge path
-      if (v.name == "vector-scan") options["tile"] = 16;        // 3 tiles of one short row each
+      options["mean-length"] = kind == Kind::spmv ? 2 : 5;
+      if (kind != Kind::vector_scan) options["merge-path"] = 0;  // the learner's kernels, not the merge path
+      if (kind == Kind::vector_scan) options["tile"] = 16;        // 3 tiles of one short row each
     }
-    const std::string name = v.name;
-    v.trace = traceable(options, 4, [name](const Params& p, const Json& config) { return budget(name, p, config); });
+    v.trace = traceable(options, 4, [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
   }
 }
 

@@ -1,0 +1,67 @@
+#pragma once
+// The launch `tiled` and its bug hunt share (reference/conv1d/conv1d.cpp and its skeleton): team t
+// computes out[t * tile, (t + 1) * tile) from its tile of a and a halo of taps - 1 elements in s_a
+// and from b in s_b, both in team scratch. The staging and the compute of the bug hunt are here
+// too, written once for it and for the test suite's planted bug
+// (tests/trace/planted_conv1d_test.cpp): the lesson of `tiled` itself stays in `tiled`.
+#include "conv1d/conv1d.hpp"
+
+namespace kpz::conv1d {
+
+template <class Space>
+using TileScratch = ScratchView<float*, Space>;
+
+// ceil(n / launch.tile) teams of launch.team_size members; body(team, s_a, s_b, first) computes
+// the outputs from first = t * launch.tile on, with s_a (tile + taps - 1 floats) and s_b (taps
+// floats) carved from the team's scratch (tiled_scratch_bytes).
+template <class Space, class Body>
+void tiled_launch(const Space& space, const Launch& launch, const char* name, int n, int taps,
+                  Body body) {
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  const auto policy =
+      TeamPolicy<Space>(space, teams, launch.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
+  Kokkos::parallel_for(
+      name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const TileScratch<Space> s_a(team.team_scratch(0), tile + taps - 1);
+        const TileScratch<Space> s_b(team.team_scratch(0), taps);
+        body(team, s_a, s_b, team.league_rank() * tile);
+      });
+}
+
+// s_a(i) = a(first + i) for every i of s_a (0 from a's end on), s_b(j) = b(j) for every j of s_b.
+// No barrier: the caller waits before reading them.
+template <class Space>
+KOKKOS_INLINE_FUNCTION void stage_tile(const TeamMember<Space>& team,
+                                       const View<const float*, Space>& a,
+                                       const View<const float*, Space>& b,
+                                       const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
+                                       int first) {
+  const int n = static_cast<int>(a.extent(0));
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(s_a.extent(0))), [&](int i) {
+    const int g = first + i;
+    s_a(i) = g < n ? a(g) : 0.0f;
+  });
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(s_b.extent(0))),
+                       [&](int j) { s_b(j) = b(j); });
+}
+
+// out(first + i) = sum over the taps j of s_a(i + j) * s_b(j), for this team's outputs (fewer
+// than the tile in the last team).
+template <class Space>
+KOKKOS_INLINE_FUNCTION void convolve_tile(const TeamMember<Space>& team,
+                                          const TileScratch<Space>& s_a,
+                                          const TileScratch<Space>& s_b,
+                                          const View<float*, Space>& out, int first) {
+  const int taps = static_cast<int>(s_b.extent(0));
+  const int tile = static_cast<int>(s_a.extent(0)) - taps + 1;
+  const int count = Kokkos::min(tile, static_cast<int>(out.extent(0)) - first);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
+    float sum = 0.0f;
+    for (int j = 0; j < taps; ++j) sum += s_a(i + j) * s_b(j);
+    out(first + i) = sum;
+  });
+}
+
+}  // namespace kpz::conv1d
