@@ -3,7 +3,7 @@
 # for every puzzle:
 #   exercises/<name>/*.cpp   learner skeleton       -> OBJECT library kpz_exercise_<name>
 #   reference/<name>/*.cpp   solution               -> OBJECT library kpz_reference_<name>
-#   benchmarks/<name>/*.cpp  benchmark registration -> part of kpz_puzzle_<name>
+#   benchmarks/<name>/*.cpp  benchmark registration -> OBJECT library kpz_bench_<name>
 #   tests/<name>/*.cpp       GoogleTest suites      (tests/CMakeLists.txt)
 #   docs/puzzles/<name>.md   the learner's page
 # Each part is its own small target so that saving one exercise rebuilds one object.
@@ -27,6 +27,7 @@ function(_kpz_puzzle_part target)
   add_library(${target} OBJECT ${ARGN})
   target_link_libraries(${target} PUBLIC kpz_framework)
   target_include_directories(${target} PUBLIC "${PROJECT_SOURCE_DIR}/framework/puzzles")
+  kpz_use_pch(${target})
 endfunction()
 
 function(kpz_add_puzzle name)
@@ -43,15 +44,22 @@ function(kpz_add_puzzle name)
   if(KPZ_BUILD_BENCHMARKS)
     file(GLOB _bench CONFIGURE_DEPENDS "${_root}/benchmarks/${name}/*.cpp")
   endif()
-  _kpz_puzzle_part(kpz_puzzle_${name} ${_spec} ${_bench})
+  _kpz_puzzle_part(kpz_puzzle_${name} ${_spec})
   _kpz_puzzle_part(kpz_exercise_${name} ${_exercise})
   _kpz_puzzle_part(kpz_reference_${name} ${_reference})
-  # Library baselines written in plain CUDA (CUB) live in benchmarks/<name>/cuda/*.cu.cpp
-  # and are compiled only when Kokkos targets CUDA.
-  if(KPZ_BUILD_BENCHMARKS AND KPZ_HAS_CUDA)
-    file(GLOB _cuda_bench CONFIGURE_DEPENDS "${_root}/benchmarks/${name}/cuda/*.cpp")
-    if(_cuda_bench)
-      target_sources(kpz_puzzle_${name} PRIVATE ${_cuda_bench})
+  # The benchmark is a part of its own: kpuzzles (what the learner target builds) leaves it out,
+  # kpuzzles-bench and the tests link it (framework/cli/CMakeLists.txt).
+  if(_bench)
+    _kpz_puzzle_part(kpz_bench_${name} ${_bench})
+    # Usage requirements of the puzzle part (segscan's Kokkos Kernels macro) reach the benchmark.
+    target_link_libraries(kpz_bench_${name} PUBLIC kpz_puzzle_${name})
+    # Library baselines written in plain CUDA (CUB) live in benchmarks/<name>/cuda/*.cu.cpp
+    # and are compiled only when Kokkos targets CUDA.
+    if(KPZ_HAS_CUDA)
+      file(GLOB _cuda_bench CONFIGURE_DEPENDS "${_root}/benchmarks/${name}/cuda/*.cpp")
+      if(_cuda_bench)
+        target_sources(kpz_bench_${name} PRIVATE ${_cuda_bench})
+      endif()
     endif()
   endif()
   # What a puzzle needs beyond the framework (an optional library, say) goes in
@@ -70,13 +78,18 @@ function(kpz_add_all_puzzles)
   message(STATUS "kpz: puzzles: ${_names}")
 endfunction()
 
-# Link every part of the given puzzles (all of them when none is named) into a target.
+# kpz_link_puzzles(<target> [NO_BENCHMARKS] [<puzzle>...]): link every part of the given puzzles
+# (all of them when none is named) into a target; NO_BENCHMARKS leaves the benchmarks out.
 function(kpz_link_puzzles target)
-  set(_names ${ARGN})
+  cmake_parse_arguments(ARG "NO_BENCHMARKS" "" "" ${ARGN})
+  set(_names ${ARG_UNPARSED_ARGUMENTS})
   if(NOT _names)
     get_property(_names GLOBAL PROPERTY KPZ_PUZZLES)
   endif()
   foreach(_n IN LISTS _names)
     target_link_libraries(${target} PRIVATE kpz_puzzle_${_n} kpz_exercise_${_n} kpz_reference_${_n})
+    if(TARGET kpz_bench_${_n} AND NOT ARG_NO_BENCHMARKS)
+      target_link_libraries(${target} PRIVATE kpz_bench_${_n})
+    endif()
   endforeach()
 endfunction()

@@ -19,11 +19,15 @@
 #ifndef KPZ_CMAKE_COMMAND
 #define KPZ_CMAKE_COMMAND "cmake"
 #endif
+#ifndef KPZ_BENCH_BINARY
+#define KPZ_BENCH_BINARY ""
+#endif
 
 namespace kpz::cli {
 
 BuildDefaults build_defaults() {
-  return {KPZ_SOURCE_DIR, KPZ_BUILD_DIR, KPZ_BUILD_TARGET, KPZ_STATE_FILE, KPZ_CMAKE_COMMAND, KPZ_BUILD_BINARY};
+  return {KPZ_SOURCE_DIR, KPZ_BUILD_DIR,      KPZ_BUILD_TARGET, KPZ_STATE_FILE,
+          KPZ_CMAKE_COMMAND, KPZ_BUILD_BINARY, KPZ_BENCH_BINARY};
 }
 
 }  // namespace kpz::cli

@@ -43,6 +43,10 @@ int cmd_list(const std::vector<std::string>& args);
 int cmd_run(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
 int cmd_bench(const std::vector<std::string>& args);
+// kpuzzles leaves the benchmarks out (the learner target builds it alone): `bench` runs in
+// kpuzzles-bench, the same program with them. Executes that one with the same arguments before
+// Kokkos starts here; UsageError when it is not built; returns when this program runs them.
+void hand_bench_over(const std::vector<std::string>& bench_args);
 int cmd_doctor(const std::vector<std::string>& args);
 int cmd_watch(const std::vector<std::string>& args);
 int cmd_hint(const std::vector<std::string>& args);

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -6,9 +7,23 @@
 #include "kpz/errors.hpp"
 #include "freshness.hpp"
 #include "kpz/registry.hpp"
+#include "paths.hpp"
+#include "process.hpp"
 #include "puzzle_flags.hpp"
 
 namespace kpz::cli {
+
+void hand_bench_over(const std::vector<std::string>& bench_args) {
+  const LearnerPaths& paths = learner_paths();
+  if (paths.bench_binary.empty()) return;
+  if (!std::filesystem::exists(paths.bench_binary))
+    throw UsageError("bench is not built in this build (the learner target builds kpuzzles "
+                     "without the benchmarks): build it with `cmake --build " + paths.build_dir +
+                     " --target kpuzzles-bench` (or build everything), then run this again");
+  std::vector<std::string> words{paths.bench_binary, "bench"};
+  words.insert(words.end(), bench_args.begin(), bench_args.end());
+  replace_process(words);
+}
 
 int cmd_bench(const std::vector<std::string>& args) {
   const PuzzleSpec& puzzle = find_puzzle(args, "bench");

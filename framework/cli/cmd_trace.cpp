@@ -41,7 +41,7 @@ std::vector<trace::Distribution> distributions(const ParsedFlags& flags) {
   throw UsageError("--distribution '" + it->second + "' is not allowed: use cyclic (CUDA), blockwise (host) or both");
 }
 
-void write_file(const std::string& path, const std::string& text) {
+void write_svg(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw UsageError("cannot write '" + path + "'");
   out << text;
@@ -89,7 +89,7 @@ int trace_all(const ParsedFlags& flags) {
       if (dir != flags.values.end()) {
         const std::string path = dir->second + "/" + spec.name + "-" + v.name + ".svg";
         trace::DiagramOptions svg;
-        write_file(path, trace::render_svg(t, svg));
+        write_svg(path, trace::render_svg(t, svg));
       }
     }
   }
@@ -164,7 +164,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     const std::string path = it != flags.values.end() ? it->second : default_svg_path(spec.name, variant.name);
     trace::DiagramOptions svg;
     svg.max_teams = style.max_teams;
-    write_file(path, trace::render_svg(t, svg));
+    write_svg(path, trace::render_svg(t, svg));
     std::cout << "diagram: " << path << '\n';
   }
   return t.clean() ? 0 : 1;

@@ -1,18 +1,14 @@
 #include "freshness.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <stdexcept>
 
 #include "cli.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "paths.hpp"
+#include "process.hpp"
 
 namespace kpz::cli {
 
@@ -89,12 +85,7 @@ void run_watch_from_build_tree(const std::vector<std::string>& watch_args) {
   setenv("KPZ_WATCH_FROM_BUILD_TREE", "1", 1);
   std::vector<std::string> words{paths.build_binary, "watch"};
   words.insert(words.end(), watch_args.begin(), watch_args.end());
-  std::vector<char*> argv;
-  for (auto& w : words) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  std::cout.flush();
-  execv(argv[0], argv.data());
-  throw std::runtime_error("cannot run " + paths.build_binary + ": " + std::strerror(errno));
+  replace_process(words);
 }
 
 }  // namespace kpz::cli

@@ -179,6 +179,8 @@ int run_command(std::vector<std::string> args) {
       for (auto& a : args)
         if (a == "-h") a = "--help";
     }
+    if (command->fn == kpz::cli::cmd_bench)
+      kpz::cli::hand_bench_over({args.begin() + 1, args.end()});
     check_thread_settings();
     Kokkos::ScopeGuard kokkos(kokkos_settings());
     return command->fn({args.begin() + 1, args.end()});

@@ -36,11 +36,16 @@ const LearnerPaths& learner_paths() {
                                                             : d.state_file);
     p.cmake = env_or("KPZ_CMAKE", d.cmake && *d.cmake ? d.cmake : "cmake");
     p.self = own_path();
-    // The build tree's program, moved along with an overridden build tree.
-    const std::string baked_build = d.build_dir ? d.build_dir : "", baked_binary = d.build_binary ? d.build_binary : "";
-    p.build_binary = baked_binary;
-    if (build_overridden && !baked_build.empty() && baked_binary.rfind(baked_build + "/", 0) == 0)
-      p.build_binary = p.build_dir + baked_binary.substr(baked_build.size());
+    // The build tree's programs, moved along with an overridden build tree.
+    const std::string baked_build = d.build_dir ? d.build_dir : "";
+    const auto in_build_tree = [&](const char* baked) {
+      const std::string path = baked ? baked : "";
+      if (build_overridden && !baked_build.empty() && path.rfind(baked_build + "/", 0) == 0)
+        return p.build_dir + path.substr(baked_build.size());
+      return path;
+    };
+    p.build_binary = in_build_tree(d.build_binary);
+    p.bench_binary = in_build_tree(d.bench_binary);
     return p;
   }();
   return paths;

@@ -15,6 +15,7 @@ struct BuildDefaults {
   const char* state_file;
   const char* cmake;         // the cmake that configured the build tree
   const char* build_binary;  // this program as the build tree makes it (`watch` rebuilds that file)
+  const char* bench_binary;  // the program that runs `bench` for this one ("": this one does)
 };
 BuildDefaults build_defaults();
 
@@ -27,6 +28,9 @@ struct LearnerPaths {
   std::string self;  // this program's path, resolved when first asked (before any rebuild)
   // The build tree's copy of this program (in KPZ_BUILD_DIR when that is set); empty: unknown.
   std::string build_binary;
+  // kpuzzles-bench, which `bench` hands over to (in KPZ_BUILD_DIR when that is set); empty: this
+  // program runs the benchmarks itself, or was built without them.
+  std::string bench_binary;
 
   std::string exercises_dir() const { return source_dir + "/exercises"; }
   std::string exercise_dir(const std::string& puzzle) const { return exercises_dir() + "/" + puzzle; }

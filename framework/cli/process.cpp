@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <stdexcept>
 
 extern char** environ;
 
@@ -147,6 +149,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const EnvList& e
     if (p.fd >= 0) poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 200)));
   }
   return result;
+}
+
+void replace_process(const std::vector<std::string>& words) {
+  std::vector<std::string> copies = words;
+  std::vector<char*> argv;
+  for (auto& w : copies) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  std::cout.flush();
+  execv(argv[0], argv.data());
+  throw std::runtime_error("cannot run " + words.front() + ": " + std::strerror(errno));
 }
 
 std::string describe_signal(int sig) {

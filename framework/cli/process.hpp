@@ -52,4 +52,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const EnvList& e
 // "signal 11 (segmentation fault)"
 std::string describe_signal(int sig);
 
+// This process becomes words[0] (a path) with the arguments words[1..] and the same environment
+// and standard streams (stdout is flushed first); throws std::runtime_error when it cannot.
+[[noreturn]] void replace_process(const std::vector<std::string>& words);
+
 }  // namespace kpz::cli

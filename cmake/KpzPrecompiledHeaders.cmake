@@ -1,0 +1,42 @@
+# Kokkos_Core.hpp, precompiled once per build folder and reused by the targets of the first build
+# (the framework, each puzzle part, the command line): parsing it costs about 2 s of CPU per
+# file, more than half of a small kernel file's compile.
+#
+# Host compilers only (g++, clang): never under nvcc / nvcc_wrapper. The precompiled header is
+# built by kpz_pch, whose compile flags and macros are exactly those that kpz_framework passes on
+# (PUBLIC), so every user of the framework compiles with the flags it was built with; a user
+# that adds its own macros is fine (Kokkos' headers do not read them). The option KPZ_PCH is
+# defined at the top level (the ccache launcher depends on it).
+include_guard(GLOBAL)
+
+set(KPZ_PCH_ENABLED OFF)
+if(KPZ_PCH AND NOT KPZ_HAS_CUDA AND CMAKE_CXX_COMPILER_ID MATCHES "^(GNU|Clang|AppleClang)$")
+  set(KPZ_PCH_ENABLED ON)
+  # A target needs a source of its own besides the precompiled header.
+  file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/kpz_pch.cpp"
+       CONTENT "// kpz_pch: see cmake/KpzPrecompiledHeaders.cmake\n")
+  add_library(kpz_pch OBJECT "${CMAKE_BINARY_DIR}/kpz_pch.cpp")
+  # kpz_framework's usage requirements without a dependency on it (kpz_framework reuses the header).
+  target_link_libraries(kpz_pch PRIVATE Kokkos::kokkos)
+  foreach(_p IN ITEMS INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS)
+    set_property(TARGET kpz_pch APPEND PROPERTY ${_p}
+                 "$<TARGET_PROPERTY:kpz_framework,INTERFACE_${_p}>")
+  endforeach()
+  target_compile_features(kpz_pch PRIVATE cxx_std_20)
+  target_precompile_headers(kpz_pch PRIVATE <Kokkos_Core.hpp>)
+  message(STATUS "kpz: Kokkos_Core.hpp precompiled once (KPZ_PCH)")
+endif()
+
+# kpz_use_pch(<target>...): the targets compile with the shared precompiled header.
+# g++ 12 at -O3 warns -Wstringop-overflow inside libstdc++'s std::string code (char_traits.h,
+# reached from operator+) in two of the project's files when Kokkos_Core.hpp comes precompiled,
+# and not when the same header is included as text first: a false positive that only the
+# precompiled header brings out. The warning is off for the targets that use it.
+function(kpz_use_pch)
+  if(KPZ_PCH_ENABLED)
+    foreach(_t IN LISTS ARGN)
+      target_precompile_headers(${_t} REUSE_FROM kpz_pch)
+      target_compile_options(${_t} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-stringop-overflow>)
+    endforeach()
+  endif()
+endfunction()
