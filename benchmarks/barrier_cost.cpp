@@ -46,13 +46,14 @@ template <class Space>
 kpz::Json measure(const Space& space) {
   int concurrent_teams_per_member = space.concurrency();
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) concurrent_teams_per_member = space.cuda_device_prop().multiProcessorCount;
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
+    concurrent_teams_per_member = space.cuda_device_prop().multiProcessorCount;
 #endif
   const int max = kpz::team_size_max(space);
   kpz::Json rows = kpz::Json::array();
   for (int team = 1; team <= max; team *= 2) {
-    const int league = kpz::is_gpu_space_v<Space> ? concurrent_teams_per_member
-                                                  : std::max(1, concurrent_teams_per_member / team);
+    const int league =
+        kpz::is_gpu_space_v<Space> ? concurrent_teams_per_member : std::max(1, concurrent_teams_per_member / team);
     const int b = kpz::is_gpu_space_v<Space> ? 20000 : 2000;
     const double t0 = median_seconds(space, league, team, 0);
     const double tb = median_seconds(space, league, team, b);
@@ -75,7 +76,8 @@ int main(int argc, char** argv) {
   std::string json_path;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    if (a == "--json" && i + 1 < argc)
+      json_path = argv[++i];
     else if (a == "--help" || a == "-h") {
       std::printf("usage: kpz_barrier_cost [--json FILE]\n  times one team_barrier per backend and team size\n");
       return 0;

@@ -74,7 +74,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const int num_bins = static_cast<int>(req.params.get("num-bins"));
   const int target = static_cast<int>(req.params.get("target-bin"));
   if (target >= num_bins)
-    throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1));
+    throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." +
+                     std::to_string(num_bins - 1));
   const auto kern = kernels<Space>(req.impl == Impl::reference);
   const bool all = req.params.get("framework-only") == 0;  // else only the framework's kernels and the copies
   const std::string impl(to_string(req.impl));
@@ -111,7 +112,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     for (int b = 0; b < num_bins; ++b) want_offsets[b + 1] += want_offsets[b];
     std::vector<std::size_t> next(want_offsets.begin(), want_offsets.end() - 1);
     for (float x : host_in) want_partition[next[bin_of(x, num_bins)]++] = x;
-    want_selected.assign(want_partition.begin() + want_offsets[target], want_partition.begin() + want_offsets[target + 1]);
+    want_selected.assign(want_partition.begin() + want_offsets[target],
+                         want_partition.begin() + want_offsets[target + 1]);
   }
   auto in_dev = to_device(space, "in", host_in);
   View<const float*, Space> in = in_dev;
@@ -138,14 +140,17 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     // selection to staging, the placing reads and writes the selection.
     const double selection = static_cast<double>(sizeof(float)) * static_cast<double>(want_selected.size());
     const auto compact = [&] { extract_compact(space, xlayout, num_bins, target, in, staging, chunk_counts); };
-    report.rows.push_back({"extract launch 1: compact the chunks into staging (framework; bytes: reads N, writes the selection)",
-                           "puzzle", xgroup, static_cast<double>(sizeof(float)) * static_cast<double>(n) + selection,
-                           time_kernel(space, req.cfg, compact)});
+    report.rows.push_back(
+        {"extract launch 1: compact the chunks into staging (framework; bytes: reads N, writes the selection)",
+         "puzzle", xgroup, static_cast<double>(sizeof(float)) * static_cast<double>(n) + selection,
+         time_kernel(space, req.cfg, compact)});
     const auto place = [&] {
-      extract_place(space, xlayout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out, count);
+      extract_place(space, xlayout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out,
+                    count);
     };
-    report.rows.push_back({"extract launch 2: place the chunks' selections (framework; bytes: reads and writes the selection)",
-                           "puzzle", xgroup, 2.0 * selection, time_kernel(space, req.cfg, place)});
+    report.rows.push_back(
+        {"extract launch 2: place the chunks' selections (framework; bytes: reads and writes the selection)", "puzzle",
+         xgroup, 2.0 * selection, time_kernel(space, req.cfg, place)});
   }
   if (all) {
     const int teams = teams_for(n, launch.tile);
@@ -177,7 +182,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     space.fence();
     int got = 0;
     Kokkos::deep_copy(got, Kokkos::subview(team_offsets, teams));
-    require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected, "team-scan extract (" + impl + ")");
+    require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected,
+                  "team-scan extract (" + impl + ")");
     BenchRow row{"extract: team-scan, nested reduces, team_scan, vector scan (" + impl + ")", "puzzle", xgroup, xbytes,
                  time_kernel(space, req.cfg, run)};
     row.portable = true;
@@ -193,7 +199,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     run();
     space.fence();
     require_equal(head(out, got), want_selected, "Kokkos::Experimental::copy_if");
-    report.rows.push_back({"Kokkos::Experimental::copy_if", "builtin", xgroup, xbytes, time_kernel(space, req.cfg, run)});
+    report.rows.push_back(
+        {"Kokkos::Experimental::copy_if", "builtin", xgroup, xbytes, time_kernel(space, req.cfg, run)});
   }
   if (gpu && all) {
     if (auto* cub = LibraryBaselines::instance().find<LibrarySelectFn>(kCubSelectIf)) {
@@ -213,7 +220,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const std::vector<int> got = to_host(offsets);
     for (int b = 0; b <= num_bins; ++b)
       if (got[b] != static_cast<long long>(want_offsets[b]))
-        throw std::runtime_error(what + " gives a wrong bin offset for bin " + std::to_string(b) + ": refusing to time it");
+        throw std::runtime_error(what + " gives a wrong bin offset for bin " + std::to_string(b) +
+                                 ": refusing to time it");
   };
   View<int*, Space> bin_offsets(Kokkos::view_alloc(space, "bin_offsets"), num_bins + 1);
   // Both rank a team's tiles; `ballot` ranks each warp's share with ballots and streams the tiles
@@ -225,15 +233,16 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const auto rank_name = [&](PartitionRank how) { return std::string("a chunk per team, ") + rank_only(how); };
   {
     const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins);
-    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), partition_chunk_entries(layout, num_bins));
+    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"),
+                                    partition_chunk_entries(layout, num_bins));
     const auto run = [&] { partition_two_pass(space, layout, num_bins, in, chunk_offsets, out, bin_offsets); };
     poison(out);
     run();
     space.fence();
     require_equal(to_host(out), want_partition, "two-pass partition");
     check_offsets(bin_offsets, "two-pass partition");
-    report.rows.push_back({"partition: two passes, " + rank_name(layout.rank) + " (framework)", "puzzle", pgroup, pbytes,
-                           time_kernel(space, req.cfg, run)});
+    report.rows.push_back({"partition: two passes, " + rank_name(layout.rank) + " (framework)", "puzzle", pgroup,
+                           pbytes, time_kernel(space, req.cfg, run)});
   }
   // The framework partition's passes timed alone, each with its own bytes, for both ways pass 2
   // ranks a tile (each splits the input its own way, so each has its own pass 1): pass 1 reads N
@@ -246,12 +255,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       continue;
     }
     const std::string chunk = how == PartitionRank::ballot ? "ballot rank" : "table rank";
-    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"), partition_chunk_entries(layout, num_bins));
+    View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"),
+                                    partition_chunk_entries(layout, num_bins));
     const auto pass1 = [&] { partition_histograms(space, layout, num_bins, in, chunk_offsets, bin_offsets); };
     pass1();
     space.fence();
     check_offsets(bin_offsets, "partition pass 1 (" + chunk + ")");
-    report.rows.push_back({"partition pass 1 (" + chunk + "): histograms, scanned into places by the last team (framework; bytes: reads N)",
+    report.rows.push_back({"partition pass 1 (" + chunk +
+                               "): histograms, scanned into places by the last team (framework; bytes: reads N)",
                            "puzzle", pgroup, static_cast<double>(sizeof(float)) * static_cast<double>(n),
                            time_kernel(space, req.cfg, pass1)});
     const auto pass2 = [&] { partition_scatter(space, layout, num_bins, in, chunk_offsets, out); };
@@ -260,12 +271,13 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     space.fence();
     const std::string what = "partition pass 2 (" + chunk + "): scatter, " + rank_only(how) + " (framework)";
     require_equal(to_host(out), want_partition, what);
-    report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup, 2.0 * sizeof(float) * static_cast<double>(n),
-                           time_kernel(space, req.cfg, pass2)});
+    report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup,
+                           2.0 * sizeof(float) * static_cast<double>(n), time_kernel(space, req.cfg, pass2)});
   }
   if (all) {
     const int teams = teams_for(n, launch.tile);
-    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), static_cast<std::size_t>(num_bins) * teams + 1);
+    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"),
+                                   static_cast<std::size_t>(num_bins) * teams + 1);
     const auto run = [&] {
       Kokkos::deep_copy(space, tile_offsets, 0);
       kern.partition(space, launch, num_bins, in, tile_offsets, out, bin_offsets);

@@ -39,8 +39,7 @@ int builtin_speed_members(const Space& space, int group) {
 }
 
 template <class Space>
-void builtin_nested(const Space& space, int group, int members, View<const float*, Space> in,
-                    View<float*, Space> out) {
+void builtin_nested(const Space& space, int group, int members, View<const float*, Space> in, View<float*, Space> out) {
   const int groups = static_cast<int>(in.extent(0)) / group;
   const TeamPolicy<Space> policy(space, (groups + members - 1) / members, members, group);
   Kokkos::parallel_for(
@@ -50,11 +49,11 @@ void builtin_nested(const Space& space, int group, int members, View<const float
         const int base = g * group;
         float mx = 0, mn = 0;
         Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, group),
-            [&](int l, float& m) { m = Kokkos::max(m, in(base + l)); }, Kokkos::Max<float>(mx));
+            Kokkos::ThreadVectorRange(team, group), [&](int l, float& m) { m = Kokkos::max(m, in(base + l)); },
+            Kokkos::Max<float>(mx));
         Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(team, group),
-            [&](int l, float& m) { m = Kokkos::min(m, in(base + l)); }, Kokkos::Min<float>(mn));
+            Kokkos::ThreadVectorRange(team, group), [&](int l, float& m) { m = Kokkos::min(m, in(base + l)); },
+            Kokkos::Min<float>(mn));
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, group),
                              [&](int l) { out(base + l) = (l % 2 == 0) ? mx : mn; });
       });
@@ -140,11 +139,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
             [&] { kern.vector_minmax(space, vl, in, out); });
     const int members = builtin_members(space, w), speed = builtin_speed_members(space, w);
     if (w == group)
-      add_row("nested parallel_reduce(ThreadVectorRange, Max/Min), team of " + std::to_string(members),
-              "builtin", w, false, [&] { builtin_nested(space, w, members, in, out); });
+      add_row("nested parallel_reduce(ThreadVectorRange, Max/Min), team of " + std::to_string(members), "builtin", w,
+              false, [&] { builtin_nested(space, w, members, in, out); });
     if (w != group || speed != members)
-      add_row("nested parallel_reduce, speed shape (team of " + std::to_string(speed) + ")", "builtin", w,
-              false, [&] { builtin_nested(space, w, speed, in, out); });
+      add_row("nested parallel_reduce, speed shape (team of " + std::to_string(speed) + ")", "builtin", w, false,
+              [&] { builtin_nested(space, w, speed, in, out); });
   }
   return report;
 }

@@ -45,8 +45,7 @@ void check_sample(const std::vector<float>& a, const std::vector<float>& b, cons
       abs_sum += std::fabs(static_cast<double>(a[i + j]) * b[j]);
     }
     if (!(std::fabs(got[i] - sum) <= 4e-6 * static_cast<double>(b.size() + 1) * abs_sum + 1e-30))
-      throw std::runtime_error(what + " gives a wrong result at index " + std::to_string(i) +
-                               ": refusing to time it");
+      throw std::runtime_error(what + " gives a wrong result at index " + std::to_string(i) + ": refusing to time it");
   }
 }
 
@@ -58,8 +57,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   std::vector<int> ks{3, 16};
   if (req.params.get("kernel-size")) ks = {static_cast<int>(req.params.get("kernel-size"))};
   // The vector kernel takes --vector-length; the scalar kernels run with one lane per member.
-  const LaunchShape shape = launch_shape(space, vector_needs(), ShapeRequest{req.team_size, req.vector_length},
-                                         Purpose::speed);
+  const LaunchShape shape =
+      launch_shape(space, vector_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
   const LaunchShape scalar = launch_shape(space, scalar_needs(), ShapeRequest{req.team_size, 0}, Purpose::speed);
   const int team_size = scalar.team_size;
 
@@ -101,8 +100,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const std::string tile = " (tile " + std::to_string(launch.tile) + ")";
     const double bytes = bytes_moved(n, static_cast<std::size_t>(k));
 
-    const std::string vtile = " (team " + std::to_string(lanes.team_size) + " x " + std::to_string(lanes.vector_length) +
-                              " lanes, tile " + std::to_string(lanes.tile) + ")";
+    const std::string vtile = " (team " + std::to_string(lanes.team_size) + " x " +
+                              std::to_string(lanes.vector_length) + " lanes, tile " + std::to_string(lanes.tile) + ")";
     for (const auto& [name, launch_fn, shape_text] :
          {std::tuple<std::string, std::function<void()>, std::string>{"--vector", vector, vtile},
           {"--general", general, tile},

@@ -81,8 +81,7 @@ struct Config {
 template <class Space, class T, class Timed, class Check>
 void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, const Config& c, View<const T*, Space> in,
                       View<T*, Space> partial, View<T*, Space> result, View<unsigned*, Space> done, double bytes,
-                      const std::string& suffix,
-                      const Timed& timed, const Check& check_sum) {
+                      const std::string& suffix, const Timed& timed, const Check& check_sum) {
   const std::string group = "persistent sweep" + suffix;
   // The group's own copy row (the same measurement), so that `% copy` compares within the size.
   const auto copy_row = std::find_if(report.rows.begin(), report.rows.end(), [&](const BenchRow& r) {
@@ -98,7 +97,8 @@ void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, co
   for (int team_size = smallest; team_size <= team_size_max(space); team_size *= 2) {
     int previous = 0;
     for (const int quarters : {1, 2, 4, 8}) {
-      const int league = std::max(1, static_cast<int>(static_cast<long long>(concurrency) * quarters / (4 * team_size)));
+      const int league =
+          std::max(1, static_cast<int>(static_cast<long long>(concurrency) * quarters / (4 * team_size)));
       if (league == previous || static_cast<std::size_t>(league) > partial.extent(0)) continue;
       previous = league;
       const Launch launch{team_size, c.lanes, league};
@@ -107,12 +107,14 @@ void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, co
       } catch (const std::exception&) {
         continue;
       }
-      const auto launch_fn = [&] { run_variant<Space, T>(c.impl, Variant::persistent, space, launch, in, partial, partial, result, done);
+      const auto launch_fn = [&] {
+        run_variant<Space, T>(c.impl, Variant::persistent, space, launch, in, partial, partial, result, done);
       };
       poison(result);
       launch_fn();
       space.fence();
-      const std::string name = "--persistent --team-size " + std::to_string(team_size) + " --teams " + std::to_string(league);
+      const std::string name =
+          "--persistent --team-size " + std::to_string(team_size) + " --teams " + std::to_string(league);
       check_sum(static_cast<double>(to_host(result)[0]), "reduce " + name);
       report.rows.push_back({name + suffix, "puzzle", group, bytes, timed(launch_fn)});
     }
@@ -125,9 +127,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   const bool is_float = !std::is_integral_v<T>;
   const std::string group = "N=" + power_label(n);
   const std::string suffix = ", " + power_label(n) + (is_float ? " floats" : " ints");
-  const auto timed = [&](const std::function<void()>& launch) {
-    return time_kernel(space, c.cfg, launch);
-  };
+  const auto timed = [&](const std::function<void()>& launch) { return time_kernel(space, c.cfg, launch); };
   const double bytes = static_cast<double>(sizeof(T)) * static_cast<double>(n);
 
   const std::vector<T> host = make_values<T>(n, seed);
@@ -171,8 +171,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   View<T*, Space> partial(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "partial"),
                           std::max({static_cast<std::size_t>(ladder_league(n, c.lanes, 1)), team_reduce_teams,
                                     static_cast<std::size_t>(space.concurrency())}));
-  View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
-                       recursive_work_size(n, c.lanes));
+  View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"), recursive_work_size(n, c.lanes));
   View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
   View<unsigned*, Space> done(Kokkos::view_alloc(space, "done"), 1);  // --persistent's counter, 0
 
@@ -210,7 +209,8 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     report.rows.back().portable = v == Variant::team_reduce;
   }
 
-  if (c.sweep) sweep_persistent<Space, T>(report, space, n, c, in, partial, result, done, bytes, suffix, timed, check_sum);
+  if (c.sweep)
+    sweep_persistent<Space, T>(report, space, n, c, in, partial, result, done, bytes, suffix, timed, check_sum);
 
   if (gpu)
     for (const LibrarySum sum : cuda_baselines().sums) {
@@ -232,12 +232,13 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     }
   const double first = ladder_rows.empty() ? 0 : report.rows[ladder_rows.front()].timing.median_s;
   for (std::size_t k = 0; k < ladder_rows.size(); ++k)  // the first rung's step is 1.00x, as in the book
-    report.rows[ladder_rows[k]].extra.push_back(
-        {"step", report.rows[ladder_rows[k == 0 ? 0 : k - 1]].timing.median_s / report.rows[ladder_rows[k]].timing.median_s});
+    report.rows[ladder_rows[k]].extra.push_back({"step", report.rows[ladder_rows[k == 0 ? 0 : k - 1]].timing.median_s /
+                                                             report.rows[ladder_rows[k]].timing.median_s});
   for (auto& r : report.rows) {
     if (r.group != group || r.kind == "copy") continue;
     if (first > 0) r.extra.push_back({"cumulative", first / r.timing.median_s});
-    if (library && builtin && &r != builtin) r.extra.push_back({"vs builtin", builtin->timing.median_s / r.timing.median_s});
+    if (library && builtin && &r != builtin)
+      r.extra.push_back({"vs builtin", builtin->timing.median_s / r.timing.median_s});
   }
 }
 
@@ -245,17 +246,23 @@ template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const bool gpu = is_gpu_v<Space>;
   std::vector<std::size_t> sizes;
-  if (req.params.get("size")) sizes = {static_cast<std::size_t>(req.params.get("size"))};
-  else if (gpu) sizes = {std::size_t{1} << 24, std::size_t{1} << 28};
-  else sizes = {std::size_t{1} << 24};
+  if (req.params.get("size"))
+    sizes = {static_cast<std::size_t>(req.params.get("size"))};
+  else if (gpu)
+    sizes = {std::size_t{1} << 24, std::size_t{1} << 28};
+  else
+    sizes = {std::size_t{1} << 24};
   // The ladder's tree width when --lanes is not given: the book's block of 512 on a GPU; 64 on a
   // CPU, where a team is one thread and --neighbored's log2(lanes) passes over every slot are its
   // whole cost (16-core Xeon, 2^26 ints: 4.3 % of copy at 512 lanes, 5.4 % at 128, 6.0 % at 64; the other
   // rungs stay between 20 % and 180 %; benchmarks/results/portability-notes.md).
   const int default_lanes = is_gpu_v<Space> ? 512 : 64;
   const Config c{req.params.get("lanes") ? static_cast<int>(req.params.get("lanes")) : default_lanes,
-                 ShapeRequest{req.team_size, req.vector_length}, static_cast<int>(req.params.get("tile")), req.cfg,
-                 req.impl, req.params.get("sweep") != 0};
+                 ShapeRequest{req.team_size, req.vector_length},
+                 static_cast<int>(req.params.get("tile")),
+                 req.cfg,
+                 req.impl,
+                 req.params.get("sweep") != 0};
   const bool is_float = req.params.get("float") != 0;
 
   BenchReport report;
@@ -265,19 +272,26 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.config.set("impl", std::string(to_string(req.impl))).set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("timer", gpu ? "cuda events, held stream" : "fence + host timer");
   for (const std::size_t n : sizes) {
-    if (is_float) bench_size<Space, float>(report, space, n, c, req.seed);
-    else bench_size<Space, int>(report, space, n, c, req.seed);
+    if (is_float)
+      bench_size<Space, float>(report, space, n, c, req.seed);
+    else
+      bench_size<Space, int>(report, space, n, c, req.seed);
   }
-  report.notes.push_back("each row: the whole sum (team kernel + second launch; persistent: one launch, the last team adds the partial sums; recursive: every level), kernel time only");
-  report.notes.push_back("step: speed-up over the rung above; cumulative: over --neighbored; bytes: N values read once");
+  report.notes.push_back(
+      "each row: the whole sum (team kernel + second launch; persistent: one launch, the last team adds the partial "
+      "sums; recursive: every level), kernel time only");
+  report.notes.push_back(
+      "step: speed-up over the rung above; cumulative: over --neighbored; bytes: N values read once");
   return report;
 }
 
 BenchSpec make_bench() {
   return {"reduce",
-          "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce and CUB, vs a device copy",
+          "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce and CUB, vs a "
+          "device copy",
           {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
-           {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size, on a GPU; 64 on a CPU)", 0, 0, 4096},
+           {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size, on a GPU; 64 on a CPU)", 0,
+            0, 4096},
            {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
            {"float", "0: int values (the book); 1: float values", 0, 0, 1},
            {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},

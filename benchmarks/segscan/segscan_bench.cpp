@@ -60,8 +60,7 @@ template <class Space>
 void thread_per_segment(const Space& space, View<const float*, Space> values, View<const int*, Space> offsets,
                         View<float*, Space> sums) {
   Kokkos::parallel_for(
-      "segscan::bench::thread_per_segment", Kokkos::RangePolicy<Space>(space, 0, sums.extent(0)),
-      KOKKOS_LAMBDA(int s) {
+      "segscan::bench::thread_per_segment", Kokkos::RangePolicy<Space>(space, 0, sums.extent(0)), KOKKOS_LAMBDA(int s) {
         float sum = 0.0f;
         for (int i = offsets(s); i < offsets(s + 1); ++i) sum += values(i);
         sums(s) = sum;
@@ -96,9 +95,9 @@ std::string mean_name(std::int64_t mean) {
 }
 
 template <class Space>
-void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& req, const std::vector<float>& host_values,
-                  View<const float*, Space> values, std::int64_t mean, const MergePathPlan& plan, int team_size,
-                  const LaunchShape& vshape, int carry_team) {
+void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& req,
+                  const std::vector<float>& host_values, View<const float*, Space> values, std::int64_t mean,
+                  const MergePathPlan& plan, int team_size, const LaunchShape& vshape, int carry_team) {
   const bool gpu = is_gpu_v<Space>;
   const auto n = static_cast<std::int64_t>(host_values.size());
   Rng rng(req.seed + static_cast<std::uint64_t>(mean));
@@ -115,7 +114,8 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   const std::vector<int> off32(offsets.begin(), offsets.end());
   auto d_offsets = to_device(space, "offsets", off32);
   View<const int*, Space> co = d_offsets;
-  View<float*, Space> sums(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "sums"), static_cast<std::size_t>(segs));
+  View<float*, Space> sums(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "sums"),
+                           static_cast<std::size_t>(segs));
   const double bytes = 4.0 * (static_cast<double>(n) + 2.0 * static_cast<double>(segs) + 1.0);
   const std::string group = "L=" + mean_name(mean);
   const auto term = [&](std::int64_t i) { return static_cast<double>(host_values[static_cast<std::size_t>(i)]); };
@@ -123,7 +123,8 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   const Launch launch{team_size, default_tile<Space>()};
   const Launch vlaunch{vshape.team_size, vshape.tile, vshape.vector_length, carry_team};
   const auto vtiles = static_cast<std::size_t>(vshape.league(n));
-  View<SegPair<float>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"), vtiles);
+  View<SegPair<float>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"),
+                                           vtiles);
   View<int*, Space> tile_open(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_open"), vtiles);
   const bool ref = req.impl == Impl::reference;
   const auto kern = kernels<Space, float>(ref);
@@ -132,8 +133,9 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
       {"merge path (framework), " + group, "puzzle", [&] { merge_path_reduce(space, plan, ws, values, co, sums); }}};
   if (all) {
-    kernels.push_back({std::string("reduce (") + (ref ? "reference" : "exercise") + ": scan + gather, allocates), " + group,
-                       "puzzle", [&] { kern.reduce(space, launch, values, co, sums); }});
+    kernels.push_back(
+        {std::string("reduce (") + (ref ? "reference" : "exercise") + ": scan + gather, allocates), " + group, "puzzle",
+         [&] { kern.reduce(space, launch, values, co, sums); }});
     kernels.push_back({std::string("vector scan (") + (ref ? "reference" : "exercise") +
                            ": ThreadVectorRange parallel_scan + reducer), " + group,
                        "puzzle", [&] { kern.vector_scan(space, vlaunch, values, co, sums, tile_totals, tile_open); }});
@@ -141,8 +143,8 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
                        [&] { team_per_segment(space, gpu ? 128 : team_size, values, co, sums); }});
   }
   if (all && mean <= 1024)
-    kernels.push_back({"thread per segment, serial loop, " + group, "builtin",
-                       [&] { thread_per_segment(space, values, co, sums); }});
+    kernels.push_back(
+        {"thread per segment, serial loop, " + group, "builtin", [&] { thread_per_segment(space, values, co, sums); }});
   for (auto& [name, kind, launch_fn] : kernels) {
     poison(sums);
     launch_fn();
@@ -180,7 +182,9 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
   for (std::int64_t r = 0; r < rows; ++r) {
     std::int64_t len;
     if (power_law) {  // a quarter empty, the rest Pareto (alpha 1.5, minimum 3): mean about 7
-      len = rng.uniform() < 0.25 ? 0 : static_cast<std::int64_t>(std::min(3.0 * std::pow(1.0 - rng.uniform(), -1.0 / 1.5), static_cast<double>(rows)));
+      len = rng.uniform() < 0.25 ? 0
+                                 : static_cast<std::int64_t>(std::min(3.0 * std::pow(1.0 - rng.uniform(), -1.0 / 1.5),
+                                                                      static_cast<double>(rows)));
     } else {  // short rows: 0..16 nonzeros, mean 8
       len = rng.integer(0, 16);
     }
@@ -203,7 +207,8 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
   const double bytes = 8.0 * static_cast<double>(nnz) + 4.0 * (3.0 * static_cast<double>(rows) + 1.0);
   const std::string group = power_law ? "spmv power law" : "spmv short rows";
   const auto term = [&](std::int64_t j) {
-    return static_cast<double>(a[static_cast<std::size_t>(j)]) * x[static_cast<std::size_t>(columns[static_cast<std::size_t>(j)])];
+    return static_cast<double>(a[static_cast<std::size_t>(j)]) *
+           x[static_cast<std::size_t>(columns[static_cast<std::size_t>(j)])];
   };
   MergePathWorkspace<Space, float> ws(space, plan, rows, nnz);
   const Launch launch{team_size, default_tile<Space>()};
@@ -213,14 +218,16 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
   View<const float*, Space> ca = d_a, cx = d_x;
 
   std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
-      {"merge path spmv (framework), " + group, "puzzle", [&] { merge_path_spmv(space, plan, ws, co, cc, ca, cx, y); }}};
+      {"merge path spmv (framework), " + group, "puzzle",
+       [&] { merge_path_spmv(space, plan, ws, co, cc, ca, cx, y); }}};
   if (req.params.get("framework-only") == 0)
-    kernels.push_back({std::string("spmv (") + (ref ? "reference" : "exercise") + ": products + reduce, allocates), " + group,
-                       "puzzle", [&] { kern.spmv(space, launch, co, cc, ca, cx, y); }});
+    kernels.push_back(
+        {std::string("spmv (") + (ref ? "reference" : "exercise") + ": products + reduce, allocates), " + group,
+         "puzzle", [&] { kern.spmv(space, launch, co, cc, ca, cx, y); }});
   std::unique_ptr<KokkosKernelsSpmv<Space, float>> kk;
   if (have_kokkos_kernels()) {
-    kk = std::make_unique<KokkosKernelsSpmv<Space, float>>(space, static_cast<int>(rows), static_cast<int>(rows), d_offsets,
-                                                           d_columns, d_a, d_x, y);
+    kk = std::make_unique<KokkosKernelsSpmv<Space, float>>(space, static_cast<int>(rows), static_cast<int>(rows),
+                                                           d_offsets, d_columns, d_a, d_x, y);
     kernels.push_back({"KokkosSparse::spmv (SPMV_NATIVE), " + group, "library", [&] { (*kk)(); }});
   }
   for (auto& [name, kind, launch_fn] : kernels) {
@@ -230,17 +237,21 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
     check_sums(term, offsets, to_host(y), name);
     report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
   }
-  report.notes.push_back(group + ": " + std::to_string(rows) + " rows, " + std::to_string(nnz) + " nonzeros, longest row " +
-                         std::to_string(segments::longest(offsets)));
+  report.notes.push_back(group + ": " + std::to_string(rows) + " rows, " + std::to_string(nnz) +
+                         " nonzeros, longest row " + std::to_string(segments::longest(offsets)));
 }
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const bool gpu = is_gpu_v<Space>;
-  const std::int64_t n = req.params.get("size") ? req.params.get("size") : gpu ? std::int64_t{1} << 28 : std::int64_t{1} << 22;
+  const std::int64_t n = req.params.get("size") ? req.params.get("size")
+                         : gpu                  ? std::int64_t{1} << 28
+                                                : std::int64_t{1} << 22;
   std::vector<std::int64_t> means{4, 32, 1024, std::int64_t{1} << 20};
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
-  const std::int64_t rows = req.params.get("rows") ? req.params.get("rows") : gpu ? std::int64_t{1} << 24 : std::int64_t{1} << 18;
+  const std::int64_t rows = req.params.get("rows") ? req.params.get("rows")
+                            : gpu                  ? std::int64_t{1} << 24
+                                                   : std::int64_t{1} << 18;
   // Speed shapes (kpz/launch_shape.hpp). On a GPU the shapes of before: 256 members for the
   // scratch kernels, 128 for the merge path (43 items per member, chosen by the --tile-items
   // sweep in benchmarks/results/segscan-notes.md), 8 x 32 lanes for the vector scan. On a CPU
@@ -258,7 +269,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   vector_needs.gpu_team = 8;
   vector_needs.gpu_vector = 32;
   vector_needs.gpu_tile = vector_needs.host_tile = default_vector_scan_tile<Space>();
-  LaunchShape vshape = launch_shape(space, vector_needs, ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  LaunchShape vshape =
+      launch_shape(space, vector_needs, ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
   if (req.params.get("vector-tile")) vshape.tile = static_cast<int>(req.params.get("vector-tile"));
   // The vector scan's one-team carries launch: a whole block (32 x 32 lanes) on a GPU.
   KernelNeeds carry_needs = vector_needs;
@@ -280,8 +292,13 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.puzzle = "segscan";
   report.space = std::string(space_name<Space>());
   report.config.set("size", n).set("spmv_rows", rows).set("team_size", team_size);
-  report.config.set("vector_length", shape.vector_length).set("tile", shape.tile).set("vector_scan_shape", vshape.to_json().set("carry_team", carry_team));
-  report.config.set("merge_path_team_size", plan.team_size).set("merge_path_items_per_team", plan.tile_items).set("merge_path_spmv_items_per_team", spmv_plan.tile_items).set("impl", std::string(to_string(req.impl)));
+  report.config.set("vector_length", shape.vector_length)
+      .set("tile", shape.tile)
+      .set("vector_scan_shape", vshape.to_json().set("carry_team", carry_team));
+  report.config.set("merge_path_team_size", plan.team_size)
+      .set("merge_path_items_per_team", plan.tile_items)
+      .set("merge_path_spmv_items_per_team", spmv_plan.tile_items)
+      .set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("kokkos_kernels", have_kokkos_kernels());
   report.config.set("cub", LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) != nullptr);
@@ -291,26 +308,32 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   std::vector<float> host_values(static_cast<std::size_t>(n));
   for (auto& v : host_values) v = static_cast<float>(rng.uniform(-2.0, 3.0));
   auto values = to_device(space, "values", host_values);
-  for (const std::int64_t mean : means) bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size, vshape, carry_team);
+  for (const std::int64_t mean : means)
+    bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size, vshape, carry_team);
   if (req.params.get("spmv")) {
     bench_spmv<Space>(report, space, req, rows, false, spmv_plan, team_size);
     bench_spmv<Space>(report, space, req, rows, true, spmv_plan, team_size);
   }
   if (!have_kokkos_kernels())
-    report.notes.push_back("no Kokkos Kernels in this build: configure with -DKokkosKernels_ROOT=... for the KokkosSparse::spmv rows");
+    report.notes.push_back(
+        "no Kokkos Kernels in this build: configure with -DKokkosKernels_ROOT=... for the KokkosSparse::spmv rows");
   return report;
 }
 
 BenchSpec make_bench() {
   return {"segscan",
-          "segmented sums for mean lengths 4, 32, 1024, 2^20 and SpMV: merge path, vector scan vs CUB, Kokkos Kernels, first tries",
+          "segmented sums for mean lengths 4, 32, 1024, 2^20 and SpMV: merge path, vector scan vs CUB, Kokkos Kernels, "
+          "first tries",
           {{"size", "N values (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 29},
            {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
            {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
            {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
-           {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 5504 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
-           {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 2944 on a GPU, 2048 on the host)", 0, 0, 1 << 14},
-           {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0, 0, 1},
+           {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 5504 on a GPU, 2048 on the host)",
+            0, 0, 1 << 14},
+           {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 2944 on a GPU, 2048 on the host)", 0, 0,
+            1 << 14},
+           {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0,
+            0, 1},
            {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1},
            {"vector-tile", "elements per team of the vector scan (0: 4096)", 0, 0, 1 << 13}},
           [](const BenchRequest& req) {

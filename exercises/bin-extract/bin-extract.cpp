@@ -8,12 +8,12 @@
 namespace kpz::bin_extract::exercise {
 
 template <class Space>
-void histogram(const Space& space, int team_size, int num_bins, View<const float*, Space> in,
-               View<float**, Space> out, View<int*, Space> counts) {
+void histogram(const Space& space, int team_size, int num_bins, View<const float*, Space> in, View<float**, Space> out,
+               View<int*, Space> counts) {
   const int n = static_cast<int>(in.extent(0));
   // One team (CUDA: one block) for the whole input; its scratch holds the input and its bins.
-  const auto policy = TeamPolicy<Space>(space, 1, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(histogram_scratch_bytes<Space>(n)));
+  const auto policy =
+      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(histogram_scratch_bytes<Space>(n)));
   Kokkos::parallel_for(
       "bin_extract::histogram", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_x(team.team_scratch(0), n);
@@ -26,8 +26,8 @@ void histogram(const Space& space, int team_size, int num_bins, View<const float
 }
 
 template <class Space>
-void extract(const Space& space, const Launch& launch, int num_bins, int target_bin,
-             View<const float*, Space> in, View<int*, Space> tile_offsets, View<float*, Space> out) {
+void extract(const Space& space, const Launch& launch, int num_bins, int target_bin, View<const float*, Space> in,
+             View<int*, Space> tile_offsets, View<float*, Space> out) {
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile;
   const int teams = teams_for(in.extent(0), tile);

@@ -25,8 +25,8 @@ KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, cons
 // Loading with unrolling: lane i of the tile starting at `first` gets the sum of the Unroll
 // elements first + u * lanes + i (u < Unroll; 0 past n), then the team waits.
 template <int Unroll, class Space, class T>
-KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n,
-                                      int first, const Slots<Space, T>& s, int lanes) {
+KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n, int first,
+                                      const Slots<Space, T>& s, int lanes) {
   // TODO(roughly 9 lines): a TeamThreadRange over lanes: lane i loads its Unroll elements into a local array first (0 past n), then adds them and stores the sum in s(i). Then a team barrier.
 }
 
@@ -148,8 +148,7 @@ template <class Space, class T>
 void persistent(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial,
                 View<unsigned*, Space> done, View<T*, Space> result) {
   using Quads = Kokkos::View<const Quad<T>*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
-  if (!is_quad_aligned(in.data()))
-    throw std::invalid_argument("reduce::persistent needs a 16-byte aligned input");
+  if (!is_quad_aligned(in.data())) throw std::invalid_argument("reduce::persistent needs a 16-byte aligned input");
   const std::int64_t n = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t nq = n / 4;  // whole Quads; the 0 to 3 elements after them go to the last team
   const Quads quads(reinterpret_cast<const Quad<T>*>(in.data()), static_cast<std::size_t>(nq));

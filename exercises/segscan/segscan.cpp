@@ -33,8 +33,8 @@ KOKKOS_INLINE_FUNCTION void hillis_steele(const Member& team, Buffer& cur, Buffe
 }
 
 template <class Space, class T>
-void inclusive_simple(const Space& space, int team_size, View<const T*, Space> values,
-                      View<const Flag*, Space> flags, View<T*, Space> out) {
+void inclusive_simple(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
+                      View<T*, Space> out) {
   using Buffer = ScratchView<SegPair<T>*, Space>;
   const int n = static_cast<int>(values.extent(0));
   // One team (CUDA: one block); its scratch holds two buffers of n pairs.
@@ -43,8 +43,9 @@ void inclusive_simple(const Space& space, int team_size, View<const T*, Space> v
   Kokkos::parallel_for(
       "segscan::inclusive_simple", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer cur(team.team_scratch(0), n), next(team.team_scratch(0), n);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
-                             [&](int i) { cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))}; });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+          cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))};
+        });
         team.team_barrier();
         hillis_steele(team, cur, next, n);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) { out(i) = cur(i).value; });
@@ -61,8 +62,9 @@ void exclusive(const Space& space, int team_size, View<const T*, Space> values, 
   Kokkos::parallel_for(
       "segscan::exclusive", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer cur(team.team_scratch(0), n), next(team.team_scratch(0), n);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
-                             [&](int i) { cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))}; });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+          cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))};
+        });
         team.team_barrier();
         hillis_steele(team, cur, next, n);
         // cur now holds the inclusive scan, and the last step ended with a barrier.
@@ -71,13 +73,13 @@ void exclusive(const Space& space, int team_size, View<const T*, Space> values, 
 }
 
 template <class Space, class T>
-void work_efficient(const Space& space, int team_size, View<const T*, Space> values,
-                    View<const Flag*, Space> flags, View<T*, Space> out) {
+void work_efficient(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
+                    View<T*, Space> out) {
   using Buffer = ScratchView<SegPair<T>*, Space>;
   const int n = static_cast<int>(values.extent(0));
   const int p = next_pow2(n);  // the tree has p leaves; leaves past n hold the identity
-  const auto policy = TeamPolicy<Space>(space, 1, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(blelloch_scratch_bytes<Space, T>(n)));
+  const auto policy =
+      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(blelloch_scratch_bytes<Space, T>(n)));
   Kokkos::parallel_for(
       "segscan::work_efficient", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer a(team.team_scratch(0), p);
@@ -92,8 +94,8 @@ void work_efficient(const Space& space, int team_size, View<const T*, Space> val
 }
 
 template <class Space, class T>
-void multi_team(const Space& space, const Launch& launch, View<const T*, Space> values,
-                View<const Flag*, Space> flags, View<T*, Space> out) {
+void multi_team(const Space& space, const Launch& launch, View<const T*, Space> values, View<const Flag*, Space> flags,
+                View<T*, Space> out) {
   using Buffer = ScratchView<SegPair<T>*, Space>;
   const int n = static_cast<int>(values.extent(0));
   const int tile = launch.tile;
@@ -286,8 +288,9 @@ void vector_scan_tile_segments(const Space& space, int tile, int n, View<const i
 }
 
 template <class Space, class T>
-void vector_scan(const Space& space, const Launch& launch, View<const T*, Space> values, View<const int*, Space> offsets,
-                 View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals, View<int*, Space> tile_open) {
+void vector_scan(const Space& space, const Launch& launch, View<const T*, Space> values,
+                 View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
+                 View<int*, Space> tile_open) {
   const int n = static_cast<int>(values.extent(0));
   if (n == 0) {  // no tiles: every segment is empty
     Kokkos::deep_copy(space, sums, T(0));

@@ -26,7 +26,7 @@
 namespace kpz::cli {
 
 BuildDefaults build_defaults() {
-  return {KPZ_SOURCE_DIR, KPZ_BUILD_DIR,      KPZ_BUILD_TARGET, KPZ_STATE_FILE,
+  return {KPZ_SOURCE_DIR,    KPZ_BUILD_DIR,    KPZ_BUILD_TARGET, KPZ_STATE_FILE,
           KPZ_CMAKE_COMMAND, KPZ_BUILD_BINARY, KPZ_BENCH_BINARY};
 }
 

@@ -17,7 +17,7 @@ struct Flag {
 struct ParsedFlags {
   std::vector<std::string> positional;
   std::map<std::string, std::string> values;  // flags with a value
-  std::set<std::string> present;               // every flag given
+  std::set<std::string> present;              // every flag given
   bool has(const std::string& name) const { return present.count(name) != 0; }
 };
 
@@ -27,8 +27,7 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
                         const std::string& context);
 
 // Strict integer parsing with a range: "--size expects an integer in [1, 268435456], got 'x'".
-std::int64_t parse_int(const std::string& flag, const std::string& text, std::int64_t min,
-                       std::int64_t max);
+std::int64_t parse_int(const std::string& flag, const std::string& text, std::int64_t min, std::int64_t max);
 
 // Control characters escaped (\n, \x1b, ...): text echoed from the command line or the
 // environment cannot break the one-line rule of error messages, nor drive the terminal.

@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "freshness.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/errors.hpp"
-#include "freshness.hpp"
 #include "kpz/registry.hpp"
 #include "paths.hpp"
 #include "process.hpp"
@@ -17,9 +17,10 @@ void hand_bench_over(const std::vector<std::string>& bench_args) {
   const LearnerPaths& paths = learner_paths();
   if (paths.bench_binary.empty()) return;
   if (!std::filesystem::exists(paths.bench_binary))
-    throw UsageError("bench is not built in this build (the learner target builds kpuzzles "
-                     "without the benchmarks): build it with `cmake --build " + paths.build_dir +
-                     " --target kpuzzles-bench` (or build everything), then run this again");
+    throw UsageError(
+        "bench is not built in this build (the learner target builds kpuzzles "
+        "without the benchmarks): build it with `cmake --build " +
+        paths.build_dir + " --target kpuzzles-bench` (or build everything), then run this again");
   std::vector<std::string> words{paths.bench_binary, "bench"};
   words.insert(words.end(), bench_args.begin(), bench_args.end());
   replace_process(words);
@@ -30,8 +31,9 @@ int cmd_bench(const std::vector<std::string>& args) {
   const BenchSpec* spec = BenchRegistry::instance().find(puzzle.name);
 #if defined(KPZ_NO_BENCHMARKS)
   if (!spec)
-    throw UsageError("this kpuzzles was built without benchmarks (-DKPZ_BUILD_BENCHMARKS=OFF): configure with "
-                     "-DKPZ_BUILD_BENCHMARKS=ON and build again to use 'kpuzzles bench'");
+    throw UsageError(
+        "this kpuzzles was built without benchmarks (-DKPZ_BUILD_BENCHMARKS=OFF): configure with "
+        "-DKPZ_BUILD_BENCHMARKS=ON and build again to use 'kpuzzles bench'");
 #endif
   if (!spec) throw UsageError("puzzle '" + puzzle.name + "' has no benchmark");
   std::vector<Flag> allowed;
@@ -78,7 +80,8 @@ int cmd_bench(const std::vector<std::string>& args) {
   std::ofstream json_file;
   if (const auto it = flags.values.find("json-file"); it != flags.values.end()) {
     json_file.open(it->second, std::ios::trunc);
-    if (!json_file) throw UsageError("--json-file: cannot write " + quoted(it->second) + "; give a file in an existing folder");
+    if (!json_file)
+      throw UsageError("--json-file: cannot write " + quoted(it->second) + "; give a file in an existing folder");
   }
   if (req.impl == Impl::exercise) announce_stale_binary({puzzle.name});
   BenchReport report;
@@ -98,13 +101,16 @@ int cmd_bench(const std::vector<std::string>& args) {
     } catch (const std::exception&) {
       throw e;
     }
-    std::cerr << "kpuzzles: wrong answer: " << printable(e.what()) << " (the reference passes on the same input; `kpuzzles check "
-              << puzzle.name << "` shows where yours goes wrong)\n";
+    std::cerr << "kpuzzles: wrong answer: " << printable(e.what())
+              << " (the reference passes on the same input; `kpuzzles check " << puzzle.name
+              << "` shows where yours goes wrong)\n";
     return 1;
   }
   if (json_file.is_open()) json_file << bench_json(report).dump() << '\n';
-  if (flags.has("json")) std::cout << bench_json(report).dump() << '\n';
-  else print_bench(std::cout, report);
+  if (flags.has("json"))
+    std::cout << bench_json(report).dump() << '\n';
+  else
+    print_bench(std::cout, report);
   return 0;
 }
 

@@ -17,17 +17,20 @@ namespace kpz::cli {
 // variant's extra cases, and prints the report of the first failing case (or of the defaults).
 // Exit 0 when all pass, 1 otherwise. Passes of the learner's code are recorded as solved.
 int cmd_check(const std::vector<std::string>& args) {
-  const ParsedFlags flags = parse_flags(args,
-                                        {{"reference", false, "check the solutions"},
-                                         {"space", true, "execution space"},
-                                         {"variant", true, "only this variant (needs a puzzle)"},
-                                         {"json", false, "print one JSON object"},
-                                         {"time-limit", true, "seconds per exercise before a hung one is stopped (default 60, 0: none)"}},
-                                        "'kpuzzles check'");
+  const ParsedFlags flags =
+      parse_flags(args,
+                  {{"reference", false, "check the solutions"},
+                   {"space", true, "execution space"},
+                   {"variant", true, "only this variant (needs a puzzle)"},
+                   {"json", false, "print one JSON object"},
+                   {"time-limit", true, "seconds per exercise before a hung one is stopped (default 60, 0: none)"}},
+                  "'kpuzzles check'");
   std::vector<const PuzzleSpec*> puzzles;
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles check' takes at most one puzzle");
-  if (flags.positional.empty()) puzzles = puzzles_in_course_order();
-  else puzzles.push_back(&find_puzzle(flags.positional, "check"));
+  if (flags.positional.empty())
+    puzzles = puzzles_in_course_order();
+  else
+    puzzles.push_back(&find_puzzle(flags.positional, "check"));
   if (flags.has("variant") && flags.positional.empty())
     throw UsageError("'kpuzzles check --variant' needs a puzzle: kpuzzles check <puzzle> --variant <name>");
   std::string space;
@@ -70,7 +73,8 @@ int cmd_check(const std::vector<std::string>& args) {
       if (!shown->usage_error.empty()) {
         std::cout << spec->name << " " << shown->args << ": cannot run here: " << shown->usage_error << '\n';
       } else {
-        if (shown->args != "--" + v->name) std::cout << "case: kpuzzles run " << spec->name << " " << shown->args << '\n';
+        if (shown->args != "--" + v->name)
+          std::cout << "case: kpuzzles run " << spec->name << " " << shown->args << '\n';
         print_report(std::cout, spec->name, shown->request, shown->report, PrintStyle{use_color(), 64});
       }
       if (r.pass && r.untraced_bug_hunt)

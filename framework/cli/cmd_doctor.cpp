@@ -66,17 +66,28 @@ struct Finding {
 
 [[maybe_unused]] std::string arch_option(int cc) {
   switch (cc) {
-    case 120: return "BLACKWELL120";
-    case 100: return "BLACKWELL100";
-    case 90: return "HOPPER90";
-    case 89: return "ADA89";
-    case 87: return "AMPERE87";
-    case 86: return "AMPERE86";
-    case 80: return "AMPERE80";
-    case 75: return "TURING75";
-    case 72: return "VOLTA72";
-    case 70: return "VOLTA70";
-    default: return "";
+    case 120:
+      return "BLACKWELL120";
+    case 100:
+      return "BLACKWELL100";
+    case 90:
+      return "HOPPER90";
+    case 89:
+      return "ADA89";
+    case 87:
+      return "AMPERE87";
+    case 86:
+      return "AMPERE86";
+    case 80:
+      return "AMPERE80";
+    case 75:
+      return "TURING75";
+    case 72:
+      return "VOLTA72";
+    case 70:
+      return "VOLTA70";
+    default:
+      return "";
   }
 }
 
@@ -97,7 +108,8 @@ std::vector<Finding> setup_findings(const std::vector<SpaceLimits>& limits) {
   const LearnerPaths& paths = learner_paths();
   std::vector<std::string> names;
   for (const auto& s : limits) names.push_back(s.space);
-  const bool parallel = std::any_of(limits.begin(), limits.end(), [](const SpaceLimits& s) { return s.space != "serial"; });
+  const bool parallel =
+      std::any_of(limits.begin(), limits.end(), [](const SpaceLimits& s) { return s.space != "serial"; });
   f.push_back({"backends", parallel, join(names, ", "),
                parallel ? ""
                         : "only Serial, where every team has one member and races cannot show: configure with "
@@ -119,31 +131,37 @@ std::vector<Finding> setup_findings(const std::vector<SpaceLimits>& limits) {
     if (omp) {
       const bool ok = s.team_size_max >= 4;
       f.push_back({"openmp teams", ok, detail,
-                   ok ? "" : "bugs between team members (a missing barrier) may hide with so few: export OMP_NUM_THREADS=8 "
-                             "(more threads than cores is fine for checking)"});
+                   ok ? ""
+                      : "bugs between team members (a missing barrier) may hide with so few: export OMP_NUM_THREADS=8 "
+                        "(more threads than cores is fine for checking)"});
     } else if (s.team_size_max > cores) {
       f.push_back({"threads teams", false, detail,
                    "more threads than cores: the Threads backend's barriers spin, so every run is many times slower; "
-                   "export KOKKOS_NUM_THREADS=" + std::to_string(cores) + " (or unset it: one per core)"});
+                   "export KOKKOS_NUM_THREADS=" +
+                       std::to_string(cores) + " (or unset it: one per core)"});
     } else {
       const bool ok = s.team_size_max >= std::min(4, cores);
-      f.push_back({"threads teams", ok, detail,
-                   ok ? "" : "bugs between team members (a missing barrier) may hide with so few: export KOKKOS_NUM_THREADS=" +
-                             std::to_string(cores) + " (one per core; more makes Threads' spinning barriers slow)"});
+      f.push_back(
+          {"threads teams", ok, detail,
+           ok ? ""
+              : "bugs between team members (a missing barrier) may hide with so few: export KOKKOS_NUM_THREADS=" +
+                    std::to_string(cores) + " (one per core; more makes Threads' spinning barriers slow)"});
     }
   }
 #if defined(KOKKOS_ENABLE_CUDA)
   {
     const auto& prop = Kokkos::Cuda{}.cuda_device_prop();
     const int device = prop.major * 10 + prop.minor, built = compiled_cuda_arch();
-    const std::string detail = "built for " + (built ? "sm_" + std::to_string(built) : std::string("an unknown architecture")) +
-                               ", GPU " + prop.name + " is " + std::to_string(prop.major) + "." + std::to_string(prop.minor);
+    const std::string detail =
+        "built for " + (built ? "sm_" + std::to_string(built) : std::string("an unknown architecture")) + ", GPU " +
+        prop.name + " is " + std::to_string(prop.major) + "." + std::to_string(prop.minor);
     std::string fix;
     if (built && built != device) {
       const std::string want = arch_option(device);
       fix = "reconfigure for this GPU: cmake --preset cuda --fresh -DKokkos_ARCH_" + arch_option(built) + "=OFF" +
             (want.empty() ? " -DKokkos_ARCH_<yours>=ON" : " -DKokkos_ARCH_" + want + "=ON") +
-            (built > device ? " (this build cannot run its kernels here)" : " (kernels are JIT-compiled from PTX, slowly)");
+            (built > device ? " (this build cannot run its kernels here)"
+                            : " (kernels are JIT-compiled from PTX, slowly)");
     }
     f.push_back({"cuda architecture", fix.empty(), detail, fix});
   }
@@ -156,17 +174,22 @@ std::vector<Finding> setup_findings(const std::vector<SpaceLimits>& limits) {
     static const std::regex version_re(R"(cmake version (\d+)\.(\d+)(\.\d+)?)");
     if (!r.ok() || !std::regex_search(out, m, version_re)) {
       f.push_back({"cmake", false, "cannot run " + paths.cmake,
-                   "install CMake 3.25 or newer (`pip install cmake`, or cmake.org/download); `kpuzzles watch` rebuilds with it"});
+                   "install CMake 3.25 or newer (`pip install cmake`, or cmake.org/download); `kpuzzles watch` "
+                   "rebuilds with it"});
     } else {
       const int major = std::stoi(m[1]), minor = std::stoi(m[2]);
       const bool ok = major > 3 || (major == 3 && minor >= 25);
       f.push_back({"cmake", ok, m[0].str().substr(14) + " (" + paths.cmake + ")",
-                   ok ? "" : "CMake " + m[0].str().substr(14) + " is too old for the presets (3.25 or newer): `pip install cmake` or cmake.org/download"});
+                   ok ? ""
+                      : "CMake " + m[0].str().substr(14) +
+                            " is too old for the presets (3.25 or newer): `pip install cmake` or cmake.org/download"});
     }
   }
   const bool source_ok = fs::is_directory(paths.exercises_dir()) && fs::is_directory(paths.source_dir + "/reference");
   f.push_back({"source tree", source_ok, paths.source_dir,
-               source_ok ? "" : "exercises/ and reference/ not found there: set KPZ_SOURCE_DIR to your Kokkos Puzzles checkout"});
+               source_ok
+                   ? ""
+                   : "exercises/ and reference/ not found there: set KPZ_SOURCE_DIR to your Kokkos Puzzles checkout"});
   const bool build_ok = fs::exists(paths.build_dir + "/CMakeCache.txt");
   f.push_back({"build tree", build_ok, paths.build_dir,
                build_ok ? "" : "not a configured build tree: run `cmake --preset openmp`, or set KPZ_BUILD_DIR"});
@@ -242,8 +265,8 @@ int cmd_doctor(const std::vector<std::string>& args) {
   if (!flags.positional.empty()) throw UsageError("'kpuzzles doctor' takes no arguments");
   const std::vector<SpaceLimits> limits = space_limits();
   Json j = Json::object();
-  j.set("kokkos_version", std::to_string(KOKKOS_VERSION_MAJOR) + "." + std::to_string(KOKKOS_VERSION_MINOR) +
-                              "." + std::to_string(KOKKOS_VERSION_PATCH));
+  j.set("kokkos_version", std::to_string(KOKKOS_VERSION_MAJOR) + "." + std::to_string(KOKKOS_VERSION_MINOR) + "." +
+                              std::to_string(KOKKOS_VERSION_PATCH));
   j.set("default_space", default_space_name());
   Json spaces = Json::array();
   for (const auto& name : enabled_space_names()) {
@@ -297,32 +320,30 @@ int cmd_doctor(const std::vector<std::string>& args) {
     return 0;
   }
   const Style style{use_color()};
-  std::cout << "Kokkos " << KOKKOS_VERSION_MAJOR << '.' << KOKKOS_VERSION_MINOR << '.'
-            << KOKKOS_VERSION_PATCH << ", default execution space "
-            << default_space_name() << '\n';
+  std::cout << "Kokkos " << KOKKOS_VERSION_MAJOR << '.' << KOKKOS_VERSION_MINOR << '.' << KOKKOS_VERSION_PATCH
+            << ", default execution space " << default_space_name() << '\n';
   for (const auto& name : enabled_space_names()) {
     with_space(name, [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
-      std::cout << "  " << name << ": concurrency " << space.concurrency() << ", team_size_max "
-                << team_size_max(space) << ", scratch level 0 " << scratch_size_max<Space>(0)
-                << " B, level 1 " << scratch_size_max<Space>(1) << " B, vector length up to "
-                << vector_length_max<Space>();
+      std::cout << "  " << name << ": concurrency " << space.concurrency() << ", team_size_max " << team_size_max(space)
+                << ", scratch level 0 " << scratch_size_max<Space>(0) << " B, level 1 " << scratch_size_max<Space>(1)
+                << " B, vector length up to " << vector_length_max<Space>();
 #if defined(KOKKOS_ENABLE_CUDA)
-      if constexpr (std::is_same_v<Space, Kokkos::Cuda>)
-        std::cout << ", device " << space.cuda_device_prop().name;
+      if constexpr (std::is_same_v<Space, Kokkos::Cuda>) std::cout << ", device " << space.cuda_device_prop().name;
 #endif
       std::cout << '\n';
       const LaunchShape check = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::check);
       const LaunchShape speed = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed);
       std::cout << "    launch shapes: run/check teams of " << check.team_size
-                << (check.team_size > 1 ? " (to show races)" : "") << ", bench teams of "
-                << speed.team_size << (is_gpu_space_v<Space> ? "" : " (Kokkos' team_size_recommended)")
+                << (check.team_size > 1 ? " (to show races)" : "") << ", bench teams of " << speed.team_size
+                << (is_gpu_space_v<Space> ? "" : " (Kokkos' team_size_recommended)")
                 << "; --team-size / --vector-length override both\n";
     });
   }
   std::cout << "\nsetup\n";
   for (const auto& f : findings) {
-    std::cout << "  " << (f.ok ? style.green("ok  ") : style.yellow("fix ")) << "  " << f.check << ": " << f.detail << '\n';
+    std::cout << "  " << (f.ok ? style.green("ok  ") : style.yellow("fix ")) << "  " << f.check << ": " << f.detail
+              << '\n';
     if (!f.fix.empty()) std::cout << "        " << f.fix << '\n';
   }
   std::cout << "\npuzzles on this build\n";
@@ -331,11 +352,14 @@ int cmd_doctor(const std::vector<std::string>& args) {
     for (const auto& s : p["spaces"].items()) {
       const auto run = s["variants_run"].as_int(), all = s["variants"].as_int();
       std::cout << "    " << s["space"].as_string() << ": ";
-      if (run == all) std::cout << "all " << all << " variants run";
-      else std::cout << style.yellow(std::to_string(run) + " of " + std::to_string(all) + " variants run");
+      if (run == all)
+        std::cout << "all " << all << " variants run";
+      else
+        std::cout << style.yellow(std::to_string(run) + " of " + std::to_string(all) + " variants run");
       std::cout << ", teams of " << s["team_size"].as_int() << '\n';
       for (const auto& v : s["details"].items())
-        if (!v["runs"].as_bool()) std::cout << "      --" << v["variant"].as_string() << ": " << v["reason"].as_string() << '\n';
+        if (!v["runs"].as_bool())
+          std::cout << "      --" << v["variant"].as_string() << ": " << v["reason"].as_string() << '\n';
       for (const auto& a : s["advice"].items()) std::cout << "      - " << a.as_string() << '\n';
     }
   }

@@ -38,7 +38,8 @@ int cmd_hint(const std::vector<std::string>& given) {
                                          {"json", false, "print JSON"}},
                                         "'kpuzzles hint " + spec.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles hint'; choose the exercise with --variant");
+    throw UsageError("unexpected argument " + quoted(flags.positional.front()) +
+                     " for 'kpuzzles hint'; choose the exercise with --variant");
   const auto it = flags.values.find("variant");
   const VariantSpec& variant = pick_variant(spec, it == flags.values.end() ? "" : it->second, load_state());
   const ExerciseHints h = load_hints(spec, variant);
@@ -74,7 +75,9 @@ int cmd_hint(const std::vector<std::string>& given) {
     return 0;
   }
   for (int t : show) {
-    std::cout << '\n' << style.bold("hint " + std::to_string(t) + " of " + std::to_string(h.tiers) + ": " + tier_name(t)) << "\n\n";
+    std::cout << '\n'
+              << style.bold("hint " + std::to_string(t) + " of " + std::to_string(h.tiers) + ": " + tier_name(t))
+              << "\n\n";
     std::cout << render_tier(h, t);
   }
   if (flags.has("seen")) return 0;

@@ -52,7 +52,8 @@ int cmd_list(const std::vector<std::string>& args) {
       j.set("puzzle", e.puzzle->name).set("variant", e.variant->name).set("summary", e.variant->summary);
       j.set("function", e.variant->function).set("file", exercise_file_for(paths, e.puzzle->name, e.variant->function));
       j.set("status", to_string(status[i])).set("bug_hunt", e.variant->bug_hunt);
-      if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) j.set("reason", f->usage_error);
+      if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty())
+        j.set("reason", f->usage_error);
       j.set("solved_before", state.solved(e.puzzle->name, e.variant->name)).set("passes_now", results[i].pass);
       j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));
       list.push(std::move(j));
@@ -67,8 +68,10 @@ int cmd_list(const std::vector<std::string>& args) {
 
   const Style style{use_color()};
   std::cout << style.bold("Kokkos Puzzles") << " on " << backend << ": ";
-  if (stdout_is_terminal()) std::cout << progress_bar(solved, static_cast<int>(exercises.size()), 20, style.color) << " solved\n";
-  else std::cout << solved << " of " << exercises.size() << " exercises solved\n";
+  if (stdout_is_terminal())
+    std::cout << progress_bar(solved, static_cast<int>(exercises.size()), 20, style.color) << " solved\n";
+  else
+    std::cout << solved << " of " << exercises.size() << " exercises solved\n";
   const int width = stdout_is_terminal() ? terminal_columns() : 1 << 20;
   for (std::size_t i = 0; i < exercises.size(); ++i) {
     const Exercise& e = exercises[i];
@@ -78,16 +81,22 @@ int cmd_list(const std::vector<std::string>& args) {
     char col[32];
     std::snprintf(col, sizeof col, "%-14s", st.c_str());
     std::string painted = col;
-    if (status[i] == Status::solved) painted = style.green(col);
-    else if (status[i] == Status::pending) painted = style.yellow(col);
-    else if (status[i] == Status::cannot_run) painted = style.red(col);
-    else painted = style.dim(col);
+    if (status[i] == Status::solved)
+      painted = style.green(col);
+    else if (status[i] == Status::pending)
+      painted = style.yellow(col);
+    else if (status[i] == Status::cannot_run)
+      painted = style.red(col);
+    else
+      painted = style.dim(col);
     std::string tail = e.variant->summary;
-    if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty()) tail = f->usage_error;
+    if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty())
+      tail = f->usage_error;
     else if (status[i] == Status::solved && !results[i].pass)
       tail = "solved before; your code as built now does not pass (reset or changed since)";
     const int room = width - static_cast<int>(std::string(head).size()) - 15;
-    if (room > 10 && static_cast<int>(tail.size()) > room) tail = tail.substr(0, static_cast<std::size_t>(room - 3)) + "...";
+    if (room > 10 && static_cast<int>(tail.size()) > room)
+      tail = tail.substr(0, static_cast<std::size_t>(room - 3)) + "...";
     std::cout << head << painted << ' ' << tail << '\n';
   }
   if (next >= 0)

@@ -52,9 +52,9 @@ void write_file(const std::string& path, const std::string& text) {
 // asking, keeping the learner's version as a backup next to it.
 int cmd_reset(const std::vector<std::string>& args) {
   const PuzzleSpec& spec = find_puzzle(args, "reset");
-  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()},
-                                        {{"yes", false, "do not ask"}, {"json", false, "print JSON"}},
-                                        "'kpuzzles reset " + spec.name + "'");
+  const ParsedFlags flags =
+      parse_flags({args.begin() + 1, args.end()}, {{"yes", false, "do not ask"}, {"json", false, "print JSON"}},
+                  "'kpuzzles reset " + spec.name + "'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles reset' takes one puzzle");
   const LearnerPaths& paths = learner_paths();
   require_source_tree(paths, "reset");
@@ -68,13 +68,16 @@ int cmd_reset(const std::vector<std::string>& args) {
   std::vector<std::string> unchanged;
   for (const auto& p : pairs) {
     std::string skeleton = skeleton_from_reference(read_text_file(p.reference), spec.name, p.reference);
-    if (fs::exists(p.exercise) && read_text_file(p.exercise) == skeleton) unchanged.push_back(p.exercise);
-    else changes.push_back({p.exercise, std::move(skeleton), ""});
+    if (fs::exists(p.exercise) && read_text_file(p.exercise) == skeleton)
+      unchanged.push_back(p.exercise);
+    else
+      changes.push_back({p.exercise, std::move(skeleton), ""});
   }
   const bool json = flags.has("json");
   if (!changes.empty() && !flags.has("yes")) {
     if (json || !stdin_is_terminal())
-      throw UsageError("'kpuzzles reset' overwrites your work and asks first; add --yes when it cannot ask (no terminal, --json)");
+      throw UsageError(
+          "'kpuzzles reset' overwrites your work and asks first; add --yes when it cannot ask (no terminal, --json)");
     std::cout << "Put the skeleton back in:\n";
     for (const auto& c : changes) std::cout << "  " << relative_to_source(c.file) << '\n';
     std::cout << "Your version is kept as a backup next to it. Continue? [y/N] " << std::flush;
@@ -97,7 +100,8 @@ int cmd_reset(const std::vector<std::string>& args) {
     Json reset = Json::array(), same = Json::array();
     for (const auto& c : changes) {
       Json j = Json::object();
-      j.set("file", relative_to_source(c.file)).set("backup", c.backup.empty() ? Json() : Json(relative_to_source(c.backup)));
+      j.set("file", relative_to_source(c.file))
+          .set("backup", c.backup.empty() ? Json() : Json(relative_to_source(c.backup)));
       reset.push(std::move(j));
     }
     for (const auto& u : unchanged) same.push(relative_to_source(u));

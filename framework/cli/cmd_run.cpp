@@ -1,10 +1,10 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "freshness.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/report.hpp"
-#include "freshness.hpp"
 #include "memory.hpp"
 #include "puzzle_flags.hpp"
 #include "time_limit.hpp"
@@ -24,11 +24,10 @@ int cmd_run(const std::vector<std::string>& args) {
                                  {"time-limit", true, "seconds before a hung run is stopped (default 60, 0: none)"},
                                  {"full-arrays", false, "--json: every array, at any --size (default: up to 4096)"},
                                  {"help", false, "list variants and options"}});
-  const ParsedFlags flags =
-      parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles run " + spec.name + "'");
+  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles run " + spec.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles run " +
-                     spec.name + "' (variants are flags, e.g. --" + spec.variants.front().name + ")");
+    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles run " + spec.name +
+                     "' (variants are flags, e.g. --" + spec.variants.front().name + ")");
   if (flags.has("help")) {
     print_puzzle_help(spec);
     return 0;
@@ -67,8 +66,8 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!req.keep_arrays)
       j.set("arrays_omitted", "--size is above " + std::to_string(kJsonArrays) + ": --full-arrays prints them");
     std::cout << j.dump() << '\n';
-  }
-  else print_report(std::cout, spec.name, req, report, style);
+  } else
+    print_report(std::cout, spec.name, req, report, style);
   return report.pass ? 0 : 1;
 }
 

@@ -17,10 +17,10 @@ namespace kpz::cli {
 // or recorded earlier). --force opens it anyway and is recorded in the progress file.
 int cmd_solution(const std::vector<std::string>& args) {
   const PuzzleSpec& spec = find_puzzle(args, "solution");
-  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()},
-                                        {{"force", false, "show it although not every variant passes (recorded)"},
-                                         {"json", false, "print JSON"}},
-                                        "'kpuzzles solution " + spec.name + "'");
+  const ParsedFlags flags = parse_flags(
+      {args.begin() + 1, args.end()},
+      {{"force", false, "show it although not every variant passes (recorded)"}, {"json", false, "print JSON"}},
+      "'kpuzzles solution " + spec.name + "'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles solution' takes one puzzle");
   const LearnerPaths& paths = learner_paths();
 
@@ -49,9 +49,9 @@ int cmd_solution(const std::vector<std::string>& args) {
       j.set("puzzle", spec.name).set("allowed", false).set("unsolved", Json::array_of(gate.unsolved));
       std::cout << j.dump() << '\n';
     } else {
-      std::cout << "The solution of " << spec.name << " opens once every variant passes with your code: "
-                << variants.size() - gate.unsolved.size() << " of " << variants.size()
-                << " do (still to do: " << join(todo, ", ") << ").\n"
+      std::cout << "The solution of " << spec.name
+                << " opens once every variant passes with your code: " << variants.size() - gate.unsolved.size()
+                << " of " << variants.size() << " do (still to do: " << join(todo, ", ") << ").\n"
                 << "Stuck? `kpuzzles hint " << spec.name << "` gives hints one tier at a time. `kpuzzles solution "
                 << spec.name << " --force` opens it anyway, and the progress file records that you did.\n"
                 << "(This checks the code kpuzzles was built from: rebuild after your last edit.)\n";
@@ -81,9 +81,11 @@ int cmd_solution(const std::vector<std::string>& args) {
   }
   const Style style{use_color()};
   if (gate.forced)
-    std::cout << style.yellow("Opened with --force before every variant passes; the progress file records it.") << "\n\n";
+    std::cout << style.yellow("Opened with --force before every variant passes; the progress file records it.")
+              << "\n\n";
   for (const auto& p : pairs) {
-    std::cout << style.bold("== " + relative_to_source(p.reference) + " ==") << '\n' << read_text_file(p.reference) << '\n';
+    std::cout << style.bold("== " + relative_to_source(p.reference) + " ==") << '\n'
+              << read_text_file(p.reference) << '\n';
   }
   if (!explained.empty())
     std::cout << style.bold("== The solution explained (" + relative_to_source(doc) + ") ==") << "\n\n"

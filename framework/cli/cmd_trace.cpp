@@ -106,16 +106,17 @@ int cmd_trace(const std::vector<std::string>& args) {
       {"team-size", true, "team members per team (default: the puzzle's trace configuration)"},
       {"seed", true, "input seed"},
       {"distribution", true, "TeamThreadRange distribution: cyclic (CUDA), blockwise (host) or both (default)"},
-      {"svg", true, "where to write the SVG diagram (default <build tree>/trace-diagrams/<puzzle>-<variant>.trace.svg)"},
+      {"svg", true,
+       "where to write the SVG diagram (default <build tree>/trace-diagrams/<puzzle>-<variant>.trace.svg)"},
       {"no-svg", false, "write no SVG file"},
       {"teams", true, "teams drawn (default 3)"},
       {"help", false, "list variants and options"}};
   if (!args.empty() && args[0] == "--all") {
-    const ParsedFlags flags = parse_flags(
-        {args.begin() + 1, args.end()},
-        {{"reference", false, "trace the solutions"}, {"svg-dir", true, "write one SVG per variant here"},
-         {"distribution", true, "cyclic, blockwise or both"}},
-        "'kpuzzles trace --all'");
+    const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()},
+                                          {{"reference", false, "trace the solutions"},
+                                           {"svg-dir", true, "write one SVG per variant here"},
+                                           {"distribution", true, "cyclic, blockwise or both"}},
+                                          "'kpuzzles trace --all'");
     if (!flags.positional.empty()) throw UsageError("'kpuzzles trace --all' takes no puzzle name");
     return trace_all(flags);
   }
@@ -142,10 +143,9 @@ int cmd_trace(const std::vector<std::string>& args) {
     (void)value;
     const bool mine = std::any_of(variant.options.begin(), variant.options.end(),
                                   [&](const OptionSpec& opt) { return opt.name == name; });
-    const bool common_flag = name == "team-size" || name == "seed" || name == "distribution" || name == "svg" ||
-                             name == "teams";
-    if (!mine && !common_flag)
-      throw UsageError("--" + name + " does not apply to " + spec.name + " --" + variant.name);
+    const bool common_flag =
+        name == "team-size" || name == "seed" || name == "distribution" || name == "svg" || name == "teams";
+    if (!mine && !common_flag) throw UsageError("--" + name + " does not apply to " + spec.name + " --" + variant.name);
   }
   if (const auto it = flags.values.find("team-size"); it != flags.values.end())
     o.team_size = static_cast<int>(parse_int("team-size", it->second, 1, trace::kMaxTeamSize));

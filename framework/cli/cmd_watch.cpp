@@ -31,7 +31,9 @@ namespace kpz::cli {
 namespace {
 
 volatile sig_atomic_t g_stop = 0;
-void on_stop(int) { g_stop = 1; }
+void on_stop(int) {
+  g_stop = 1;
+}
 
 std::string forced_watcher(bool manual) {
   if (manual) return "none";
@@ -42,9 +44,8 @@ std::string forced_watcher(bool manual) {
 int run_watch(WatchSession& s) {
   require_source_tree(s.paths, "watch");
   if (!std::ifstream(s.paths.build_dir + "/CMakeCache.txt"))
-    throw std::runtime_error(
-        "'kpuzzles watch' rebuilds through the build tree " + s.paths.build_dir +
-        ", which is not configured: run `cmake --preset openmp` first, or set KPZ_BUILD_DIR");
+    throw std::runtime_error("'kpuzzles watch' rebuilds through the build tree " + s.paths.build_dir +
+                             ", which is not configured: run `cmake --preset openmp` first, or set KPZ_BUILD_DIR");
   RawMode raw;  // single keys on a terminal; restored on exit and on signals
   // Ctrl-C, SIGTERM, SIGHUP end the loop normally: the build is killed, the terminal restored.
   struct sigaction sa {};
@@ -53,9 +54,7 @@ int run_watch(WatchSession& s) {
   if (s.tty) std::cout << "\033[?25l" << std::flush;  // hide the cursor while we redraw
   request_build(s, {}, false);
   s.events.emit("start", [&](Json& j) {
-    j.set("watch", s.watcher.describe())
-        .set("build_dir", s.paths.build_dir)
-        .set("target", s.paths.build_target);
+    j.set("watch", s.watcher.describe()).set("build_dir", s.paths.build_dir).set("target", s.paths.build_target);
   });
   bool stdin_open = true;
   while (!s.state.quit) {
@@ -65,11 +64,9 @@ int run_watch(WatchSession& s) {
     std::vector<pollfd> fds;
     if (stdin_open) fds.push_back({STDIN_FILENO, POLLIN, 0});
     if (s.watcher.fd() >= 0) fds.push_back({s.watcher.fd(), POLLIN, 0});
-    if (s.jobs.child.running() && s.jobs.child.output_fd() >= 0)
-      fds.push_back({s.jobs.child.output_fd(), POLLIN, 0});
+    if (s.jobs.child.running() && s.jobs.child.output_fd() >= 0) fds.push_back({s.jobs.child.output_fd(), POLLIN, 0});
     int timeout = 1000;
-    if (s.watcher.backend() == FileWatcher::Backend::polling)
-      timeout = std::min(timeout, s.watcher.poll_interval_ms());
+    if (s.watcher.backend() == FileWatcher::Backend::polling) timeout = std::min(timeout, s.watcher.poll_interval_ms());
     if (s.jobs.build_wanted) timeout = std::min(timeout, 100);
     poll(fds.data(), fds.size(), timeout);
     if (stdin_open && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) stdin_open = read_keys(s);
@@ -90,8 +87,8 @@ int run_watch(WatchSession& s) {
 
 }  // namespace
 
-WatchSession::WatchSession(bool on_terminal, bool json, bool manual,
-                           const std::string& start_puzzle, const std::string& start_variant)
+WatchSession::WatchSession(bool on_terminal, bool json, bool manual, const std::string& start_puzzle,
+                           const std::string& start_variant)
     : paths(learner_paths()),
       tty(on_terminal),
       style{on_terminal && use_color()},
@@ -104,23 +101,20 @@ WatchSession::WatchSession(bool on_terminal, bool json, bool manual,
     state.current = find_exercise(state.exercises, spec.name + "/" + v.name);
     state.chosen = true;
   } else if (!start_variant.empty()) {
-    throw UsageError(
-        "'kpuzzles watch --variant' needs a puzzle: kpuzzles watch <puzzle> --variant <name>");
+    throw UsageError("'kpuzzles watch --variant' needs a puzzle: kpuzzles watch <puzzle> --variant <name>");
   }
 }
 
 int cmd_watch(const std::vector<std::string>& args) {
-  const ParsedFlags flags =
-      parse_flags(args,
-                  {{"variant", true, "start at this variant of the puzzle"},
-                   {"no-tty", false, "plain output, keys as lines on stdin (for scripts)"},
-                   {"manual", false, "no file watching: press r to rebuild and re-check"},
-                   {"json", false, "one JSON object per event, keys as lines on stdin"}},
-                  "'kpuzzles watch'");
+  const ParsedFlags flags = parse_flags(args,
+                                        {{"variant", true, "start at this variant of the puzzle"},
+                                         {"no-tty", false, "plain output, keys as lines on stdin (for scripts)"},
+                                         {"manual", false, "no file watching: press r to rebuild and re-check"},
+                                         {"json", false, "one JSON object per event, keys as lines on stdin"}},
+                                        "'kpuzzles watch'");
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles watch' takes at most one puzzle");
   run_watch_from_build_tree(args);  // a copy would re-check stale code (issue 19, item 9)
-  const bool tty =
-      !flags.has("no-tty") && !flags.has("json") && stdin_is_terminal() && stdout_is_terminal();
+  const bool tty = !flags.has("no-tty") && !flags.has("json") && stdin_is_terminal() && stdout_is_terminal();
   const auto v = flags.values.find("variant");
   WatchSession session(tty, flags.has("json"), flags.has("manual"),
                        flags.positional.empty() ? "" : flags.positional.front(),

@@ -14,7 +14,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 std::string relative(std::string line, const std::string& source_dir) {
   if (source_dir.empty()) return line;
   const std::string prefix = source_dir.back() == '/' ? source_dir : source_dir + "/";
-  for (std::size_t p = line.find(prefix); p != std::string::npos; p = line.find(prefix, p)) line.erase(p, prefix.size());
+  for (std::size_t p = line.find(prefix); p != std::string::npos; p = line.find(prefix, p))
+    line.erase(p, prefix.size());
   return line;
 }
 
@@ -65,7 +66,8 @@ TrimmedError trim_compile_errors(const std::string& output, const std::vector<st
     r.in_learner_file = first_mine != lines.size();
     r.text = block(at);
     if (!r.in_learner_file && !learner_origin.empty()) r.text += "  (reached from " + learner_origin + ")\n";
-    if (r.errors > 1) r.text += "(" + std::to_string(r.errors - 1) + " more error" + (r.errors > 2 ? "s" : "") + " not shown)\n";
+    if (r.errors > 1)
+      r.text += "(" + std::to_string(r.errors - 1) + " more error" + (r.errors > 2 ? "s" : "") + " not shown)\n";
     return r;
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -7,10 +7,10 @@
 namespace kpz::cli {
 
 struct TrimmedError {
-  std::string text;   // a few lines; paths relative to `source_dir`
-  std::string file;   // the file of the error shown ("" when none was found)
+  std::string text;  // a few lines; paths relative to `source_dir`
+  std::string file;  // the file of the error shown ("" when none was found)
   int line = 0;
-  int errors = 0;     // error lines in the whole output
+  int errors = 0;  // error lines in the whole output
   bool in_learner_file = false;
 };
 

@@ -19,7 +19,9 @@ bool strip_test_prefix(const std::string& line, std::string& text) {
 
 }  // namespace
 
-std::string learner_test_name(const std::string& puzzle) { return puzzle + "/learner"; }
+std::string learner_test_name(const std::string& puzzle) {
+  return puzzle + "/learner";
+}
 
 std::string ctest_exact_regex(const std::string& test_name) {
   std::string re = "^";
@@ -37,8 +39,7 @@ std::string ctest_beside(const std::string& cmake) {
 
 std::vector<std::string> ctest_command(const std::string& ctest, const std::string& test_dir,
                                        const std::string& test_name) {
-  return {ctest, "--test-dir",      test_dir, "-R", ctest_exact_regex(test_name),
-          "-V",  "--no-tests=error"};
+  return {ctest, "--test-dir", test_dir, "-R", ctest_exact_regex(test_name), "-V", "--no-tests=error"};
 }
 
 bool ctest_found_no_test(const std::string& output) {

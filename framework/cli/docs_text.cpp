@@ -89,8 +89,9 @@ std::vector<HintTodo> hints_for_function(const std::vector<HintTodo>& todos, con
   if (!tagged) return todos;
   std::vector<HintTodo> out;
   for (const auto& t : todos) {
-    const bool shared = !t.function.empty() && !variant_functions.empty() &&
-                        std::find(variant_functions.begin(), variant_functions.end(), t.function) == variant_functions.end();
+    const bool shared =
+        !t.function.empty() && !variant_functions.empty() &&
+        std::find(variant_functions.begin(), variant_functions.end(), t.function) == variant_functions.end();
     if (t.function == function || shared) out.push_back(t);
   }
   return out;
@@ -104,10 +105,14 @@ int tier_count(const std::vector<HintTodo>& todos) {
 
 std::string tier_name(int tier) {
   switch (tier) {
-    case 1: return "a nudge";
-    case 2: return "the concept";
-    case 3: return "nearly the solution";
-    default: return "hint " + std::to_string(tier);
+    case 1:
+      return "a nudge";
+    case 2:
+      return "the concept";
+    case 3:
+      return "nearly the solution";
+    default:
+      return "hint " + std::to_string(tier);
   }
 }
 

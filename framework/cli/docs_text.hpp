@@ -13,9 +13,9 @@
 namespace kpz::cli {
 
 struct HintTodo {
-  int number = 0;           // "TODO 3"
-  std::string title;        // "stage the tile and its halo"
-  std::string function;     // "tiled"; empty when the heading names none
+  int number = 0;                  // "TODO 3"
+  std::string title;               // "stage the tile and its halo"
+  std::string function;            // "tiled"; empty when the heading names none
   std::vector<std::string> tiers;  // markdown of Hint 1, Hint 2, ...
 };
 

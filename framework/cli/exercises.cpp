@@ -75,9 +75,12 @@ ExerciseResult check_traced(const PuzzleSpec& puzzle, const VariantSpec& variant
     for (const auto& run : t.runs)
       if (!run.report.pass) c.report = run.report;  // show a wrong result first
     c.report.pass = t.clean();
-    if (t.races()) c.report.notes.push_back(std::to_string(t.races()) + " race(s): kpuzzles trace " + puzzle.name + " " + c.args);
-    if (t.uninitialized()) c.report.notes.push_back("reads of scratch nobody wrote: kpuzzles trace " + puzzle.name + " " + c.args);
-    if (!t.kernel_ok()) c.report.notes.push_back("the team API is misused: kpuzzles trace " + puzzle.name + " " + c.args);
+    if (t.races())
+      c.report.notes.push_back(std::to_string(t.races()) + " race(s): kpuzzles trace " + puzzle.name + " " + c.args);
+    if (t.uninitialized())
+      c.report.notes.push_back("reads of scratch nobody wrote: kpuzzles trace " + puzzle.name + " " + c.args);
+    if (!t.kernel_ok())
+      c.report.notes.push_back("the team API is misused: kpuzzles trace " + puzzle.name + " " + c.args);
     if (!t.within_budget()) c.report.notes.push_back("over budget: kpuzzles trace " + puzzle.name + " " + c.args);
   }
   result.pass = c.usage_error.empty() && c.report.pass;
@@ -88,8 +91,8 @@ ExerciseResult check_traced(const PuzzleSpec& puzzle, const VariantSpec& variant
 }  // namespace
 #endif
 
-ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl,
-                              const std::string& space, bool keep_arrays) {
+ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl, const std::string& space,
+                              bool keep_arrays) {
 #if defined(KPZ_TRACE)
   (void)space, (void)keep_arrays;
   return check_traced(puzzle, variant, impl);
@@ -97,7 +100,8 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
   std::vector<std::string> case_args{""};
   for (const auto& c : variant.checks) case_args.push_back(c);
   std::vector<Flag> allowed = puzzle_flags(puzzle);
-  allowed.insert(allowed.end(), {{"seed", true, ""}, {"team-size", true, ""}, {"vector-length", true, ""}, {"space", true, ""}});
+  allowed.insert(allowed.end(),
+                 {{"seed", true, ""}, {"team-size", true, ""}, {"vector-length", true, ""}, {"space", true, ""}});
   ExerciseResult result;
   result.pass = true;
   result.untraced_bug_hunt = variant.bug_hunt && impl == Impl::exercise;
@@ -159,11 +163,16 @@ Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, 
 
 std::string to_string(Status s) {
   switch (s) {
-    case Status::solved: return "solved";
-    case Status::pending: return "pending";
-    case Status::not_attempted: return "not attempted";
-    case Status::cannot_run: return "cannot run";
-    case Status::bug_hunt: return "bug hunt";
+    case Status::solved:
+      return "solved";
+    case Status::pending:
+      return "pending";
+    case Status::not_attempted:
+      return "not attempted";
+    case Status::cannot_run:
+      return "cannot run";
+    case Status::bug_hunt:
+      return "bug hunt";
   }
   return "?";
 }

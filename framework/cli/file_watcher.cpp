@@ -34,7 +34,8 @@ FileWatcher::FileWatcher(const std::string& root, const std::vector<std::string>
         const std::string dir = root_ + "/" + p;
         std::error_code ec;
         if (!fs::is_directory(dir, ec)) continue;  // a puzzle without exercises here
-        const int wd = inotify_add_watch(fd_, dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE | IN_CREATE);
+        const int wd =
+            inotify_add_watch(fd_, dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE | IN_CREATE);
         if (wd < 0) {
           why_not_ = "inotify on " + dir + ": " + std::strerror(errno);
           close(fd_);
@@ -68,9 +69,12 @@ FileWatcher::~FileWatcher() {
 
 std::string FileWatcher::describe() const {
   switch (backend_) {
-    case Backend::inotify: return "inotify";
-    case Backend::polling: return "polling every 0.7 s";
-    case Backend::none: return "none";
+    case Backend::inotify:
+      return "inotify";
+    case Backend::polling:
+      return "polling every 0.7 s";
+    case Backend::none:
+      return "none";
   }
   return "none";
 }
@@ -84,8 +88,8 @@ std::map<std::string, FileWatcher::Stamp> FileWatcher::scan() const {
       std::error_code e2;
       const auto t = fs::last_write_time(entry.path(), e2);
       const auto size = fs::file_size(entry.path(), e2);
-      out[p + "/" + entry.path().filename().string()] = {
-          static_cast<long long>(t.time_since_epoch().count()), static_cast<long long>(e2 ? 0 : size)};
+      out[p + "/" + entry.path().filename().string()] = {static_cast<long long>(t.time_since_epoch().count()),
+                                                         static_cast<long long>(e2 ? 0 : size)};
     }
   }
   return out;

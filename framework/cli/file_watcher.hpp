@@ -21,9 +21,9 @@ class FileWatcher {
   FileWatcher& operator=(const FileWatcher&) = delete;
 
   Backend backend() const { return backend_; }
-  std::string describe() const;       // "inotify", "polling every 0.7 s", "none"
+  std::string describe() const;                            // "inotify", "polling every 0.7 s", "none"
   const std::string& why_not() const { return why_not_; }  // why a better backend is not used
-  int fd() const { return fd_; }      // inotify: poll() it for POLLIN; else -1
+  int fd() const { return fd_; }                           // inotify: poll() it for POLLIN; else -1
   int poll_interval_ms() const { return 700; }
 
   // The puzzles with a changed source file since the last call (inotify: drains the events;

@@ -39,7 +39,8 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
     for (const auto& f : allowed)
       if (f.name == name) flag = &f;
     if (!flag)
-      throw UsageError("unknown flag " + quoted("--" + name) + " for " + context + "; allowed: " + allowed_list(allowed));
+      throw UsageError("unknown flag " + quoted("--" + name) + " for " + context +
+                       "; allowed: " + allowed_list(allowed));
     if (out.present.count(name)) throw UsageError("flag '--" + name + "' given twice");
     if (flag->takes_value && !has_value) {
       if (i + 1 >= tokens.size()) throw UsageError("flag '--" + name + "' needs a value");
@@ -53,16 +54,14 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
   return out;
 }
 
-std::int64_t parse_int(const std::string& flag, const std::string& text, std::int64_t min,
-                       std::int64_t max) {
+std::int64_t parse_int(const std::string& flag, const std::string& text, std::int64_t min, std::int64_t max) {
   const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
   errno = 0;
   char* end = nullptr;
   const long long v = text.empty() ? 0 : std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno == ERANGE)
     throw UsageError("--" + flag + " expects an integer in " + range + ", got " + quoted(text));
-  if (v < min || v > max)
-    throw UsageError("--" + flag + " must be in " + range + ", got " + printable(text));
+  if (v < min || v > max) throw UsageError("--" + flag + " must be in " + range + ", got " + printable(text));
   return v;
 }
 
@@ -71,19 +70,30 @@ std::string printable(const std::string& text) {
   std::string out;
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\t') out += "\\t";
-    else if (u < 0x20 || u == 0x7f) out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
-    else out += c;
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+    else
+      out += c;
   }
   return out;
 }
 
-std::string quoted(const std::string& text) { return "'" + printable(text) + "'"; }
+std::string quoted(const std::string& text) {
+  return "'" + printable(text) + "'";
+}
 
-bool stdout_is_terminal() { return isatty(STDOUT_FILENO) != 0; }
+bool stdout_is_terminal() {
+  return isatty(STDOUT_FILENO) != 0;
+}
 
-bool use_color() { return stdout_is_terminal() && std::getenv("NO_COLOR") == nullptr; }
+bool use_color() {
+  return stdout_is_terminal() && std::getenv("NO_COLOR") == nullptr;
+}
 
 }  // namespace kpz::cli

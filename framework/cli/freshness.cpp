@@ -36,8 +36,8 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
   if (!modified(paths.self, built)) return "";
   // A copy older than the build tree's kpuzzles.
   fs::file_time_type tree;
-  if (!paths.build_binary.empty() && !same_file(paths.self, paths.build_binary) &&
-      modified(paths.build_binary, tree) && tree > built)
+  if (!paths.build_binary.empty() && !same_file(paths.self, paths.build_binary) && modified(paths.build_binary, tree) &&
+      tree > built)
     return "this kpuzzles (" + paths.self + ") is older than the build tree's " + paths.build_binary +
            ": your latest build is in that one, run it instead";
   // An exercise saved after the build: the build failed, or has not run since.
@@ -58,7 +58,8 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
     }
   }
   if (newest.empty()) return "";
-  return relative_to_source(newest) + " was saved after this kpuzzles was built (the last build failed, or has not run): " +
+  return relative_to_source(newest) +
+         " was saved after this kpuzzles was built (the last build failed, or has not run): " +
          "these results are for your code as last built; rebuild with `cmake --build " + paths.build_dir +
          " --target " + paths.build_target + "`, or use `kpuzzles watch`";
 }

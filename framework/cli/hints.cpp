@@ -15,7 +15,8 @@ ExerciseHints load_hints(const PuzzleSpec& puzzle, const VariantSpec& variant) {
   h.doc_path = learner_paths().docs_file(puzzle.doc.empty() ? "puzzles/" + puzzle.name + ".md" : puzzle.doc);
   const std::string page = read_text_file(h.doc_path);
   if (page.empty())
-    throw std::runtime_error("cannot read " + h.doc_path + " for the hints; set KPZ_SOURCE_DIR to the Kokkos Puzzles source tree");
+    throw std::runtime_error("cannot read " + h.doc_path +
+                             " for the hints; set KPZ_SOURCE_DIR to the Kokkos Puzzles source tree");
   std::vector<std::string> functions;
   for (const auto& v : puzzle.variants) functions.push_back(v.function);
   h.todos = hints_for_function(parse_hints(page), variant.function, functions);

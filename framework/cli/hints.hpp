@@ -11,8 +11,8 @@
 namespace kpz::cli {
 
 struct ExerciseHints {
-  std::string key;          // hint_key(): "<puzzle>/<function>"
-  std::string doc_path;     // docs/puzzles/<name>.md (absolute)
+  std::string key;       // hint_key(): "<puzzle>/<function>"
+  std::string doc_path;  // docs/puzzles/<name>.md (absolute)
   std::vector<HintTodo> todos;
   int tiers = 0;
 };

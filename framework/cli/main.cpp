@@ -1,9 +1,9 @@
 // kpuzzles: list, run, check and benchmark the puzzles. Exit codes: 0 pass, 1 wrong answer,
 // 2 bad usage or input, 3 an error of the program or the machine (e.g. out of memory, output
 // that cannot be written), 124 a run stopped by its time limit (--time-limit).
-#include <Kokkos_Core.hpp>
 #include <fcntl.h>
 #include <unistd.h>
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -57,8 +57,7 @@ constexpr Command kCommands[] = {
      kpz::cli::cmd_check},
     {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
      kpz::cli::cmd_bench},
-    {"doctor", "kpuzzles doctor [--json]                     this build's backends and limits",
-     kpz::cli::cmd_doctor},
+    {"doctor", "kpuzzles doctor [--json]                     this build's backends and limits", kpz::cli::cmd_doctor},
     {"trace",
      "kpuzzles trace <puzzle> [--<variant>] [--reference] [--team-size T] [--distribution D] [--svg FILE]\n"
      "             [puzzle options]   access diagram, races, budget (trace build: cmake --preset trace)",
@@ -83,7 +82,8 @@ const Command* find_command(const std::string& name) {
 
 void print_command_usage(const Command& c) {
   std::cout << "usage: " << c.usage << '\n';
-  if (std::string(c.name) == "run") std::cout << "`kpuzzles run <puzzle> --help` lists the puzzle's variants and options.\n";
+  if (std::string(c.name) == "run")
+    std::cout << "`kpuzzles run <puzzle> --help` lists the puzzle's variants and options.\n";
 }
 
 // Kokkos' OpenMP backend keeps its threads' data in a fixed table of 512 (MAX_THREAD_COUNT in
@@ -121,8 +121,9 @@ void check_thread_settings() {
       at = comma + 1;
     }
     if (!ok)
-      throw kpz::UsageError(std::string(name) + "=" + kpz::cli::quoted(raw) + " is not allowed: give a whole number of threads from 1 to " +
-                            std::to_string(kMax) + " (" + backend + std::to_string(kMax) + "), or unset it");
+      throw kpz::UsageError(std::string(name) + "=" + kpz::cli::quoted(raw) +
+                            " is not allowed: give a whole number of threads from 1 to " + std::to_string(kMax) + " (" +
+                            backend + std::to_string(kMax) + "), or unset it");
   }
 #endif
 }
@@ -165,8 +166,9 @@ int run_command(std::vector<std::string> args) {
   const Command* command = find_command(args[0]);
   try {
     if (!command)
-      throw kpz::UsageError("unknown command " + kpz::cli::quoted(args[0]) +
-                            "; commands: watch, list, hint, solution, reset, run, check, bench, doctor, trace, version");
+      throw kpz::UsageError(
+          "unknown command " + kpz::cli::quoted(args[0]) +
+          "; commands: watch, list, hint, solution, reset, run, check, bench, doctor, trace, version");
     bool help = false;
     for (std::size_t i = 1; i < args.size(); ++i) help = help || args[i] == "--help" || args[i] == "-h";
     if (help) {
@@ -179,8 +181,7 @@ int run_command(std::vector<std::string> args) {
       for (auto& a : args)
         if (a == "-h") a = "--help";
     }
-    if (command->fn == kpz::cli::cmd_bench)
-      kpz::cli::hand_bench_over({args.begin() + 1, args.end()});
+    if (command->fn == kpz::cli::cmd_bench) kpz::cli::hand_bench_over({args.begin() + 1, args.end()});
     check_thread_settings();
     Kokkos::ScopeGuard kokkos(kokkos_settings());
     return command->fn({args.begin() + 1, args.end()});

@@ -59,7 +59,8 @@ MachineMemory machine_memory() {
   if (m.available <= 0) m.available = m.total;
   if (const double limit = cgroup_value("memory.max"); limit > 0) {
     m.total = m.total > 0 ? std::min(m.total, limit) : limit;
-    m.available = std::min(m.available > 0 ? m.available : limit, std::max(0.0, limit - cgroup_value("memory.current")));
+    m.available =
+        std::min(m.available > 0 ? m.available : limit, std::max(0.0, limit - cgroup_value("memory.current")));
   }
   return m;
 }
@@ -107,9 +108,8 @@ void require_memory(const PuzzleSpec& spec, const VariantSpec& variant, const Pa
       advice = "no --size fits with these options";
     }
   }
-  const std::string machine =
-      m.from_env ? format_bytes(m.available) + " (KPZ_MEMORY_BYTES)"
-                 : format_bytes(m.available) + " available of " + format_bytes(m.total);
+  const std::string machine = m.from_env ? format_bytes(m.available) + " (KPZ_MEMORY_BYTES)"
+                                         : format_bytes(m.available) + " available of " + format_bytes(m.total);
   throw UsageError(what + " needs about " + format_bytes(need) + " of memory; this machine has " + machine + ": " +
                    advice + " (KPZ_MEMORY_BYTES=N tells kpuzzles how many bytes it may use)");
 }

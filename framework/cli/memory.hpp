@@ -9,9 +9,9 @@
 namespace kpz::cli {
 
 struct MachineMemory {
-  double total = 0;      // bytes of the machine, or of its container (cgroup memory.max)
-  double available = 0;  // bytes a new process can take now (MemAvailable, the cgroup's headroom)
-  bool from_env = false; // KPZ_MEMORY_BYTES set both
+  double total = 0;       // bytes of the machine, or of its container (cgroup memory.max)
+  double available = 0;   // bytes a new process can take now (MemAvailable, the cgroup's headroom)
+  bool from_env = false;  // KPZ_MEMORY_BYTES set both
 };
 
 // KPZ_MEMORY_BYTES=N (a whole number of bytes) stands in for the machine's memory (tests, or a

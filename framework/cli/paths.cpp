@@ -32,8 +32,8 @@ const LearnerPaths& learner_paths() {
     p.build_target = d.build_target ? d.build_target : "kpuzzles";
     // The state file follows an overridden build tree unless it is overridden itself.
     const bool build_overridden = std::getenv("KPZ_BUILD_DIR") && *std::getenv("KPZ_BUILD_DIR");
-    p.state_file = env_or("KPZ_STATE_FILE", build_overridden ? (p.build_dir + "/kpuzzles-state.json").c_str()
-                                                            : d.state_file);
+    p.state_file =
+        env_or("KPZ_STATE_FILE", build_overridden ? (p.build_dir + "/kpuzzles-state.json").c_str() : d.state_file);
     p.cmake = env_or("KPZ_CMAKE", d.cmake && *d.cmake ? d.cmake : "cmake");
     p.self = own_path();
     // The build tree's programs, moved along with an overridden build tree.

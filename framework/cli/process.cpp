@@ -17,7 +17,9 @@ extern char** environ;
 
 namespace kpz::cli {
 
-Child::~Child() { kill_now(); }
+Child::~Child() {
+  kill_now();
+}
 
 bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
   if (argv.empty()) return false;
@@ -138,7 +140,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const EnvList& e
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   while (!child.finished(result)) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.output = child.output();
       child.kill_now();

@@ -33,8 +33,7 @@ const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& fla
   for (const auto& v : spec.variants) {
     if (!flags.has(v.name)) continue;
     if (chosen)
-      throw UsageError("choose one variant of " + spec.name + ", not both --" + chosen->name +
-                       " and --" + v.name);
+      throw UsageError("choose one variant of " + spec.name + ", not both --" + chosen->name + " and --" + v.name);
     chosen = &v;
   }
   return chosen ? *chosen : spec.variants.front();
@@ -60,13 +59,11 @@ void apply_common(RunRequest& req, const ParsedFlags& flags) {
   if (const auto it = flags.values.find("space"); it != flags.values.end()) {
     const auto names = enabled_space_names();
     if (std::find(names.begin(), names.end(), it->second) == names.end())
-      throw UsageError("--space '" + it->second + "' is not enabled in this build; use one of: " +
-                       join(names, ", "));
+      throw UsageError("--space '" + it->second + "' is not enabled in this build; use one of: " + join(names, ", "));
     req.space = it->second;
   }
   if (const auto it = flags.values.find("seed"); it != flags.values.end())
-    req.seed = static_cast<std::uint64_t>(
-        parse_int("seed", it->second, 0, std::numeric_limits<std::int64_t>::max()));
+    req.seed = static_cast<std::uint64_t>(parse_int("seed", it->second, 0, std::numeric_limits<std::int64_t>::max()));
   if (const auto it = flags.values.find("team-size"); it != flags.values.end())
     req.team_size = static_cast<int>(parse_int("team-size", it->second, 1, 1024));
   if (const auto it = flags.values.find("vector-length"); it != flags.values.end())
@@ -78,8 +75,8 @@ void print_puzzle_help(const PuzzleSpec& spec) {
   for (const auto& v : spec.variants) {
     std::cout << "  --" << v.name << "  " << v.summary << '\n';
     for (const auto& o : v.options)
-      std::cout << "      --" << o.name << " N  " << o.help << " (default " << o.fallback << ", "
-                << o.min << ".." << o.max << ")\n";
+      std::cout << "      --" << o.name << " N  " << o.help << " (default " << o.fallback << ", " << o.min << ".."
+                << o.max << ")\n";
   }
   std::cout << "common: --reference --json --trace --seed S --team-size T --vector-length V --space "
             << join(enabled_space_names(), "|") << '\n';

@@ -17,7 +17,8 @@ std::string ns_of(const std::string& puzzle) {
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
   return s;
 }
 
@@ -29,8 +30,8 @@ std::string rstrip(std::string s) {
 }  // namespace
 
 std::string skeleton_header(const std::string& puzzle) {
-  return "// " + puzzle + " exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run " + puzzle + "`\n" +
-         "// (or the tests; bug hunts: `kpuzzles trace " + puzzle + " --bug-...` in the trace build).\n" +
+  return "// " + puzzle + " exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run " + puzzle +
+         "`\n" + "// (or the tests; bug hunts: `kpuzzles trace " + puzzle + " --bug-...` in the trace build).\n" +
          "// The solution is in reference/" + puzzle + "/, but try first: docs/puzzles/" + puzzle + ".md has hints.\n" +
          "// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write " + puzzle + "`\n" +
          "// restores it (and discards your work).\n";
@@ -131,10 +132,11 @@ std::vector<SkeletonPair> skeleton_pairs(const std::string& source_dir, const st
   const fs::path ref_dir = fs::path(source_dir) / "reference" / puzzle;
   for (const auto& entry : fs::directory_iterator(ref_dir, ec)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".cpp") continue;
-    pairs.push_back({entry.path().string(),
-                     (fs::path(source_dir) / "exercises" / puzzle / entry.path().filename()).string()});
+    pairs.push_back(
+        {entry.path().string(), (fs::path(source_dir) / "exercises" / puzzle / entry.path().filename()).string()});
   }
-  std::sort(pairs.begin(), pairs.end(), [](const SkeletonPair& a, const SkeletonPair& b) { return a.reference < b.reference; });
+  std::sort(pairs.begin(), pairs.end(),
+            [](const SkeletonPair& a, const SkeletonPair& b) { return a.reference < b.reference; });
   return pairs;
 }
 

@@ -57,8 +57,7 @@ std::string unreadable(const std::string& path, int err) {
   if (err == EACCES || err == EPERM)
     fix = "make it yours again (a `sudo kpuzzles` leaves it to root: sudo chown \"$USER\" " + path +
           "), or set KPZ_STATE_FILE to another file";
-  return "cannot read the progress file " + path + " (" + std::strerror(err) + "); " + fix +
-         ". Nothing was changed.";
+  return "cannot read the progress file " + path + " (" + std::strerror(err) + "); " + fix + ". Nothing was changed.";
 }
 
 // Keeps the file's current content as <path>.corrupt-<time>[-n], never over an earlier backup:
@@ -120,8 +119,10 @@ LearnerState LearnerState::load(const std::string& path, std::string* warning) {
     char buf[65536];
     while (true) {
       const ssize_t n = read(fd, buf, sizeof buf);
-      if (n > 0) text.append(buf, static_cast<std::size_t>(n));
-      else if (n == 0) break;
+      if (n > 0)
+        text.append(buf, static_cast<std::size_t>(n));
+      else if (n == 0)
+        break;
       else if (errno != EINTR) {
         const int err = errno;
         close(fd);
@@ -200,8 +201,10 @@ void LearnerState::save() const {
   int err = 0;
   while (done < text.size() && err == 0) {
     const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n > 0) done += static_cast<std::size_t>(n);
-    else if (errno != EINTR) err = errno;
+    if (n > 0)
+      done += static_cast<std::size_t>(n);
+    else if (errno != EINTR)
+      err = errno;
   }
   if (err == 0 && fsync(fd) != 0) err = errno;
   if (close(fd) != 0 && err == 0) err = errno;
@@ -251,7 +254,9 @@ Json& LearnerState::section(const std::string& name) {
   return *data_.find(name);
 }
 
-const Json& LearnerState::section(const std::string& name) const { return data_[name]; }
+const Json& LearnerState::section(const std::string& name) const {
+  return data_[name];
+}
 
 bool LearnerState::solved(const std::string& puzzle, const std::string& variant) const {
   return !section("exercises")[puzzle + "/" + variant]["solved"].as_string().empty();
@@ -294,14 +299,20 @@ void LearnerState::record_solution(const std::string& puzzle, bool forced) {
   e.set("shown", utc_timestamp());
   // --force is remembered even when the solution is later shown after passing.
   e.set("forced", forced || old["forced"].as_bool(false));
-  if (forced) e.set("forced_at", utc_timestamp());
-  else if (!old["forced_at"].is_null()) e.set("forced_at", old["forced_at"]);
+  if (forced)
+    e.set("forced_at", utc_timestamp());
+  else if (!old["forced_at"].is_null())
+    e.set("forced_at", old["forced_at"]);
   section("solutions").set(puzzle, std::move(e));
 }
 
-std::string LearnerState::current() const { return data_["current"].as_string(); }
+std::string LearnerState::current() const {
+  return data_["current"].as_string();
+}
 
-void LearnerState::set_current(const std::string& exercise) { data_.set("current", exercise); }
+void LearnerState::set_current(const std::string& exercise) {
+  data_.set("current", exercise);
+}
 
 SolutionGate solution_gate(const LearnerState& state, const std::string& puzzle,
                            const std::vector<std::string>& variants,

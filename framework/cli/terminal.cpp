@@ -30,7 +30,9 @@ void on_signal(int sig) {
 
 }  // namespace
 
-bool stdin_is_terminal() { return isatty(STDIN_FILENO) != 0; }
+bool stdin_is_terminal() {
+  return isatty(STDIN_FILENO) != 0;
+}
 
 RawMode::RawMode() {
   if (!stdin_is_terminal() || tcgetattr(STDIN_FILENO, &g_saved) != 0) return;

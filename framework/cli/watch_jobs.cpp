@@ -45,8 +45,7 @@ void start_next_job(WatchSession& s) {
     q.changed.clear();
     q.build_wanted = false;
     q.checks.clear();
-    start_job(s, Job::build, -1,
-              {s.paths.cmake, "--build", s.paths.build_dir, "--target", s.paths.build_target});
+    start_job(s, Job::build, -1, {s.paths.cmake, "--build", s.paths.build_dir, "--target", s.paths.build_target});
     s.state.phase = Phase::building;
     return;
   }
@@ -60,8 +59,7 @@ void start_next_job(WatchSession& s) {
     const int idx = q.checks.front();
     q.checks.pop_front();
     const Exercise& e = s.state.exercises[static_cast<std::size_t>(idx)];
-    start_job(s, Job::check, idx,
-              {s.paths.self, "check", e.puzzle->name, "--variant", e.variant->name, "--json"});
+    start_job(s, Job::check, idx, {s.paths.self, "check", e.puzzle->name, "--variant", e.variant->name, "--json"});
     if (idx == s.state.current) s.state.phase = Phase::checking;
   }
 }

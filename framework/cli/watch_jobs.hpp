@@ -31,9 +31,7 @@ struct JobQueue {
   std::set<std::string> building;       // puzzles saved before the build under way (empty: any)
   std::deque<int> checks;               // exercises to check
 
-  bool idle() const {
-    return !child.running() && !build_wanted && checks.empty() && !list_wanted && !tests_wanted;
-  }
+  bool idle() const { return !child.running() && !build_wanted && checks.empty() && !list_wanted && !tests_wanted; }
   bool testing() const { return job == Job::test_build || job == Job::test_run; }
 };
 

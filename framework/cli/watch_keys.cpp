@@ -41,13 +41,12 @@ void show_hint(WatchSession& s) {
     bool is_new = false;
     const int tier = reveal_next_tier(h, is_new);
     st.focus = Focus::hint;
-    st.hint_text = s.style.bold("hint " + std::to_string(tier) + " of " + std::to_string(h.tiers) +
-                                ": " + tier_name(tier)) +
-                   (is_new ? "" : " (that was the last one)") + "\n" + render_tier(h, tier);
+    st.hint_text =
+        s.style.bold("hint " + std::to_string(tier) + " of " + std::to_string(h.tiers) + ": " + tier_name(tier)) +
+        (is_new ? "" : " (that was the last one)") + "\n" + render_tier(h, tier);
     if (st.status_of(st.current) == "not attempted") st.status_of(st.current) = "pending";
-    s.events.emit("hint", [&](Json& j) {
-      j.set("exercise", st.cur().id()).set("new", is_new).set("hint", hints_json(h, tier));
-    });
+    s.events.emit(
+        "hint", [&](Json& j) { j.set("exercise", st.cur().id()).set("new", is_new).set("hint", hints_json(h, tier)); });
   } catch (const std::exception& e) {
     st.hint_text = std::string("no hint: ") + e.what();
   }
@@ -72,7 +71,9 @@ void rerun(WatchSession& s) {
 
 }  // namespace
 
-std::string key_help() { return "n next · h hint · l list · r re-run · t tests · q quit"; }
+std::string key_help() {
+  return "n next · h hint · l list · r re-run · t tests · q quit";
+}
 
 bool read_keys(WatchSession& s) {
   char buf[64];
@@ -90,30 +91,41 @@ void press_key(WatchSession& s, char k) {
   const int page = std::max(1, terminal_size().rows / 2);
   switch (k) {
     case 'j':
-    case 'J': st.scroll += page; break;  // clamped when drawn
+    case 'J':
+      st.scroll += page;
+      break;  // clamped when drawn
     case 'k':
-    case 'K': st.scroll = std::max(0, st.scroll - page); break;
+    case 'K':
+      st.scroll = std::max(0, st.scroll - page);
+      break;
     case 'q':
     case 'Q':
     case 4:  // Ctrl-D
       st.quit = true;
       break;
     case 'n':
-    case 'N': next_exercise(s); break;
+    case 'N':
+      next_exercise(s);
+      break;
     case 'h':
-    case 'H': show_hint(s); break;
+    case 'H':
+      show_hint(s);
+      break;
     case 'l':
     case 'L':
       st.list_view = !st.list_view;
       st.focus = st.list_view ? Focus::list : Focus::top;  // the list opens at the current exercise
       break;
     case 't':
-    case 'T': ask_for_tests(s); break;
+    case 'T':
+      ask_for_tests(s);
+      break;
     case 'r':
-    case 'R': rerun(s); break;
+    case 'R':
+      rerun(s);
+      break;
     default:
-      st.message = std::string("unknown key '") + (k >= 32 && k < 127 ? std::string(1, k) : "?") +
-                   "': " + key_help();
+      st.message = std::string("unknown key '") + (k >= 32 && k < 127 ? std::string(1, k) : "?") + "': " + key_help();
   }
 }
 

@@ -20,7 +20,8 @@ std::string render_check_result(const Style& style, const std::string& label, co
   if (!c["usage_error"].is_null())
     return style.yellow("CANNOT RUN HERE") + "  " + cmd + "\n  " + c["usage_error"].as_string() + "\n";
   std::string out = style.red("FAIL") + "  " + cmd + "\n";
-  if (cases.size() > 1) out += "  (" + std::to_string(cases.size() - 1) + " earlier case" + (cases.size() > 2 ? "s" : "") + " passed)\n";
+  if (cases.size() > 1)
+    out += "  (" + std::to_string(cases.size() - 1) + " earlier case" + (cases.size() > 2 ? "s" : "") + " passed)\n";
   out += "  config " + c["config"].dump() + "\n";
   if (c["expected"].size() > 0 && c["expected"].size() <= 64) {
     out += "  out:      " + c["output"].dump() + "\n";

@@ -59,10 +59,7 @@ void build_failed(WatchSession& s, const ProcessResult& r) {
                     r.output.substr(no_exec.size(), r.output.find('\n') - no_exec.size()) +
                     "); install CMake 3.22 or newer, or set KPZ_CMAKE to its path\n";
   s.events.emit("build", [&](Json& j) {
-    j.set("ok", false)
-        .set("seconds", st.build_seconds)
-        .set("file", st.error.file)
-        .set("line", st.error.line);
+    j.set("ok", false).set("seconds", st.build_seconds).set("file", st.error.file).set("line", st.error.line);
     j.set("in_learner_file", st.error.in_learner_file)
         .set("error", st.error.text)
         .set("cmake_missing", st.cmake_missing);
@@ -91,8 +88,7 @@ void list_done(WatchSession& s, const ProcessResult& r) {
   Json j;
   if (!r.ok() || !last_json_line(r.output, j)) {
     st.phase = Phase::crashed;
-    st.crash_text = "`kpuzzles list` failed" +
-                    std::string(r.signal ? " with " + describe_signal(r.signal) : "") +
+    st.crash_text = "`kpuzzles list` failed" + std::string(r.signal ? " with " + describe_signal(r.signal) : "") +
                     ": one of your exercises may crash; the checks of the current one follow.\n" +
                     tail_lines(r.output, 8);
   } else {
@@ -103,9 +99,7 @@ void list_done(WatchSession& s, const ProcessResult& r) {
   st.remember_current();
   s.jobs.checks = {st.current};
   s.events.emit("ready", [&](Json& o) {
-    o.set("exercise", st.cur().id())
-        .set("solved", st.solved_count())
-        .set("total", st.exercises.size());
+    o.set("exercise", st.cur().id()).set("solved", st.solved_count()).set("total", st.exercises.size());
   });
 }
 
@@ -127,12 +121,10 @@ CheckOutcome read_check(const WatchSession& s, const Exercise& e, const ProcessR
     c.text = "cannot start the checker: " + r.output;
   } else if (r.timed_out || r.exit_code == kExitTimeLimit) {  // watch's limit, or check's own
     c.text = style.red("TIMED OUT") + " after " +
-             fixed1(r.timed_out ? kCheckTimeout : seconds_since(s.jobs.job_start)) +
-             " s: an endless loop in " + e.label() +
-             "? (a barrier that not every member reaches also hangs)\n" + tail_lines(r.output, 5);
+             fixed1(r.timed_out ? kCheckTimeout : seconds_since(s.jobs.job_start)) + " s: an endless loop in " +
+             e.label() + "? (a barrier that not every member reaches also hangs)\n" + tail_lines(r.output, 5);
   } else if (r.signal) {
-    c.text = style.red("CRASHED") + ": the check of " + e.label() + " ended with " +
-             describe_signal(r.signal) +
+    c.text = style.red("CRASHED") + ": the check of " + e.label() + " ended with " + describe_signal(r.signal) +
              ".\n  An index out of range? Build the openmp-debug preset (bounds checking) and "
              "run\n  kpuzzles run " +
              e.puzzle->name + " --" + e.variant->name + " there.\n" + tail_lines(r.output, 5);
@@ -145,27 +137,24 @@ CheckOutcome read_check(const WatchSession& s, const Exercise& e, const ProcessR
       // A bug hunt passes by luck outside the trace build: not solved, and said so.
       c.bug_hunt = true;
       c.pass = false;
-      c.text += "\nbug hunt: this passes by luck here; `kpuzzles trace " + e.puzzle->name + " --" +
-                e.variant->name + "` in the trace build tells whether it is fixed\n";
+      c.text += "\nbug hunt: this passes by luck here; `kpuzzles trace " + e.puzzle->name + " --" + e.variant->name +
+                "` in the trace build tells whether it is fixed\n";
     }
   } else {
-    c.text = "the checker answered (exit " + std::to_string(r.exit_code) + "):\n" +
-             tail_lines(r.output, 10);
+    c.text = "the checker answered (exit " + std::to_string(r.exit_code) + "):\n" + tail_lines(r.output, 10);
   }
   return c;
 }
 
 // The exercise's new status; `newly` when this check solved it.
-std::string new_status(const WatchSession& s, const Exercise& e, const CheckOutcome& c,
-                       const std::string& was) {
+std::string new_status(const WatchSession& s, const Exercise& e, const CheckOutcome& c, const std::string& was) {
   if (c.pass) return "solved";
   if (c.bug_hunt) return "bug hunt";
   if (c.cannot_run()) return "cannot run";
   // Passed before: solved stays solved, as in `list` and `solution`.
   if (load_state().solved(e.puzzle->name, e.variant->name)) return "solved";
   if (was == "solved" || was == "?" || was == "not attempted")
-    return exercise_untouched(s.paths, e.puzzle->name, e.variant->function) ? "not attempted"
-                                                                            : "pending";
+    return exercise_untouched(s.paths, e.puzzle->name, e.variant->function) ? "not attempted" : "pending";
   return was;
 }
 
@@ -184,21 +173,15 @@ void check_done(WatchSession& s, int idx, const ProcessResult& r) {
       st.feedback_seconds = seconds_since(s.jobs.saved_at);
       s.jobs.check_pending_feedback = false;
     }
-    if (newly)
-      st.message = s.style.green(e.label() + " is solved.") + " Press n for the next exercise.";
+    if (newly) st.message = s.style.green(e.label() + " is solved.") + " Press n for the next exercise.";
   }
   if (newly && st.every_exercise_solved(e.puzzle))
-    st.message = s.style.green("Every exercise of " + e.puzzle->name + " is solved!") +
-                 " `kpuzzles solution " + e.puzzle->name +
-                 "` shows the reference and why it is written that way.";
+    st.message = s.style.green("Every exercise of " + e.puzzle->name + " is solved!") + " `kpuzzles solution " +
+                 e.puzzle->name + "` shows the reference and why it is written that way.";
   s.events.emit("result", [&](Json& o) {
-    o.set("exercise", e.id())
-        .set("pass", c.pass)
-        .set("status", status)
-        .set("current", idx == st.current);
+    o.set("exercise", e.id()).set("pass", c.pass).set("status", status).set("current", idx == st.current);
     o.set("solved", st.solved_count()).set("total", st.exercises.size());
-    if (idx == st.current && st.feedback_seconds >= 0)
-      o.set("feedback_seconds", st.feedback_seconds);
+    if (idx == st.current && st.feedback_seconds >= 0) o.set("feedback_seconds", st.feedback_seconds);
     if (c.understood) o.set("check", c.answer["exercises"].items().front());
   });
 }
@@ -210,12 +193,23 @@ void job_done(WatchSession& s, const ProcessResult& r) {
   s.jobs.job = Job::none;
   s.state.dirty = true;
   switch (job) {
-    case Job::build: build_done(s, r); break;
-    case Job::list: list_done(s, r); break;
-    case Job::check: check_done(s, s.jobs.job_exercise, r); break;
-    case Job::test_build: tests_built(s, r); break;
-    case Job::test_run: tests_ran(s, r); break;
-    case Job::none: break;
+    case Job::build:
+      build_done(s, r);
+      break;
+    case Job::list:
+      list_done(s, r);
+      break;
+    case Job::check:
+      check_done(s, s.jobs.job_exercise, r);
+      break;
+    case Job::test_build:
+      tests_built(s, r);
+      break;
+    case Job::test_run:
+      tests_ran(s, r);
+      break;
+    case Job::none:
+      break;
   }
 }
 

@@ -71,7 +71,7 @@ std::string cut_to_rows(const std::string& line, int rows, int cols) {
 std::string fit_screen(const ScreenParts& parts, ScreenSize size, int& first) {
   const int cols = std::max(size.cols, 1);
   const std::vector<std::string> header = split_lines(parts.header), body = split_lines(parts.body),
-                                  footer = split_lines(parts.footer);
+                                 footer = split_lines(parts.footer);
   const int fixed = rows_of(header, cols) + rows_of(footer, cols);
   // The screen ends with '\n': the cursor's row is the last one, so rows - 1 hold the text (a
   // screen of `rows` lines would scroll the header away).
@@ -111,6 +111,8 @@ std::string fit_screen(const ScreenParts& parts, ScreenSize size, int& first) {
   return parts.header + shown + where + "\n" + parts.footer;
 }
 
-int centred_first(int focus, int room) { return std::max(0, focus - std::max(room, 1) / 2); }
+int centred_first(int focus, int room) {
+  return std::max(0, focus - std::max(room, 1) / 2);
+}
 
 }  // namespace kpz::cli

@@ -17,8 +17,7 @@ namespace kpz::cli {
 struct WatchSession {
   // `start_puzzle` and `start_variant` may be empty (then the progress file decides); `manual`:
   // no file watching.
-  WatchSession(bool tty, bool json, bool manual, const std::string& start_puzzle,
-               const std::string& start_variant);
+  WatchSession(bool tty, bool json, bool manual, const std::string& start_puzzle, const std::string& start_variant);
 
   const LearnerPaths& paths;
   bool tty;

@@ -40,8 +40,7 @@ int WatchState::next_open_exercise() const {
 
 void WatchState::take_statuses(const Json& list) {
   for (const auto& e : list["exercises"].items()) {
-    const int idx =
-        find_exercise(exercises, e["puzzle"].as_string() + "/" + e["variant"].as_string());
+    const int idx = find_exercise(exercises, e["puzzle"].as_string() + "/" + e["variant"].as_string());
     if (idx >= 0) status_of(idx) = e["status"].as_string();
   }
 }

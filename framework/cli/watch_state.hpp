@@ -37,9 +37,7 @@ struct WatchState {
 
   explicit WatchState(std::vector<Exercise> course);
 
-  const Exercise& cur() const {
-    return exercises[static_cast<std::size_t>(current < 0 ? 0 : current)];
-  }
+  const Exercise& cur() const { return exercises[static_cast<std::size_t>(current < 0 ? 0 : current)]; }
   std::string& status_of(int exercise) { return status[static_cast<std::size_t>(exercise)]; }
   int solved_count() const;
   std::vector<std::string> puzzle_names() const;

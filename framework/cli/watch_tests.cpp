@@ -10,7 +10,9 @@ namespace {
 
 // ctest runs in the build tree's tests/ folder, so that its logs (Testing/Temporary there) stay
 // apart from those of the learner's own ctest runs at the top of the build tree.
-std::string tests_dir(const WatchSession& s) { return s.paths.build_dir + "/tests"; }
+std::string tests_dir(const WatchSession& s) {
+  return s.paths.build_dir + "/tests";
+}
 
 }  // namespace
 
@@ -19,8 +21,7 @@ void start_tests(WatchSession& s) {
   st.tests_puzzle = st.cur().puzzle->name;
   st.tests_text = "building the tests of " + st.tests_puzzle + " ...\n";
   start_job(s, Job::test_build, -1,
-            {s.paths.cmake, "--build", s.paths.build_dir, "--target",
-             "kpz_test_" + st.tests_puzzle + "_exercise"});
+            {s.paths.cmake, "--build", s.paths.build_dir, "--target", "kpz_test_" + st.tests_puzzle + "_exercise"});
 }
 
 void tests_built(WatchSession& s, const ProcessResult& r) {
@@ -30,9 +31,7 @@ void tests_built(WatchSession& s, const ProcessResult& r) {
       st.tests_text = "this build tree has no tests (configured with KPZ_BUILD_TESTS=OFF)\n";
     else
       st.tests_text = s.style.red("the tests do not build") + ":\n" +
-                      trim_compile_errors(r.output, exercise_files(s.paths, st.tests_puzzle),
-                                          s.paths.source_dir)
-                          .text;
+                      trim_compile_errors(r.output, exercise_files(s.paths, st.tests_puzzle), s.paths.source_dir).text;
     return;
   }
   const std::string name = learner_test_name(st.tests_puzzle);
@@ -49,9 +48,8 @@ void tests_ran(WatchSession& s, const ProcessResult& r) {
     return;
   }
   if (ctest_found_no_test(r.output)) {
-    st.tests_text = "no test matches the ctest regex " +
-                    ctest_exact_regex(learner_test_name(st.tests_puzzle)) + " in " + tests_dir(s) +
-                    "\n";
+    st.tests_text = "no test matches the ctest regex " + ctest_exact_regex(learner_test_name(st.tests_puzzle)) +
+                    " in " + tests_dir(s) + "\n";
     return;
   }
   const bool pass = r.ok();

@@ -25,8 +25,8 @@ int line_count(const std::string& s) {
 
 std::string header(const WatchSession& s) {
   const WatchState& st = s.state;
-  std::string head = s.style.bold("kpuzzles watch") + " · " + default_space_name() +
-                     " · build tree " + s.paths.build_dir + "\n\n";
+  std::string head =
+      s.style.bold("kpuzzles watch") + " · " + default_space_name() + " · build tree " + s.paths.build_dir + "\n\n";
   if (st.current >= 0 && st.have_list) {
     const Exercise& e = st.cur();
     head += s.style.bold(e.label()) + "  (exercise " + std::to_string(st.current + 1) + " of " +
@@ -42,9 +42,8 @@ void list_body(const WatchSession& s, Screen& out) {
   std::string& body = out.parts.body;
   for (std::size_t i = 0; i < st.exercises.size(); ++i) {
     char line[200];
-    std::snprintf(
-        line, sizeof line, "%s %2zu  %-30s %s\n", static_cast<int>(i) == st.current ? ">" : " ",
-        i + 1, st.exercises[i].label().c_str(), st.status[i] == "?" ? "..." : st.status[i].c_str());
+    std::snprintf(line, sizeof line, "%s %2zu  %-30s %s\n", static_cast<int>(i) == st.current ? ">" : " ", i + 1,
+                  st.exercises[i].label().c_str(), st.status[i] == "?" ? "..." : st.status[i].c_str());
     if (static_cast<int>(i) == st.current) out.current_line = line_count(body);
     body += line;
   }
@@ -59,23 +58,21 @@ std::string phase_text(const WatchSession& s) {
       return "building" + (s.tty ? " (" + fixed1(running) + " s)" : std::string()) + " ...\n";
     case Phase::build_failed:
       return s.style.red(st.cmake_missing ? "CMAKE NOT FOUND" : "COMPILE ERROR") +
-             (st.error.in_learner_file
-                  ? "  in " + st.error.file + ":" + std::to_string(st.error.line)
-                  : std::string()) +
-             "\n" + st.error.text + "(all of it: " + s.paths.build_dir +
-             "/kpuzzles-watch-build.log)\n";
+             (st.error.in_learner_file ? "  in " + st.error.file + ":" + std::to_string(st.error.line)
+                                       : std::string()) +
+             "\n" + st.error.text + "(all of it: " + s.paths.build_dir + "/kpuzzles-watch-build.log)\n";
     case Phase::checking:
       return "checking " + st.cur().label() + " ..." +
              (s.tty && s.jobs.job == Job::check
-                  ? " (" + fixed1(running) + " s; stopped at " + fixed1(kDefaultTimeLimit) +
-                        " s, or when you save)"
+                  ? " (" + fixed1(running) + " s; stopped at " + fixed1(kDefaultTimeLimit) + " s, or when you save)"
                   : std::string()) +
-             "\n" +
-             (st.result_text.empty() ? std::string()
-                                     : s.style.dim("(last result)") + "\n" + st.result_text);
-    case Phase::crashed: return st.crash_text;
-    case Phase::result: return st.result_text;
-    case Phase::starting: return "starting ...\n";
+             "\n" + (st.result_text.empty() ? std::string() : s.style.dim("(last result)") + "\n" + st.result_text);
+    case Phase::crashed:
+      return st.crash_text;
+    case Phase::result:
+      return st.result_text;
+    case Phase::starting:
+      return "starting ...\n";
   }
   return "";
 }
@@ -105,11 +102,9 @@ std::string footer(const WatchSession& s) {
   if (s.tty)
     foot += "progress " + progress_bar(st.solved_count(), total, 30, s.style.color) + " solved";
   else
-    foot += "progress: " + std::to_string(st.solved_count()) + " of " + std::to_string(total) +
-            " exercises solved";
+    foot += "progress: " + std::to_string(st.solved_count()) + " of " + std::to_string(total) + " exercises solved";
   if (st.feedback_seconds >= 0 && st.phase != Phase::building)
-    foot += "   (last save to result: " + fixed1(st.feedback_seconds) + " s, build " +
-            fixed1(st.build_seconds) + " s)";
+    foot += "   (last save to result: " + fixed1(st.feedback_seconds) + " s, build " + fixed1(st.build_seconds) + " s)";
   foot += "\n" + key_help() + "   ";
   if (s.watcher.backend() == FileWatcher::Backend::none)
     foot += s.style.yellow("file watching is unavailable (" + s.watcher.why_not() +
@@ -149,8 +144,7 @@ void draw(WatchSession& s) {
   if (s.events.on()) return;
   WatchState& st = s.state;
   DrawnScreen& last = s.drawn;
-  const bool ticking =
-      s.tty && (st.phase == Phase::building || st.phase == Phase::checking || s.jobs.testing());
+  const bool ticking = s.tty && (st.phase == Phase::building || st.phase == Phase::checking || s.jobs.testing());
   const ScreenSize size = s.tty ? terminal_size() : ScreenSize{};
   const bool resized = s.tty && (size.rows != last.size.rows || size.cols != last.size.cols);
   if (!st.dirty && !resized && !(ticking && seconds_since(last.at) >= 1.0)) return;
@@ -158,8 +152,7 @@ void draw(WatchSession& s) {
   const Screen sc = screen(s);
   std::string text;
   if (s.tty) {
-    const int room =
-        std::max(1, size.rows - 1 - line_count(sc.parts.header) - line_count(sc.parts.footer) - 1);
+    const int room = std::max(1, size.rows - 1 - line_count(sc.parts.header) - line_count(sc.parts.footer) - 1);
     place_focus(st, sc, room);
     text = fit_screen(sc.parts, size, st.scroll);
     last.size = size;

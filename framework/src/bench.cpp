@@ -29,10 +29,11 @@ const BenchSpec* BenchRegistry::find(std::string_view puzzle) const {
   return nullptr;
 }
 
-
 namespace {
 
-double gbps(const BenchRow& r) { return r.timing.median_s > 0 ? r.bytes / r.timing.median_s / 1e9 : 0; }
+double gbps(const BenchRow& r) {
+  return r.timing.median_s > 0 ? r.bytes / r.timing.median_s / 1e9 : 0;
+}
 
 // The copy a row is compared with: the first copy row (deep_copy) of its group, else the first.
 const BenchRow* copy_row(const BenchReport& report, const std::string& group) {
@@ -71,8 +72,7 @@ void print_bench(std::ostream& os, const BenchReport& report) {
   os << "bench " << report.puzzle << " on " << report.space << " " << report.config.dump() << '\n';
   const std::vector<std::string> extras = extra_columns(report);
   char line[256];
-  std::snprintf(line, sizeof line, "%-52s %11s %9s %9s %10s", "kernel", "median ms", "GB/s",
-                "% copy", "vs base");
+  std::snprintf(line, sizeof line, "%-52s %11s %9s %9s %10s", "kernel", "median ms", "GB/s", "% copy", "vs base");
   os << line;
   for (const auto& name : extras) {
     std::snprintf(line, sizeof line, " %10s", (name + " x").c_str());
@@ -84,10 +84,9 @@ void print_bench(std::ostream& os, const BenchReport& report) {
     const BenchRow* base = baseline_row(report, r.group);
     const double pct = copy ? 100.0 * gbps(r) / gbps(*copy) : 0;
     char ratio[32] = "";
-    if (base && base != &r && r.kind == "puzzle")
-      std::snprintf(ratio, sizeof ratio, "%.2fx", gbps(r) / gbps(*base));
-    std::snprintf(line, sizeof line, "%-52s %11.4f %9.1f %8.1f%% %10s", r.name.c_str(),
-                  r.timing.median_s * 1e3, gbps(r), pct, ratio);
+    if (base && base != &r && r.kind == "puzzle") std::snprintf(ratio, sizeof ratio, "%.2fx", gbps(r) / gbps(*base));
+    std::snprintf(line, sizeof line, "%-52s %11.4f %9.1f %8.1f%% %10s", r.name.c_str(), r.timing.median_s * 1e3,
+                  gbps(r), pct, ratio);
     os << line;
     for (const auto& name : extras) {
       char cell[32] = "";

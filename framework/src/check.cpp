@@ -10,8 +10,10 @@ namespace kpz {
 std::string format_number(double v) {
   if (std::isnan(v)) return "nan";
   char buf[32];
-  if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.7g", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.7g", v);
   return buf;
 }
 
@@ -34,9 +36,8 @@ void require_finite(const std::vector<float>& values, const std::string& what) {
                        ": only finite values are allowed");
 }
 
-void compare_within(RunReport& report, const std::vector<float>& actual,
-                    const std::vector<double>& expected, const std::vector<double>& bound,
-                    const OwnerFn& owner) {
+void compare_within(RunReport& report, const std::vector<float>& actual, const std::vector<double>& expected,
+                    const std::vector<double>& bound, const OwnerFn& owner) {
   report.checked += expected.size();
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const double a = i < actual.size() ? static_cast<double>(actual[i]) : std::nan("");
@@ -44,9 +45,9 @@ void compare_within(RunReport& report, const std::vector<float>& actual,
     if (ok) continue;
     if (report.mismatches.size() < kMaxReportedMismatches) {
       report.mismatches.push_back({i, format_number(expected[i]),
-                                   i >= actual.size()  ? "missing"
-                                   : std::isnan(a)     ? "never written (nan)"
-                                                       : format_number(a),
+                                   i >= actual.size() ? "missing"
+                                   : std::isnan(a)    ? "never written (nan)"
+                                                      : format_number(a),
                                    owner ? owner(i) : ""});
     }
     ++report.mismatch_count;

@@ -32,7 +32,8 @@ __global__ void hold_stream(unsigned long long nanoseconds) {
 }
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("bench timer (CUDA): ") + what + " failed: " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("bench timer (CUDA): ") + what + " failed: " + cudaGetErrorString(status));
 }
 
 struct Events {

@@ -32,8 +32,7 @@ void Registry::add(PuzzleSpec spec) {
     if (!find_variant(spec, v))
       throw std::logic_error("puzzle '" + spec.name + "': learning_order names no variant '" + v + "'");
   puzzles_.push_back(std::move(spec));
-  std::sort(puzzles_.begin(), puzzles_.end(),
-            [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.name < b.name; });
+  std::sort(puzzles_.begin(), puzzles_.end(), [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.name < b.name; });
 }
 
 const PuzzleSpec* Registry::find(std::string_view name) const {

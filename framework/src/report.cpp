@@ -7,7 +7,9 @@
 namespace kpz {
 namespace {
 
-const char* paint(bool color, const char* code) { return color ? code : ""; }
+const char* paint(bool color, const char* code) {
+  return color ? code : "";
+}
 
 void print_array_line(std::ostream& os, const char* label, const Json& array) {
   os << label << ' ' << array.dump() << '\n';
@@ -15,22 +17,22 @@ void print_array_line(std::ostream& os, const char* label, const Json& array) {
 
 }  // namespace
 
-void print_report(std::ostream& os, const std::string& puzzle, const RunRequest& request,
-                  const RunReport& report, const PrintStyle& style) {
-  os << puzzle << " --" << request.variant << " (" << to_string(request.impl) << ", "
-     << request.space << ") " << report.config.dump() << '\n';
+void print_report(std::ostream& os, const std::string& puzzle, const RunRequest& request, const RunReport& report,
+                  const PrintStyle& style) {
+  os << puzzle << " --" << request.variant << " (" << to_string(request.impl) << ", " << request.space << ") "
+     << report.config.dump() << '\n';
   for (const auto& line : report.notes) os << line << '\n';
   if (report.expected.size() > 0 && report.expected.size() <= style.max_inline) {
     print_array_line(os, "out:", report.output);
     print_array_line(os, "expected:", report.expected);
   }
   if (report.pass) {
-    os << paint(style.color, "\033[32m") << "PASS" << paint(style.color, "\033[0m") << ": "
-       << report.checked << " values match\n";
+    os << paint(style.color, "\033[32m") << "PASS" << paint(style.color, "\033[0m") << ": " << report.checked
+       << " values match\n";
     return;
   }
-  os << paint(style.color, "\033[31m") << "FAIL" << paint(style.color, "\033[0m") << ": "
-     << report.mismatch_count << " of " << report.checked << " values wrong\n";
+  os << paint(style.color, "\033[31m") << "FAIL" << paint(style.color, "\033[0m") << ": " << report.mismatch_count
+     << " of " << report.checked << " values wrong\n";
   for (const auto& m : report.mismatches) {
     os << "  [" << m.index << "] expected " << m.expected << ", got " << m.actual;
     if (!m.owner.empty()) os << "  (" << m.owner << ")";

@@ -5,12 +5,12 @@
 namespace kpz::bin_extract::reference {
 
 template <class Space>
-void histogram(const Space& space, int team_size, int num_bins, View<const float*, Space> in,
-               View<float**, Space> out, View<int*, Space> counts) {
+void histogram(const Space& space, int team_size, int num_bins, View<const float*, Space> in, View<float**, Space> out,
+               View<int*, Space> counts) {
   const int n = static_cast<int>(in.extent(0));
   // One team (CUDA: one block) for the whole input; its scratch holds the input and its bins.
-  const auto policy = TeamPolicy<Space>(space, 1, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(histogram_scratch_bytes<Space>(n)));
+  const auto policy =
+      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(histogram_scratch_bytes<Space>(n)));
   Kokkos::parallel_for(
       "bin_extract::histogram", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_x(team.team_scratch(0), n);
@@ -38,8 +38,8 @@ void histogram(const Space& space, int team_size, int num_bins, View<const float
 }
 
 template <class Space>
-void extract(const Space& space, const Launch& launch, int num_bins, int target_bin,
-             View<const float*, Space> in, View<int*, Space> tile_offsets, View<float*, Space> out) {
+void extract(const Space& space, const Launch& launch, int num_bins, int target_bin, View<const float*, Space> in,
+             View<int*, Space> tile_offsets, View<float*, Space> out) {
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile;
   const int teams = teams_for(in.extent(0), tile);
@@ -109,9 +109,8 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         // KPZ-TODO(roughly 9 lines): zero s_hist (a TeamThreadRange over num_bins) and wait; every element of the tile adds 1 to s_hist(its bin) with Kokkos::atomic_add (members share the counters); wait; then write s_hist(b) to tile_offsets(b * teams + t) for every bin b.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) { s_hist(b) = 0; });
         team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-          Kokkos::atomic_add(&s_hist(bin_of(in(first + i), num_bins)), 1);
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                             [&](int i) { Kokkos::atomic_add(&s_hist(bin_of(in(first + i), num_bins)), 1); });
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
                              [&](int b) { tile_offsets(b * teams + t) = s_hist(b); });

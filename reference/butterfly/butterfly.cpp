@@ -5,22 +5,19 @@
 namespace kpz::butterfly::reference {
 
 template <class Space>
-void pair_swap(const Space& space, const Launch& launch, View<const float*, Space> in,
-               View<float*, Space> out) {
+void pair_swap(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size,
-                                                  launch.vector_length)
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
   Kokkos::parallel_for(
       "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
         const int first = team.league_rank() * tile;
         // KPZ-TODO(roughly 5 lines): every lane i of this tile (TeamThreadRange over tile) puts in(first + i), or 0 past n, into lane(i); then wait until all lanes have written.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          lane(i) = first + i < n ? in(first + i) : 0.0f;
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                             [&](int i) { lane(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
         // KPZ-END
         // KPZ-TODO(roughly 3 lines): every lane i below n - first reads its partner's slot lane(i ^ 1) and writes it to out(first + i).
@@ -37,23 +34,20 @@ void all_reduce(const Space& space, const Launch& launch, Op op, View<const floa
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile, group = launch.group;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size,
-                                                  launch.vector_length)
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
   Kokkos::parallel_for(
       "butterfly::all_reduce", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         // Two buffers: a step reads `cur` and writes `next`, so one barrier per step suffices.
         Buffer cur(team.team_scratch(0), tile), next(team.team_scratch(0), tile);
         const int first = team.league_rank() * tile;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          cur(i) = first + i < n ? in(first + i) : 0.0f;
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                             [&](int i) { cur(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
         // KPZ-TODO(roughly 8 lines): for mask = group / 2, group / 4, ..., 1: every lane i writes next(i) = apply(op, cur(i), cur(i ^ mask)); wait for the whole team; then swap cur and next (Kokkos::kokkos_swap).
         for (int mask = group / 2; mask >= 1; mask /= 2) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-            next(i) = apply(op, cur(i), cur(i ^ mask));
-          });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                               [&](int i) { next(i) = apply(op, cur(i), cur(i ^ mask)); });
           team.team_barrier();
           Kokkos::kokkos_swap(cur, next);
         }
@@ -65,13 +59,11 @@ void all_reduce(const Space& space, const Launch& launch, Op op, View<const floa
 }
 
 template <class Space>
-void conditional(const Space& space, const Launch& launch, View<const float*, Space> in,
-                 View<float*, Space> out) {
+void conditional(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile, group = launch.group;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size,
-                                                  launch.vector_length)
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
   Kokkos::parallel_for(
       "butterfly::conditional", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
@@ -79,9 +71,8 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
         // of each XOR pair updates both lanes, so one barrier per step suffices.
         Buffer hi(team.team_scratch(0), tile), lo(team.team_scratch(0), tile);
         const int first = team.league_rank() * tile;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f;
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                             [&](int i) { hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
         // KPZ-TODO(roughly 12 lines): for mask = group / 2 down to 1: the lower lane i of each pair (i & mask == 0) takes partner j = i ^ mask and writes the pair's max to hi(i) and hi(j), its min to lo(i) and lo(j) (XOR pairs never overlap, so no other lane touches them); then team_barrier() before the next mask.
         for (int mask = group / 2; mask >= 1; mask /= 2) {
@@ -108,21 +99,18 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
 // OpenMP, by luck. Build the trace preset and run `kpuzzles trace butterfly --bug-in-place`: the
 // race report shows what goes wrong; fix it without a second buffer.
 template <class Space>
-void bug_in_place(const Space& space, const Launch& launch, View<const float*, Space> in,
-                  View<float*, Space> out) {
+void bug_in_place(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile, group = launch.group;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size,
-                                                  launch.vector_length)
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
   Kokkos::parallel_for(
       "butterfly::bug_in_place", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
         const int first = team.league_rank() * tile;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          lane(i) = first + i < n ? in(first + i) : 0.0f;
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                             [&](int i) { lane(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
         for (int mask = group / 2; mask >= 1; mask /= 2) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
@@ -150,15 +138,13 @@ void bug_in_place(const Space& space, const Launch& launch, View<const float*, S
 // compiler vectorises. One reduction takes a whole row (GroupsMinMax, a custom reducer), so
 // every lane has kVectorGroups loads in flight before the first shuffle.
 template <class Space>
-void vector_minmax(const Space& space, const Launch& launch, View<const float*, Space> in,
-                   View<float*, Space> out) {
+void vector_minmax(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
   constexpr int U = kVectorGroups;
   using Extremes = GroupsExtremes<U>;
   const int group = launch.group;
   const int groups = static_cast<int>(in.extent(0)) / group;
   const int per_team = launch.tile / group;
-  const TeamPolicy<Space> policy(space, (groups + per_team - 1) / per_team, launch.team_size,
-                                 launch.vector_length);
+  const TeamPolicy<Space> policy(space, (groups + per_team - 1) / per_team, launch.team_size, launch.vector_length);
   Kokkos::parallel_for(
       "butterfly::vector_minmax", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int begin = team.league_rank() * per_team;

@@ -6,14 +6,14 @@
 namespace kpz::conv1d::reference {
 
 template <class Space>
-void simple(const Space& space, int team_size, View<const float*, Space> a,
-            View<const float*, Space> b, View<float*, Space> out) {
+void simple(const Space& space, int team_size, View<const float*, Space> a, View<const float*, Space> b,
+            View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   // One team (CUDA: one block). Its scratch (CUDA: __shared__ memory) holds all of a and b.
-  const auto policy = TeamPolicy<Space>(space, 1, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(simple_scratch_bytes<Space>(n, taps)));
+  const auto policy =
+      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(simple_scratch_bytes<Space>(n, taps)));
   Kokkos::parallel_for(
       "conv1d::simple", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Scratch s_a(team.team_scratch(0), n);
@@ -35,8 +35,8 @@ void simple(const Space& space, int team_size, View<const float*, Space> a,
 }
 
 template <class Space>
-void tiled(const Space& space, const Launch& launch, View<const float*, Space> a,
-           View<const float*, Space> b, View<float*, Space> out) {
+void tiled(const Space& space, const Launch& launch, View<const float*, Space> a, View<const float*, Space> b,
+           View<float*, Space> out) {
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int tile = launch.tile;
@@ -65,18 +65,17 @@ void tiled(const Space& space, const Launch& launch, View<const float*, Space> a
 }
 
 template <class Space>
-void general(const Space& space, const Launch& launch, View<const float*, Space> a,
-             View<const float*, Space> b, View<float*, Space> out) {
+void general(const Space& space, const Launch& launch, View<const float*, Space> a, View<const float*, Space> b,
+             View<float*, Space> out) {
   using Scratch = ScratchView<Quad*, Space>;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int tile = launch.tile;
   const int teams = (n + tile - 1) / tile;
-  const int tap_quads = (taps + 3) / 4;                // b, zero-padded to whole Quads
-  const int a_quads = (tile + 3) / 4 + tap_quads;      // the tile and its halo, in Quads
-  const auto policy =
-      TeamPolicy<Space>(space, teams, launch.team_size)
-          .set_scratch_size(0, Kokkos::PerTeam(general_scratch_bytes<Space>(tile, taps)));
+  const int tap_quads = (taps + 3) / 4;            // b, zero-padded to whole Quads
+  const int a_quads = (tile + 3) / 4 + tap_quads;  // the tile and its halo, in Quads
+  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(general_scratch_bytes<Space>(tile, taps)));
   Kokkos::parallel_for(
       "conv1d::general", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         // s_a(q).v[r] holds a(first + 4q + r), zero past n; s_b(q).v[r] holds b(4q + r), zero past taps.
@@ -107,8 +106,7 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
           for (int t = 0; t < tap_quads; ++t) {
             const Quad hi = s_a(q + t + 1);
             const Quad w = s_b(t);
-            const float window[8] = {lo.v[0], lo.v[1], lo.v[2], lo.v[3],
-                                     hi.v[0], hi.v[1], hi.v[2], hi.v[3]};
+            const float window[8] = {lo.v[0], lo.v[1], lo.v[2], lo.v[3], hi.v[0], hi.v[1], hi.v[2], hi.v[3]};
             for (int r = 0; r < 4; ++r)
               for (int u = 0; u < 4; ++u) acc[r] += window[r + u] * w.v[u];
             lo = hi;
@@ -126,8 +124,8 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
 // `lanes` packs apart. A pack (kpz::Pack) is one float on a GPU, so a warp's lanes compute
 // consecutive outputs; on a CPU it is a SIMD register of consecutive outputs.
 template <class Space>
-void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a,
-                  View<const float*, Space> b, View<float*, Space> out) {
+void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a, View<const float*, Space> b,
+                  View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
   using P = Pack<float, Space>;
   constexpr int W = pack_width_v<float, Space>, U = kPacksPerLane, L = kVectorLoads;
@@ -138,9 +136,8 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
   const int row = vector_row<Space>(lanes);  // outputs per row: lanes x U packs of W
   const int staged = vector_staged<Space>(tile, taps, lanes);
   const int teams = (n + tile - 1) / tile;
-  const auto policy =
-      TeamPolicy<Space>(space, teams, launch.team_size, lanes)
-          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps, lanes)));
+  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size, lanes)
+                          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps, lanes)));
   Kokkos::parallel_for(
       "conv1d::vector_lanes", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         // s_a(i) = a(first + i) for i < staged (0 past n); s_b(j) = b(j).

@@ -27,8 +27,8 @@ KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, cons
 // Loading with unrolling: lane i of the tile starting at `first` gets the sum of the Unroll
 // elements first + u * lanes + i (u < Unroll; 0 past n), then the team waits.
 template <int Unroll, class Space, class T>
-KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n,
-                                      int first, const Slots<Space, T>& s, int lanes) {
+KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n, int first,
+                                      const Slots<Space, T>& s, int lanes) {
   // KPZ-TODO(roughly 9 lines): a TeamThreadRange over lanes: lane i loads its Unroll elements into a local array first (0 past n), then adds them and stores the sum in s(i). Then a team barrier.
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
     T x[Unroll];
@@ -240,8 +240,7 @@ template <class Space, class T>
 void persistent(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial,
                 View<unsigned*, Space> done, View<T*, Space> result) {
   using Quads = Kokkos::View<const Quad<T>*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
-  if (!is_quad_aligned(in.data()))
-    throw std::invalid_argument("reduce::persistent needs a 16-byte aligned input");
+  if (!is_quad_aligned(in.data())) throw std::invalid_argument("reduce::persistent needs a 16-byte aligned input");
   const std::int64_t n = static_cast<std::int64_t>(in.extent(0));
   const std::int64_t nq = n / 4;  // whole Quads; the 0 to 3 elements after them go to the last team
   const Quads quads(reinterpret_cast<const Quad<T>*>(in.data()), static_cast<std::size_t>(nq));
@@ -282,8 +281,8 @@ void builtin(const Space& space, View<const T*, Space> in, View<T*, Space> resul
   const int n = static_cast<int>(in.extent(0));
   // KPZ-TODO(roughly 4 lines): one Kokkos::parallel_reduce over Kokkos::RangePolicy<Space>(space, 0, n) whose KOKKOS_LAMBDA(int i, T& acc) adds in(i) to acc, with Kokkos::subview(result, 0) (a View of one value) as the result.
   Kokkos::parallel_reduce(
-      "reduce::builtin", Kokkos::RangePolicy<Space>(space, 0, n),
-      KOKKOS_LAMBDA(int i, T& acc) { acc += in(i); }, Kokkos::subview(result, 0));
+      "reduce::builtin", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(int i, T& acc) { acc += in(i); },
+      Kokkos::subview(result, 0));
   // KPZ-END
 }
 

@@ -31,9 +31,8 @@ template <class Member, class Buffer>
 KOKKOS_INLINE_FUNCTION void hillis_steele(const Member& team, Buffer& cur, Buffer& next, int n) {
   // KPZ-TODO(roughly 8 lines): for d = 1, 2, 4, ... while d < n: every i of a TeamThreadRange over n writes next(i) = i >= d ? combine(cur(i - d), cur(i)) : cur(i); then team.team_barrier() so that every member has finished the step; then swap cur and next (Kokkos::kokkos_swap) so that the next step reads what this one wrote.
   for (int d = 1; d < n; d *= 2) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
-      next(i) = i >= d ? combine(cur(i - d), cur(i)) : cur(i);
-    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
+                         [&](int i) { next(i) = i >= d ? combine(cur(i - d), cur(i)) : cur(i); });
     team.team_barrier();
     Kokkos::kokkos_swap(cur, next);
   }
@@ -41,8 +40,8 @@ KOKKOS_INLINE_FUNCTION void hillis_steele(const Member& team, Buffer& cur, Buffe
 }
 
 template <class Space, class T>
-void inclusive_simple(const Space& space, int team_size, View<const T*, Space> values,
-                      View<const Flag*, Space> flags, View<T*, Space> out) {
+void inclusive_simple(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
+                      View<T*, Space> out) {
   using Buffer = ScratchView<SegPair<T>*, Space>;
   const int n = static_cast<int>(values.extent(0));
   // One team (CUDA: one block); its scratch holds two buffers of n pairs.
@@ -51,8 +50,9 @@ void inclusive_simple(const Space& space, int team_size, View<const T*, Space> v
   Kokkos::parallel_for(
       "segscan::inclusive_simple", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer cur(team.team_scratch(0), n), next(team.team_scratch(0), n);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
-                             [&](int i) { cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))}; });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+          cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))};
+        });
         team.team_barrier();
         hillis_steele(team, cur, next, n);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) { out(i) = cur(i).value; });
@@ -69,27 +69,27 @@ void exclusive(const Space& space, int team_size, View<const T*, Space> values, 
   Kokkos::parallel_for(
       "segscan::exclusive", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer cur(team.team_scratch(0), n), next(team.team_scratch(0), n);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
-                             [&](int i) { cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))}; });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+          cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))};
+        });
         team.team_barrier();
         hillis_steele(team, cur, next, n);
         // cur now holds the inclusive scan, and the last step ended with a barrier.
         // KPZ-TODO(roughly 3 lines): the exclusive result shifts the inclusive one by one place inside each segment: out(i) = 0 where a segment starts (i == 0 or flags(i)), else the inclusive value of the element before, cur(i - 1).value.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
-          out(i) = (i == 0 || flags(i)) ? T(0) : cur(i - 1).value;
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
+                             [&](int i) { out(i) = (i == 0 || flags(i)) ? T(0) : cur(i - 1).value; });
         // KPZ-END
       });
 }
 
 template <class Space, class T>
-void work_efficient(const Space& space, int team_size, View<const T*, Space> values,
-                    View<const Flag*, Space> flags, View<T*, Space> out) {
+void work_efficient(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
+                    View<T*, Space> out) {
   using Buffer = ScratchView<SegPair<T>*, Space>;
   const int n = static_cast<int>(values.extent(0));
   const int p = next_pow2(n);  // the tree has p leaves; leaves past n hold the identity
-  const auto policy = TeamPolicy<Space>(space, 1, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(blelloch_scratch_bytes<Space, T>(n)));
+  const auto policy =
+      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(blelloch_scratch_bytes<Space, T>(n)));
   Kokkos::parallel_for(
       "segscan::work_efficient", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer a(team.team_scratch(0), p);
@@ -128,8 +128,8 @@ void work_efficient(const Space& space, int team_size, View<const T*, Space> val
 }
 
 template <class Space, class T>
-void multi_team(const Space& space, const Launch& launch, View<const T*, Space> values,
-                View<const Flag*, Space> flags, View<T*, Space> out) {
+void multi_team(const Space& space, const Launch& launch, View<const T*, Space> values, View<const Flag*, Space> flags,
+                View<T*, Space> out) {
   using Buffer = ScratchView<SegPair<T>*, Space>;
   const int n = static_cast<int>(values.extent(0));
   const int tile = launch.tile;
@@ -202,9 +202,8 @@ void reduce(const Space& space, const Launch& launch, View<const T*, Space> valu
   multi_team(space, launch, values, View<const Flag*, Space>(flags), scan);
   // KPZ-TODO(roughly 4 lines): a segment's total is the inclusive scan at its last element: sums(s) = scan(offsets(s + 1) - 1) for a non-empty segment, T(0) for an empty one (a parallel_for over the segments).
   Kokkos::parallel_for(
-      "segscan::reduce::gather", Kokkos::RangePolicy<Space>(space, 0, segments), KOKKOS_LAMBDA(int s) {
-        sums(s) = offsets(s) < offsets(s + 1) ? scan(offsets(s + 1) - 1) : T(0);
-      });
+      "segscan::reduce::gather", Kokkos::RangePolicy<Space>(space, 0, segments),
+      KOKKOS_LAMBDA(int s) { sums(s) = offsets(s) < offsets(s + 1) ? scan(offsets(s + 1) - 1) : T(0); });
   // KPZ-END
 }
 
@@ -406,8 +405,9 @@ void vector_scan_tile_segments(const Space& space, int tile, int n, View<const i
 }
 
 template <class Space, class T>
-void vector_scan(const Space& space, const Launch& launch, View<const T*, Space> values, View<const int*, Space> offsets,
-                 View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals, View<int*, Space> tile_open) {
+void vector_scan(const Space& space, const Launch& launch, View<const T*, Space> values,
+                 View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
+                 View<int*, Space> tile_open) {
   const int n = static_cast<int>(values.extent(0));
   if (n == 0) {  // no tiles: every segment is empty
     Kokkos::deep_copy(space, sums, T(0));

@@ -112,7 +112,8 @@ TEST_P(BallotBinRankTest, EveryGroupGivesTheStableCountingSortOfItsSets) {
             for (int b = 1; b < kBins; ++b) next[b] = next[b - 1] + count[b - 1];
             for (int i = lo; i < hi; ++i)
               ASSERT_EQ(got.place[i], i < valid_end ? next[bins[i]]++ : -1) << what << " element " << i;
-            for (int b = 0; b < kBins; ++b) ASSERT_EQ(got.counts[s * kBins + b], count[b]) << what << " set " << s << " bin " << b;
+            for (int b = 0; b < kBins; ++b)
+              ASSERT_EQ(got.counts[s * kBins + b], count[b]) << what << " set " << s << " bin " << b;
           }
         }
     // The partition runs teams of up to 256 (several warps on CUDA): those must have been tested.

@@ -90,8 +90,8 @@ TEST_P(BallotSelectTest, EveryGroupRanksItsSelectedElementsInOrder) {
           kpz::Rng rng(8765u + team * 31u + percent * 7u + extra);
           std::vector<int> keep(size);
           for (int& k : keep) k = static_cast<int>(rng.next() % 100) < percent ? 1 : 0;
-          const std::string what = "team=" + std::to_string(team) + " percent=" + std::to_string(percent) +
-                                   " size=" + std::to_string(size);
+          const std::string what =
+              "team=" + std::to_string(team) + " percent=" + std::to_string(percent) + " size=" + std::to_string(size);
           const auto ran = select_on_device(space, keep, team);
           if (!ran) continue;
           const Selected& got = *ran;

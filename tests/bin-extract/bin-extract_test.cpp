@@ -26,8 +26,12 @@ class BinExtract : public ::testing::TestWithParam<std::string> {
   static bool is_reference() { return kpz::test::impl_under_test() == kpz::Impl::reference; }
 };
 
-std::string counts_of(const kpz::RunReport& r) { return r.extra.find("counts")->dump(); }
-long long count_of(const kpz::RunReport& r) { return std::stoll(r.extra.find("count")->dump()); }
+std::string counts_of(const kpz::RunReport& r) {
+  return r.extra.find("counts")->dump();
+}
+long long count_of(const kpz::RunReport& r) {
+  return std::stoll(r.extra.find("count")->dump());
+}
 
 // Expected counts of a case, from the host counting sort of the same input.
 std::vector<std::size_t> oracle_counts(std::size_t n, int bins, int bin, int pattern, std::uint64_t seed) {
@@ -63,20 +67,24 @@ TEST_P(BinExtract, ExtractEdgeCases) {
   struct C {
     int n, bins, target, tile, pattern;
   };
-  for (const C c : {C{1, 8, 3, 0, be::kOneBin},        // N = 1, selected
-                    C{1, 8, 3, 0, be::kOutside},       // N = 1, not selected
-                    C{1000, 8, 3, 64, be::kOutside},   // empty bin: count 0
-                    C{1000, 8, 0, 64, be::kOutside},   // negatives clamp into bin 0
-                    C{1000, 8, 7, 64, be::kOutside},   // 1.0 and larger clamp into the last bin
-                    C{1000, 8, 5, 64, be::kOneBin},    // every element selected
-                    C{999, 8, 2, 64, be::kEdges},      // 0.25 = 2/8 is in bin 2, not 1
-                    C{999, 8, 4, 64, be::kEdges},      // 0.5 in bin 4
-                    C{999, 4, 3, 7, be::kEdges},       // 1.0 in the last bin, odd tile
-                    C{5003, 10, 3, 100, be::kMixed},   // NUM_BINS not a power of two
-                    C{5003, 1, 0, 100, be::kMixed},    // one bin: everything
-                    C{70, 8, 3, 1, be::kMixed},        // a tile of one element: 70 teams
-                    C{64, 8, 3, 64, be::kMixed}}) {    // exactly one tile
-    const auto r = run({"extract", {{"size", c.n}, {"num-bins", c.bins}, {"target-bin", c.target}, {"tile", c.tile}, {"pattern", c.pattern}}, 0, 77u + c.n});
+  for (const C c : {C{1, 8, 3, 0, be::kOneBin},       // N = 1, selected
+                    C{1, 8, 3, 0, be::kOutside},      // N = 1, not selected
+                    C{1000, 8, 3, 64, be::kOutside},  // empty bin: count 0
+                    C{1000, 8, 0, 64, be::kOutside},  // negatives clamp into bin 0
+                    C{1000, 8, 7, 64, be::kOutside},  // 1.0 and larger clamp into the last bin
+                    C{1000, 8, 5, 64, be::kOneBin},   // every element selected
+                    C{999, 8, 2, 64, be::kEdges},     // 0.25 = 2/8 is in bin 2, not 1
+                    C{999, 8, 4, 64, be::kEdges},     // 0.5 in bin 4
+                    C{999, 4, 3, 7, be::kEdges},      // 1.0 in the last bin, odd tile
+                    C{5003, 10, 3, 100, be::kMixed},  // NUM_BINS not a power of two
+                    C{5003, 1, 0, 100, be::kMixed},   // one bin: everything
+                    C{70, 8, 3, 1, be::kMixed},       // a tile of one element: 70 teams
+                    C{64, 8, 3, 64, be::kMixed}}) {   // exactly one tile
+    const auto r =
+        run({"extract",
+             {{"size", c.n}, {"num-bins", c.bins}, {"target-bin", c.target}, {"tile", c.tile}, {"pattern", c.pattern}},
+             0,
+             77u + c.n});
     KPZ_EXPECT_PASS(r) << " N=" << c.n << " bins=" << c.bins << " target=" << c.target << " tile=" << c.tile
                        << " pattern=" << c.pattern;
     const auto want = oracle_counts(c.n, c.bins, c.target, c.pattern, 77u + c.n)[c.target];
@@ -90,11 +98,12 @@ TEST_P(BinExtract, PartitionEdgeCases) {
   struct C {
     int n, bins, tile, pattern;
   };
-  for (const C c : {C{1, 8, 0, be::kMixed}, C{2, 8, 1, be::kMixed}, C{1000, 8, 64, be::kOneBin},
-                    C{1000, 8, 64, be::kOutside}, C{999, 8, 64, be::kEdges}, C{999, 4, 7, be::kEdges},
-                    C{5003, 10, 100, be::kMixed}, C{5003, 1, 100, be::kMixed}, C{300, 256, 32, be::kMixed},
-                    C{4099, 8, 4096, be::kDescending}}) {
-    const auto r = run({"partition", {{"size", c.n}, {"num-bins", c.bins}, {"tile", c.tile}, {"pattern", c.pattern}}, 0, 91u + c.n});
+  for (const C c :
+       {C{1, 8, 0, be::kMixed}, C{2, 8, 1, be::kMixed}, C{1000, 8, 64, be::kOneBin}, C{1000, 8, 64, be::kOutside},
+        C{999, 8, 64, be::kEdges}, C{999, 4, 7, be::kEdges}, C{5003, 10, 100, be::kMixed}, C{5003, 1, 100, be::kMixed},
+        C{300, 256, 32, be::kMixed}, C{4099, 8, 4096, be::kDescending}}) {
+    const auto r = run(
+        {"partition", {{"size", c.n}, {"num-bins", c.bins}, {"tile", c.tile}, {"pattern", c.pattern}}, 0, 91u + c.n});
     KPZ_EXPECT_PASS(r) << " N=" << c.n << " bins=" << c.bins << " tile=" << c.tile << " pattern=" << c.pattern;
   }
   // All in one bin: the histogram is N in bin B/2 and 0 elsewhere.
@@ -173,16 +182,19 @@ TEST_P(BinExtract, PartitionCountsMatchBinSortAndHostCountingSort) {
       const auto oracle = be::host_counting_sort(host, bins);
       auto in = kpz::to_device(space, "in", host);
       kpz::View<const float*, Space> cin = in;
-      const be::Launch launch{kpz::launch_shape(space, kpz::KernelNeeds{}, kpz::ShapeRequest{}, kpz::Purpose::check).team_size, 512};
+      const be::Launch launch{
+          kpz::launch_shape(space, kpz::KernelNeeds{}, kpz::ShapeRequest{}, kpz::Purpose::check).team_size, 512};
       const int teams = be::teams_for(host.size(), launch.tile);
       kpz::View<int*, Space> tile_offsets("tile_offsets", bins * teams + 1), bin_offsets("bin_offsets", bins + 1);
       kpz::View<float*, Space> out("out", host.size());
-      (is_reference() ? be::reference::partition<Space> : be::exercise::partition<Space>)(space, launch, bins, cin, tile_offsets, out, bin_offsets);
+      (is_reference() ? be::reference::partition<Space>
+                      : be::exercise::partition<Space>)(space, launch, bins, cin, tile_offsets, out, bin_offsets);
       space.fence();
       const auto offsets = kpz::to_host(bin_offsets);
 
       using KeyView = kpz::View<const float*, Space>;
-      Kokkos::BinSort<KeyView, Kokkos::BinOp1D<KeyView>> sorter(space, cin, Kokkos::BinOp1D<KeyView>(bins, 0.0f, 1.0f), false);
+      Kokkos::BinSort<KeyView, Kokkos::BinOp1D<KeyView>> sorter(space, cin, Kokkos::BinOp1D<KeyView>(bins, 0.0f, 1.0f),
+                                                                false);
       sorter.create_permute_vector(space);
       space.fence();
       auto binsort_counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, sorter.get_bin_count());
@@ -258,9 +270,11 @@ void check_fast_kernels(const Space& space, const std::vector<float>& host, kpz:
       space.fence();
       const auto part = kpz::to_host(out);
       const auto offsets = kpz::to_host(bin_offsets);
-      for (int b = 0; b <= bins; ++b) ASSERT_EQ(offsets[b], static_cast<int>(o.offsets[b])) << call_what << " bin offset " << b;
+      for (int b = 0; b <= bins; ++b)
+        ASSERT_EQ(offsets[b], static_cast<int>(o.offsets[b])) << call_what << " bin offset " << b;
       for (std::size_t j = 0; j < host.size(); ++j)
-        ASSERT_EQ(std::memcmp(&part[j], &host[o.order[j]], sizeof(float)), 0) << call_what << " partition element " << j;
+        ASSERT_EQ(std::memcmp(&part[j], &host[o.order[j]], sizeof(float)), 0)
+            << call_what << " partition element " << j;
     }
   }
 }
@@ -277,8 +291,8 @@ TEST_P(BinExtract, FastKernelsMatchTheOracle) {
             const auto host = be::make_input(n, bins, target, pattern, 1000u + n + team);
             auto in = kpz::to_device(space, "in", host);
             check_fast_kernels<Space>(space, host, in, bins, target, team,
-                                      "N=" + std::to_string(n) + " team=" + std::to_string(team) + " pattern=" +
-                                          std::to_string(pattern) + " bins=" + std::to_string(bins));
+                                      "N=" + std::to_string(n) + " team=" + std::to_string(team) +
+                                          " pattern=" + std::to_string(pattern) + " bins=" + std::to_string(bins));
           }
     // Misaligned by one float: the kernels fall back to scalar loads.
     const auto host = be::make_input(20001, 8, 3, be::kMixed, 9);

@@ -111,7 +111,8 @@ TEST_P(LastTeam, EveryMemberOfTheLastTeamTurnsCountsIntoPlaces) {
           kpz::poison(bin_offsets);
           {
             Watchdog watchdog(120, what + ", pass 1");
-            be::partition_histograms(space, layout, bins, kpz::View<const float*, Space>(in), chunk_offsets, bin_offsets);
+            be::partition_histograms(space, layout, bins, kpz::View<const float*, Space>(in), chunk_offsets,
+                                     bin_offsets);
             space.fence();
           }
           const auto places = kpz::to_host(chunk_offsets);
@@ -119,7 +120,8 @@ TEST_P(LastTeam, EveryMemberOfTheLastTeamTurnsCountsIntoPlaces) {
           ASSERT_EQ(places[entries + 1], parts) << what << ": arrivals, repeat " << r;
           ASSERT_EQ(places[entries], static_cast<int>(n)) << what << ": total, repeat " << r;
           for (int b = 0; b <= bins; ++b)
-            ASSERT_EQ(offsets[b], static_cast<int>(oracle.offsets[b])) << what << ": bin offset " << b << ", repeat " << r;
+            ASSERT_EQ(offsets[b], static_cast<int>(oracle.offsets[b]))
+                << what << ": bin offset " << b << ", repeat " << r;
           for (int e = 0; e < entries; ++e) {
             if (!want.empty()) ASSERT_EQ(places[e], want[e]) << what << ": place " << e << ", repeat " << r;
             ASSERT_LE(places[e], places[e + 1]) << what << ": places not ascending at " << e << ", repeat " << r;

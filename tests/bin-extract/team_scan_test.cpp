@@ -5,8 +5,8 @@
 // shape rules (vector lengths on a GPU, variants without lanes).
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,7 +35,9 @@ class TeamScan : public ::testing::TestWithParam<std::string> {
   static bool on_gpu() { return GetParam() == "cuda"; }
 };
 
-long long count_of(const kpz::RunReport& r) { return std::stoll(r.extra.find("count")->dump()); }
+long long count_of(const kpz::RunReport& r) {
+  return std::stoll(r.extra.find("count")->dump());
+}
 
 std::size_t oracle_count(std::size_t n, int bins, int target, int pattern, std::uint64_t seed) {
   const auto o = be::host_counting_sort(be::make_input(n, bins, target, pattern, seed), bins);
@@ -46,21 +48,25 @@ TEST_P(TeamScan, EdgeCases) {
   struct C {
     int n, bins, target, tile, pattern;
   };
-  for (const C c : {C{1, 8, 3, 0, be::kOneBin},        // one element, selected
-                    C{1, 8, 3, 0, be::kOutside},       // one element, not selected
-                    C{1000, 8, 3, 64, be::kOutside},   // an empty bin
-                    C{1000, 8, 0, 64, be::kOutside},   // negatives clamp into bin 0
-                    C{1000, 8, 7, 64, be::kOutside},   // 1.0 and larger into the last bin
-                    C{1000, 8, 5, 64, be::kOneBin},    // every element selected
-                    C{999, 8, 2, 64, be::kEdges},      // 0.25 = 2/8 is in bin 2
-                    C{999, 4, 3, 7, be::kEdges},       // 1.0 in the last bin, an odd tile
-                    C{5003, 10, 3, 100, be::kMixed},   // NUM_BINS not a power of two, 51 teams
-                    C{5003, 1, 0, 100, be::kMixed},    // one bin: everything
-                    C{70, 8, 3, 1, be::kMixed},        // a tile of one element: 70 teams
-                    C{64, 8, 3, 64, be::kMixed},       // exactly one tile
+  for (const C c : {C{1, 8, 3, 0, be::kOneBin},          // one element, selected
+                    C{1, 8, 3, 0, be::kOutside},         // one element, not selected
+                    C{1000, 8, 3, 64, be::kOutside},     // an empty bin
+                    C{1000, 8, 0, 64, be::kOutside},     // negatives clamp into bin 0
+                    C{1000, 8, 7, 64, be::kOutside},     // 1.0 and larger into the last bin
+                    C{1000, 8, 5, 64, be::kOneBin},      // every element selected
+                    C{999, 8, 2, 64, be::kEdges},        // 0.25 = 2/8 is in bin 2
+                    C{999, 4, 3, 7, be::kEdges},         // 1.0 in the last bin, an odd tile
+                    C{5003, 10, 3, 100, be::kMixed},     // NUM_BINS not a power of two, 51 teams
+                    C{5003, 1, 0, 100, be::kMixed},      // one bin: everything
+                    C{70, 8, 3, 1, be::kMixed},          // a tile of one element: 70 teams
+                    C{64, 8, 3, 64, be::kMixed},         // exactly one tile
                     C{4099, 8, 3, 4096, be::kMixed}}) {  // a second tile of 3 elements
     const std::uint64_t seed = 300u + c.n + c.tile;
-    const auto r = run({{{"size", c.n}, {"num-bins", c.bins}, {"target-bin", c.target}, {"tile", c.tile}, {"pattern", c.pattern}}, 0, 0, seed});
+    const auto r =
+        run({{{"size", c.n}, {"num-bins", c.bins}, {"target-bin", c.target}, {"tile", c.tile}, {"pattern", c.pattern}},
+             0,
+             0,
+             seed});
     KPZ_EXPECT_PASS(r) << " N=" << c.n << " bins=" << c.bins << " target=" << c.target << " tile=" << c.tile
                        << " pattern=" << c.pattern;
     EXPECT_EQ(count_of(r), static_cast<long long>(oracle_count(c.n, c.bins, c.target, c.pattern, seed)));
@@ -83,7 +89,8 @@ TEST_P(TeamScan, EveryTeamSizeAndVectorLength) {
         }
         const auto r = run(c);
         KPZ_EXPECT_PASS(r) << " team size " << team << ", vector length " << lanes << ", tile " << tile;
-        EXPECT_NE(r.config.dump().find("\"vector_length\":" + std::to_string(lanes)), std::string::npos) << r.config.dump();
+        EXPECT_NE(r.config.dump().find("\"vector_length\":" + std::to_string(lanes)), std::string::npos)
+            << r.config.dump();
       }
 }
 
@@ -124,9 +131,10 @@ TEST_P(TeamScan, LeavesTheTeamOffsetsAtTheCheckAndSpeedShapes) {
       for (int call = 1; call <= 2; ++call) {
         kpz::poison(out);
         Kokkos::deep_copy(offsets, 0);
-        (kpz::test::impl_under_test() == kpz::Impl::reference ? be::reference::team_scan_extract<Space>
-                                                               : be::exercise::team_scan_extract<Space>)(
-            space, shape, bins, target, kpz::View<const float*, Space>(in), offsets, out);
+        (kpz::test::impl_under_test() == kpz::Impl::reference
+             ? be::reference::team_scan_extract<Space>
+             : be::exercise::team_scan_extract<Space>)(space, shape, bins, target, kpz::View<const float*, Space>(in),
+                                                       offsets, out);
         space.fence();
         const auto got_offsets = kpz::to_host(offsets);
         const auto got = kpz::to_host(out);
@@ -134,7 +142,8 @@ TEST_P(TeamScan, LeavesTheTeamOffsetsAtTheCheckAndSpeedShapes) {
         for (std::size_t j = 0; j < want.size(); ++j)
           ASSERT_EQ(std::memcmp(&got[j], &want[j], sizeof(float)), 0) << what << " call " << call << " element " << j;
         // Nothing written past the selection (the input holds no NaN).
-        for (std::size_t j = want.size(); j < got.size(); ++j) ASSERT_TRUE(std::isnan(got[j])) << what << " out(" << j << ")";
+        for (std::size_t j = want.size(); j < got.size(); ++j)
+          ASSERT_TRUE(std::isnan(got[j])) << what << " out(" << j << ")";
       }
     }
   });
@@ -144,7 +153,7 @@ TEST_P(TeamScan, ShapesAndUsageErrors) {
   const auto r = run({{{"size", 100}}, 0, 0});
   for (const char* key : {"\"team_size\":", "\"vector_length\":", "\"tile\":", "\"teams\":"})
     EXPECT_NE(r.config.dump().find(key), std::string::npos) << key << " in " << r.config.dump();
-  EXPECT_THROW(run({{{"size", 100}}, 0, 3}), kpz::UsageError);                    // not a power of two
+  EXPECT_THROW(run({{{"size", 100}}, 0, 3}), kpz::UsageError);                     // not a power of two
   EXPECT_THROW(run({{{"size", 100}, {"tile", 1 << 16}}, 0, 0}), kpz::UsageError);  // the tile's scratch
   EXPECT_THROW(run({{{"num-bins", 4}, {"target-bin", 4}}, 0, 0}), kpz::UsageError);
   EXPECT_THROW(run({{{"size", 100}, {"pattern", be::kWithNan}}, 0, 0}), kpz::UsageError);

@@ -46,8 +46,8 @@ TEST_P(Butterfly, ConditionalMaxWorkedExampleUsesTwoTeams) {
 }
 
 TEST_P(Butterfly, EveryGroupSizeEveryVariantRandom) {
-  for (const char* variant : {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "conditional-max", "general",
-                              "vector"})
+  for (const char* variant :
+       {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "conditional-max", "general", "vector"})
     for (int w : {2, 4, 8, 16, 32}) {
       // >= 3 groups spread over >= 3 teams (one group per team), and the default tile.
       for (int tile : {w, 0}) {
@@ -77,9 +77,9 @@ TEST_P(Butterfly, LargeRandom) {
 
 // Runs an exercise/reference kernel on a hand-made input and checks it against a host oracle.
 template <class Space>
-std::vector<float> run_kernel(const Space& space, const std::vector<float>& host, const bf::Launch& launch,
-                              const std::function<void(const bf::Launch&, kpz::View<const float*, Space>,
-                                                       kpz::View<float*, Space>)>& kernel) {
+std::vector<float> run_kernel(
+    const Space& space, const std::vector<float>& host, const bf::Launch& launch,
+    const std::function<void(const bf::Launch&, kpz::View<const float*, Space>, kpz::View<float*, Space>)>& kernel) {
   auto in = kpz::to_device(space, "in", host);
   kpz::View<float*, Space> out("out", host.size());
   kpz::poison(out);
@@ -118,16 +118,18 @@ std::vector<float> exchange_once(const Space& space, kpz::View<const float*, Spa
   kpz::poison(out);
   const auto policy = kpz::TeamPolicy<Space>(space, (n + tile - 1) / tile, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(Exchange::scratch_bytes(tile)));
-  Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
-    Exchange x(team, tile, group, path);
-    const auto v = x.values();
-    const int first = team.league_rank() * tile;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) { v(i) = first + i < n ? in(first + i) : 0.f; });
-    x.exchange(team, mask, [](int, float, float partner) { return partner; });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-      if (first + i < n) out(first + i) = v(i);
-    });
-  });
+  Kokkos::parallel_for(
+      policy, KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
+        Exchange x(team, tile, group, path);
+        const auto v = x.values();
+        const int first = team.league_rank() * tile;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+                             [&](int i) { v(i) = first + i < n ? in(first + i) : 0.f; });
+        x.exchange(team, mask, [](int, float, float partner) { return partner; });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          if (first + i < n) out(first + i) = v(i);
+        });
+      });
   space.fence();
   return kpz::to_host(out);
 }
@@ -168,9 +170,8 @@ TEST_P(Butterfly, ExchangeKernelMatchesOracleOnBothPaths) {
     const int team = kpz::resolve_team_size(space, 0, 256);
     const bf::Launch launch{team, bf::default_tile<Space>(team, 32), 32};
     for (auto path : {kpz::team::XorPath::best, kpz::team::XorPath::scratch}) {
-      const auto got = run_kernel<Space>(space, host, launch, [&](const auto& l, auto i, auto o) {
-        bf::conditional_exchange(space, l, i, o, path);
-      });
+      const auto got = run_kernel<Space>(
+          space, host, launch, [&](const auto& l, auto i, auto o) { bf::conditional_exchange(space, l, i, o, path); });
       for (std::size_t g = 0; g < host.size(); g += 32) {
         const float mx = *std::max_element(host.begin() + g, host.begin() + g + 32);
         const float mn = *std::min_element(host.begin() + g, host.begin() + g + 32);
@@ -196,12 +197,13 @@ kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::i
   return kpz::test::run_case("butterfly", space, {"vector", std::move(options), team_size, seed, vector_length, false});
 }
 
-int config_int(const kpz::RunReport& r, const char* key) { return static_cast<int>(r.config.find(key)->as_double(-1)); }
+int config_int(const kpz::RunReport& r, const char* key) {
+  return static_cast<int>(r.config.find(key)->as_double(-1));
+}
 
 TEST_P(Butterfly, VectorEveryGroupSizeTeamSizeAndVectorLength) {
-  const int vmax = kpz::with_space(GetParam(), [](const auto& s) {
-    return kpz::vector_length_max<std::decay_t<decltype(s)>>();
-  });
+  const int vmax =
+      kpz::with_space(GetParam(), [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
   for (int w : {2, 4, 8, 16, 32})
     for (int vl : {0, 1, 2, w, 32}) {
       if (vl > vmax) continue;
@@ -243,9 +245,9 @@ TEST_P(Butterfly, VectorExtremesOnEdgeLanesAndSignedGroups) {
     const bool ref = kpz::test::impl_under_test() == kpz::Impl::reference;
     for (int w : {2, 8, 32}) {
       std::vector<float> in;
-      for (int i = 0; i < w; ++i) in.push_back(-1.0f - static_cast<float>(i));            // all < 0, max at 0
-      for (int i = 0; i < w; ++i) in.push_back(1.0f + static_cast<float>(i));             // all > 0, max at W-1
-      for (int i = 0; i < w; ++i) in.push_back(-7.5f);                                     // all equal
+      for (int i = 0; i < w; ++i) in.push_back(-1.0f - static_cast<float>(i));  // all < 0, max at 0
+      for (int i = 0; i < w; ++i) in.push_back(1.0f + static_cast<float>(i));   // all > 0, max at W-1
+      for (int i = 0; i < w; ++i) in.push_back(-7.5f);                          // all equal
       for (int i = 0; i < w; ++i) in.push_back(i == w - 1 ? -300.0f : (i == 0 ? 300.f : 0.5f));
       for (int team : {1, kpz::team_size_max(space, w) < 4 ? 1 : 4})
         for (int vl : {1, w}) {
@@ -257,7 +259,8 @@ TEST_P(Butterfly, VectorExtremesOnEdgeLanesAndSignedGroups) {
             const float mx = *std::max_element(in.begin() + g, in.begin() + g + w);
             const float mn = *std::min_element(in.begin() + g, in.begin() + g + w);
             for (int l = 0; l < w; ++l)
-              ASSERT_EQ(got[g + l], l % 2 ? mn : mx) << "W=" << w << " team " << team << " vl " << vl << " index " << g + l;
+              ASSERT_EQ(got[g + l], l % 2 ? mn : mx)
+                  << "W=" << w << " team " << team << " vl " << vl << " index " << g + l;
           }
         }
     }
@@ -278,7 +281,10 @@ TEST_P(Butterfly, ScratchVariantsWithVectorLanes) {
       req.seed = 9u + vl;
       for (const auto& o : kpz::find_variant(*spec, variant)->options) {
         const bool given = o.name == "size" || o.name == "group-size" || o.name == "tile";
-        const std::int64_t v = o.name == "size" ? 8 * 40 : o.name == "group-size" ? 8 : o.name == "tile" ? 32 : o.fallback;
+        const std::int64_t v = o.name == "size"         ? 8 * 40
+                               : o.name == "group-size" ? 8
+                               : o.name == "tile"       ? 32
+                                                        : o.fallback;
         req.params.set(o.name, given ? v : o.fallback, given);
       }
       const auto r = spec->run(req);

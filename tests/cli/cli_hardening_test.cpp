@@ -39,9 +39,13 @@ Result sh(const std::string& prefix, const std::string& args, const std::string&
   return kpz::test::shell(setup + "timeout 120 " + prefix + " " + exe() + " " + args + " " + redirect);
 }
 
-Result kpuzzles(const std::string& args) { return sh("env", args); }
+Result kpuzzles(const std::string& args) {
+  return sh("env", args);
+}
 
-int lines(const std::string& s) { return kpz::test::count_lines(s); }
+int lines(const std::string& s) {
+  return kpz::test::count_lines(s);
+}
 
 std::string fresh_state(const std::string& name) {
   const std::string path = testing::TempDir() + "kpz_cli_hardening_" + name + ".json";
@@ -118,7 +122,8 @@ TEST(CliThreads, ThreadsBackendCountsAreCheckedToo) {
   const std::string cores = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
   EXPECT_NE(d.out.find(R"("name":"threads","concurrency":)" + cores), std::string::npos) << d.out;
   // More threads than cores: Threads' barriers spin, so doctor advises against it.
-  const Result over = sh("env KOKKOS_NUM_THREADS=" + std::to_string(std::max(1u, std::thread::hardware_concurrency()) + 1), "doctor");
+  const Result over =
+      sh("env KOKKOS_NUM_THREADS=" + std::to_string(std::max(1u, std::thread::hardware_concurrency()) + 1), "doctor");
   EXPECT_NE(over.out.find("more threads than cores"), std::string::npos) << over.out;
 }
 
@@ -224,11 +229,14 @@ TEST(CliMemory, JsonLeavesOutLargeArraysUnlessAsked) {
 TEST(CliProgressFile, ParallelHintsLoseNothing) {
   const std::string state = fresh_state("parallel-hints");
   const std::vector<std::pair<std::string, std::string>> writers = {
-      {"conv1d --variant simple", "conv1d/simple"},          {"conv1d --variant block-boundary", "conv1d/tiled"},
-      {"conv1d --variant general", "conv1d/general"},        {"butterfly --variant pair-swap", "butterfly/pair_swap"},
+      {"conv1d --variant simple", "conv1d/simple"},
+      {"conv1d --variant block-boundary", "conv1d/tiled"},
+      {"conv1d --variant general", "conv1d/general"},
+      {"butterfly --variant pair-swap", "butterfly/pair_swap"},
       {"butterfly --variant parallel-max", "butterfly/all_reduce"},
       {"butterfly --variant conditional-max", "butterfly/conditional"},
-      {"bin-extract --variant histogram", "bin-extract/histogram"}, {"bin-extract --variant extract", "bin-extract/extract"}};
+      {"bin-extract --variant histogram", "bin-extract/histogram"},
+      {"bin-extract --variant extract", "bin-extract/extract"}};
   std::string script;
   for (const auto& w : writers)
     script += "(for r in 1 2 3; do OMP_NUM_THREADS=1 KPZ_STATE_FILE=" + state + " " + exe() + " hint " + w.first +
@@ -279,7 +287,8 @@ TEST(CliMemory, OutOfMemorySaysWhatToDo) {
 
 TEST(CliProgressFile, AnUnreadableProgressFileIsAnErrorAndIsKept) {
   const std::string state = fresh_state("unreadable");
-  const std::string text = R"({"hints":{"butterfly/pair_swap":2},"version":1})" "\n";
+  const std::string text = R"({"hints":{"butterfly/pair_swap":2},"version":1})"
+                           "\n";
   std::ofstream(state) << text;
   fs::permissions(state, fs::perms::owner_read | fs::perms::owner_write);  // as `sudo kpuzzles` leaves it
   // Root reads every file: the command runs as nobody then.

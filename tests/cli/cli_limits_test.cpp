@@ -32,7 +32,9 @@ Result kpuzzles(const std::string& env, const std::string& args) {
   return kpz::test::shell("timeout 120 env " + env + " " + exe() + " " + args);
 }
 
-int lines(const std::string& s) { return kpz::test::count_lines(s); }
+int lines(const std::string& s) {
+  return kpz::test::count_lines(s);
+}
 
 // The estimate of `run args` in bytes, read off the refusal under a 1-byte machine.
 double estimate(const std::string& args) {

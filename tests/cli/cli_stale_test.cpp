@@ -26,7 +26,9 @@ Result sh(const std::string& env, const std::string& program, const std::string&
   return kpz::test::shell("timeout 120 env " + env + " " + program + " " + args + " </dev/null");
 }
 
-int lines(const std::string& s) { return kpz::test::count_lines(s); }
+int lines(const std::string& s) {
+  return kpz::test::count_lines(s);
+}
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::path(testing::TempDir()) / ("kpz_cli_stale_" + name);

@@ -17,14 +17,18 @@ namespace {
 
 using Result = kpz::test::ShellResult;
 
-Result kpuzzles(const std::string& args) { return kpz::test::shell(std::string(KPZ_KPUZZLES) + " " + args); }
+Result kpuzzles(const std::string& args) {
+  return kpz::test::shell(std::string(KPZ_KPUZZLES) + " " + args);
+}
 
 // The same with environment variables ("A=1 B=2") set for kpuzzles.
 Result kpuzzles_env(const std::string& env, const std::string& args) {
   return kpz::test::shell("env " + env + " " + std::string(KPZ_KPUZZLES) + " " + args);
 }
 
-int lines(const std::string& s) { return kpz::test::count_lines(s); }
+int lines(const std::string& s) {
+  return kpz::test::count_lines(s);
+}
 
 void expect_usage_error(const std::string& args, const std::string& mentions) {
   const Result r = kpuzzles(args);
@@ -55,9 +59,9 @@ TEST(Cli, JsonHasTheContractFields) {
   const Result r = kpuzzles("run conv1d --simple --reference --json");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(lines(r.out), 1);
-  for (const char* key : {"\"puzzle\":\"conv1d\"", "\"variant\":\"simple\"", "\"impl\":\"reference\"",
-                          "\"pass\":true", "\"config\":", "\"inputs\":{\"a\":[0,1,2,3,4,5]",
-                          "\"output\":[5,8,11,14,5,0]", "\"expected\":[5,8,11,14,5,0]"})
+  for (const char* key :
+       {"\"puzzle\":\"conv1d\"", "\"variant\":\"simple\"", "\"impl\":\"reference\"", "\"pass\":true",
+        "\"config\":", "\"inputs\":{\"a\":[0,1,2,3,4,5]", "\"output\":[5,8,11,14,5,0]", "\"expected\":[5,8,11,14,5,0]"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << " missing in " << r.out;
 }
 
@@ -241,7 +245,8 @@ TEST(CliLearner, HintsComeOneTierPerCallAndAreRemembered) {
 TEST(CliLearner, SolutionOnlyAfterPassingOrWithARecordedForce) {
   const std::string state = fresh_state("solution");
   // These tests run against exercises/, which a learner may have solved by now.
-  if (with_state(fresh_state("solution-probe"), "check conv1d").code == 0) GTEST_SKIP() << "conv1d is solved in exercises/";
+  if (with_state(fresh_state("solution-probe"), "check conv1d").code == 0)
+    GTEST_SKIP() << "conv1d is solved in exercises/";
   const Result shut = with_state(state, "solution conv1d");
   EXPECT_EQ(shut.code, 1) << shut.out << shut.err;
   EXPECT_NE(shut.out.find("opens once every variant passes"), std::string::npos) << shut.out;
@@ -322,7 +327,9 @@ TEST(CliLearner, DoctorSaysWhatRunsAndHowToFixTheSetup) {
   if (!KPZ_HAS_CUDA) {
     // Threads on one core has nothing better to advise (its barriers spin: no more threads than cores).
     const bool one_core = std::thread::hardware_concurrency() <= 1;
-    const char* advice = omp ? "export OMP_NUM_THREADS=8" : threads ? "export KOKKOS_NUM_THREADS=" : "cmake --preset threads";
+    const char* advice = omp       ? "export OMP_NUM_THREADS=8"
+                         : threads ? "export KOKKOS_NUM_THREADS="
+                                   : "cmake --preset threads";
     if (!(threads && one_core)) EXPECT_NE(one.out.find(advice), std::string::npos) << one.out;
     if (threads) EXPECT_EQ(one.out.find("OMP_NUM_THREADS"), std::string::npos) << one.out;
   }

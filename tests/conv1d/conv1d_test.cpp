@@ -16,9 +16,11 @@ kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::i
 
 // Vector lengths worth testing on a space: 1, 2, 4, 32 and the largest the backend allows.
 std::vector<int> vector_lengths(const std::string& space) {
-  const int max = kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
+  const int max =
+      kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
   std::vector<int> lengths;
-  for (int v : {1, 2, 4, 32}) if (v <= max) lengths.push_back(v);
+  for (int v : {1, 2, 4, 32})
+    if (v <= max) lengths.push_back(v);
   if (max > 32) lengths.push_back(max > 64 ? 64 : max);
   return lengths;
 }

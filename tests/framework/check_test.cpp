@@ -30,7 +30,7 @@ TEST(Check, ExactIntegersAndOwners) {
   kpz::compare_exact<int>(r, {0, 1, 2, 3, 4, 9}, {0, 1, 2, 3, 4, 5}, owner);
   EXPECT_FALSE(r.pass);
   ASSERT_EQ(r.mismatches.size(), 1u);
-  EXPECT_EQ(r.mismatches[0].owner, "team 1, member 0");  // host: contiguous halves of a tile
+  EXPECT_EQ(r.mismatches[0].owner, "team 1, member 0");             // host: contiguous halves of a tile
   EXPECT_EQ(kpz::tile_owner("cuda", 4, 2)(7), "team 1, member 1");  // GPU: cyclic
 }
 

@@ -34,7 +34,8 @@ TEST(Json, FloatsRoundTrip) {
 namespace {
 
 TEST(JsonParse, RoundTripsWhatDumpWrites) {
-  const std::string text = R"({"a":1,"b":[true,false,null,-2.5,"x\"y\n"],"c":{"d":"\u00e9\ud83d\ude00"},"e":12345678901})";
+  const std::string text =
+      R"({"a":1,"b":[true,false,null,-2.5,"x\"y\n"],"c":{"d":"\u00e9\ud83d\ude00"},"e":12345678901})";
   const kpz::Json j = kpz::Json::parse(text);
   EXPECT_EQ(j["a"].as_int(), 1);
   EXPECT_TRUE(j["b"].items()[0].as_bool());

@@ -96,8 +96,7 @@ TEST(CtestRun, RealCtest) {
          "\\\"v=$KPZ_V\\\"\")\n"
          "set_tests_properties(p/learner PROPERTIES ENVIRONMENT KPZ_V=7)\n"
          "add_test(NAME q/learner COMMAND sh -c \"echo 'x.cpp:1: Failure'; exit 1\")\n";
-  const ProcessResult conf =
-      run_process({cmake, "-S", (dir / "src").string(), "-B", (dir / "b").string()}, {}, 120);
+  const ProcessResult conf = run_process({cmake, "-S", (dir / "src").string(), "-B", (dir / "b").string()}, {}, 120);
   if (!conf.ok()) GTEST_SKIP() << "cmake cannot configure a test project here:\n" << conf.output;
   const std::string ctest = ctest_beside(cmake), build = (dir / "b").string();
 

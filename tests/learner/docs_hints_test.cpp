@@ -123,7 +123,8 @@ TEST(DocsHints, SolutionSectionEndsAtTheNextLevelTwoHeading) {
 }
 
 TEST(DocsHints, RendersMarkdownForATerminal) {
-  const std::string r = render_markdown("### Title\n\nSee [the table](#table) and `code`.\n\n\n\n```cpp\nint x;\n```\n");
+  const std::string r =
+      render_markdown("### Title\n\nSee [the table](#table) and `code`.\n\n\n\n```cpp\nint x;\n```\n");
   EXPECT_EQ(r, "Title\n\nSee the table and `code`.\n\n    int x;\n");
   EXPECT_EQ(tier_name(1), "a nudge");
   EXPECT_EQ(tier_name(2), "the concept");
@@ -142,7 +143,8 @@ TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
     // A puzzle whose page is neither written nor in the site's nav is still being written.
     const bool published = read_text_file(learner_paths().source_dir + "/mkdocs.yml").find(p.doc) != std::string::npos;
     if (page.empty() && !published) {
-      std::printf("[ warning  ] %s: no docs page %s yet, so no hints and no explanation\n", p.name.c_str(), p.doc.c_str());
+      std::printf("[ warning  ] %s: no docs page %s yet, so no hints and no explanation\n", p.name.c_str(),
+                  p.doc.c_str());
       continue;
     }
     ASSERT_FALSE(page.empty()) << "no docs page " << p.doc;
@@ -158,7 +160,8 @@ TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
       EXPECT_EQ(h.tiers, 3);
       if (!v.function.empty()) {
         // Its function is tagged on the page (a typo would silently give every hint instead).
-        EXPECT_TRUE(std::any_of(todos.begin(), todos.end(), [&](const HintTodo& t) { return t.function == v.function; }))
+        EXPECT_TRUE(
+            std::any_of(todos.begin(), todos.end(), [&](const HintTodo& t) { return t.function == v.function; }))
             << "no '### TODO n: ... (`" << v.function << "`)' heading";
         EXPECT_FALSE(render_tier(h, 1).empty());
       }

@@ -37,7 +37,8 @@ TEST(Skeleton, PortMatchesThePythonGenerator) {
     for (const auto& pair : skeleton_pairs(root, p.name)) {
       const ProcessResult py = run_process({"python3", root + "/cmake/kpz_skeletons.py", "--print", pair.reference});
       ASSERT_TRUE(py.ok()) << py.output;
-      EXPECT_EQ(skeleton_from_reference(read_text_file(pair.reference), p.name, pair.reference), py.output) << pair.reference;
+      EXPECT_EQ(skeleton_from_reference(read_text_file(pair.reference), p.name, pair.reference), py.output)
+          << pair.reference;
       ++files;
     }
   }
@@ -45,7 +46,9 @@ TEST(Skeleton, PortMatchesThePythonGenerator) {
 }
 
 TEST(Skeleton, MarkersAreCheckedLikeThePythonGenerator) {
-  const std::string ok = "// header\n#include <x>\nnamespace kpz::my_p::reference {\n  // KPZ-TODO(roughly 1 line): do it\n  x();\n  // KPZ-END\n}\n";
+  const std::string ok =
+      "// header\n#include <x>\nnamespace kpz::my_p::reference {\n  // KPZ-TODO(roughly 1 line): do it\n  x();\n  // "
+      "KPZ-END\n}\n";
   const std::string s = skeleton_from_reference(ok, "my-p", "f.cpp");
   EXPECT_NE(s.find("namespace kpz::my_p::exercise {"), std::string::npos) << s;
   EXPECT_NE(s.find("  // TODO(roughly 1 line): do it\n}"), std::string::npos) << s;
@@ -53,14 +56,16 @@ TEST(Skeleton, MarkersAreCheckedLikeThePythonGenerator) {
   EXPECT_EQ(s.rfind(skeleton_header("my-p"), 0), 0u);
   EXPECT_THROW(skeleton_from_reference("int x;\n", "p", "f.cpp"), SkeletonError);  // no TODO
   EXPECT_THROW(skeleton_from_reference("// KPZ-END\n", "p", "f.cpp"), SkeletonError);
-  EXPECT_THROW(skeleton_from_reference("  // KPZ-TODO(roughly 2 lines): a\n  // KPZ-TODO(roughly 2 lines): b\n", "p", "f.cpp"),
-               SkeletonError);
+  EXPECT_THROW(
+      skeleton_from_reference("  // KPZ-TODO(roughly 2 lines): a\n  // KPZ-TODO(roughly 2 lines): b\n", "p", "f.cpp"),
+      SkeletonError);
   EXPECT_THROW(skeleton_from_reference("  // KPZ-TODO(roughly 2 lines): a\nx;\n", "p", "f.cpp"), SkeletonError);
 }
 
 TEST(Skeleton, FunctionSectionsTellTouchedFromUntouched) {
   const std::string skeleton =
-      "namespace n {\ntemplate <class S>\nvoid simple(int a,\n            int b) {\n  // TODO(roughly 3 lines): x\n}\n\n"
+      "namespace n {\ntemplate <class S>\nvoid simple(int a,\n            int b) {\n  // TODO(roughly 3 lines): "
+      "x\n}\n\n"
       "template <class S>\nvoid tiled(int a) {\n  // TODO(roughly 2 lines): y\n}\n}  // namespace n\n";
   EXPECT_EQ(function_section(skeleton, "tiled"), "void tiled(int a) {\n  // TODO(roughly 2 lines): y\n}\n");
   EXPECT_EQ(function_section(skeleton, "nosuch"), "");
@@ -104,7 +109,8 @@ TEST(Exercises, EveryReferencePassesEveryCase) {
     SCOPED_TRACE(e.label());
     const ExerciseResult r = check_exercise(*e.puzzle, *e.variant, kpz::Impl::reference, "", false);
     ASSERT_EQ(r.cases.size(), e.variant->checks.size() + 1);
-    for (const auto& c : r.cases) EXPECT_TRUE(c.usage_error.empty() && c.report.pass) << c.args << ": " << c.usage_error;
+    for (const auto& c : r.cases)
+      EXPECT_TRUE(c.usage_error.empty() && c.report.pass) << c.args << ": " << c.usage_error;
     EXPECT_TRUE(r.pass);
     const kpz::Json j = exercise_result_json(*e.puzzle, *e.variant, r);
     EXPECT_TRUE(j["pass"].as_bool());
@@ -165,9 +171,9 @@ TEST(CompileErrors, RelativeLearnerPathsMatchToo) {
 }
 
 TEST(CompileErrors, ElsewhereTheFirstErrorAndWhereTheLearnersCodeLedToIt) {
-  const std::string out = std::string(kGccOutput).substr(0, std::string(kGccOutput).find("/src/exercises/conv1d/conv1d.cpp:25"));
-  const std::string with_origin =
-      "/src/exercises/conv1d/conv1d.cpp:40:5:   required from here\n" + out;
+  const std::string out =
+      std::string(kGccOutput).substr(0, std::string(kGccOutput).find("/src/exercises/conv1d/conv1d.cpp:25"));
+  const std::string with_origin = "/src/exercises/conv1d/conv1d.cpp:40:5:   required from here\n" + out;
   const TrimmedError e = trim_compile_errors(with_origin, {"/src/exercises/conv1d/conv1d.cpp"}, "/src");
   EXPECT_FALSE(e.in_learner_file);
   EXPECT_EQ(e.line, 120);
@@ -177,13 +183,15 @@ TEST(CompileErrors, ElsewhereTheFirstErrorAndWhereTheLearnersCodeLedToIt) {
 
 TEST(CompileErrors, NvccStyleAndLinkerErrors) {
   const TrimmedError n = trim_compile_errors(
-      "/src/exercises/conv1d/conv1d.cpp(31): error: identifier \"foo\" is undefined\n            foo(i);\n            ^\n",
+      "/src/exercises/conv1d/conv1d.cpp(31): error: identifier \"foo\" is undefined\n            foo(i);\n            "
+      "^\n",
       {"exercises/conv1d/conv1d.cpp"}, "/src");
   EXPECT_TRUE(n.in_learner_file);
   EXPECT_EQ(n.line, 31);
   EXPECT_NE(n.text.find("exercises/conv1d/conv1d.cpp(31): error: identifier"), std::string::npos) << n.text;
-  const TrimmedError l = trim_compile_errors("ld: a.o: in function `x':\na.cpp:(.text+0x1): undefined reference to `y'\n",
-                                             {"exercises/conv1d/conv1d.cpp"}, "/src");
+  const TrimmedError l =
+      trim_compile_errors("ld: a.o: in function `x':\na.cpp:(.text+0x1): undefined reference to `y'\n",
+                          {"exercises/conv1d/conv1d.cpp"}, "/src");
   EXPECT_NE(l.text.find("undefined reference"), std::string::npos);
   const TrimmedError none = trim_compile_errors("line 1\nline 2\n", {}, "");
   EXPECT_EQ(none.text, "line 1\nline 2\n");
@@ -193,8 +201,8 @@ TEST(CompileErrors, NvccStyleAndLinkerErrors) {
 
 TEST(FileWatcher, OnlySourceFilesCount) {
   for (const char* yes : {"conv1d.cpp", "a.hpp", "sig.inc", "x.h"}) EXPECT_TRUE(FileWatcher::relevant(yes)) << yes;
-  for (const char* no : {"conv1d.cpp.bak-20260101-120000", ".conv1d.cpp.swp", "conv1d.cpp~", "4913", "#conv1d.cpp#",
-                         "notes.md", ""})
+  for (const char* no :
+       {"conv1d.cpp.bak-20260101-120000", ".conv1d.cpp.swp", "conv1d.cpp~", "4913", "#conv1d.cpp#", "notes.md", ""})
     EXPECT_FALSE(FileWatcher::relevant(no)) << no;
 }
 
@@ -205,7 +213,8 @@ void watcher_sees_saves(const std::string& backend) {
   fs::create_directories(root + "/beta");
   std::ofstream(root + "/alpha/alpha.cpp") << "int a;\n";
   FileWatcher w(root, {"alpha", "beta", "gamma-without-folder"}, backend);
-  ASSERT_EQ(w.backend(), backend == "poll" ? FileWatcher::Backend::polling : FileWatcher::Backend::inotify) << w.why_not();
+  ASSERT_EQ(w.backend(), backend == "poll" ? FileWatcher::Backend::polling : FileWatcher::Backend::inotify)
+      << w.why_not();
   std::ofstream(root + "/alpha/alpha.cpp.bak-1") << "ignored";
   std::this_thread::sleep_for(std::chrono::milliseconds(800));
   EXPECT_TRUE(w.collect().empty());
@@ -218,8 +227,12 @@ void watcher_sees_saves(const std::string& backend) {
   EXPECT_EQ(seen, std::set<std::string>{"beta"});
 }
 
-TEST(FileWatcher, InotifySeesSaves) { watcher_sees_saves("inotify"); }
-TEST(FileWatcher, PollingSeesSaves) { watcher_sees_saves("poll"); }
+TEST(FileWatcher, InotifySeesSaves) {
+  watcher_sees_saves("inotify");
+}
+TEST(FileWatcher, PollingSeesSaves) {
+  watcher_sees_saves("poll");
+}
 
 TEST(FileWatcher, NoneMeansManual) {
   FileWatcher w(testing::TempDir(), {"x"}, "none");

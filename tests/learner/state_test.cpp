@@ -190,7 +190,8 @@ TEST(State, UnreadableFileIsAnErrorNotAbsent) {
 // Issue 19, item 4: wrong-typed sections and negative hint counts are said, not silently taken.
 TEST(State, WrongTypesAndNegativeHintCountsAreWarnedAbout) {
   const std::string path = temp_file("types.json");
-  std::ofstream(path) << R"({"exercises":[1,2],"hints":{"conv1d/simple":-4,"conv1d/tiled":2},"solutions":"x","current":7})";
+  std::ofstream(path)
+      << R"({"exercises":[1,2],"hints":{"conv1d/simple":-4,"conv1d/tiled":2},"solutions":"x","current":7})";
   std::string warning;
   LearnerState s = LearnerState::load(path, &warning);
   for (const char* word : {"'exercises'", "'solutions'", "'current'", "conv1d/simple", "-4"})
@@ -280,7 +281,8 @@ TEST(State, SaveCreatesTheFolderAndFailsLoudly) {
 
 TEST(SolutionGate, OpensWhenEveryVariantPassesNow) {
   const LearnerState s;
-  const auto g = kpz::cli::solution_gate(s, "conv1d", {"simple", "tiled"}, [](const std::string&) { return true; }, false);
+  const auto g = kpz::cli::solution_gate(
+      s, "conv1d", {"simple", "tiled"}, [](const std::string&) { return true; }, false);
   EXPECT_TRUE(g.allowed);
   EXPECT_FALSE(g.forced);
   EXPECT_TRUE(g.unsolved.empty());
@@ -290,12 +292,13 @@ TEST(SolutionGate, EarlierPassesCountAndAreNotRerun) {
   LearnerState s;
   s.record_solved("conv1d", "simple");
   std::vector<std::string> asked;
-  const auto g = kpz::cli::solution_gate(s, "conv1d", {"simple", "tiled"},
-                                         [&](const std::string& v) {
-                                           asked.push_back(v);
-                                           return v == "tiled";
-                                         },
-                                         false);
+  const auto g = kpz::cli::solution_gate(
+      s, "conv1d", {"simple", "tiled"},
+      [&](const std::string& v) {
+        asked.push_back(v);
+        return v == "tiled";
+      },
+      false);
   EXPECT_TRUE(g.allowed);
   EXPECT_EQ(asked, std::vector<std::string>{"tiled"});
 }

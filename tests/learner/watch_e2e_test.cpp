@@ -13,10 +13,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "docs_text.hpp"
@@ -158,8 +158,7 @@ class WatchE2E : public ::testing::Test {
     // The course as the sandbox program sees it: which exercises, in which order.
     const auto l = kpz::cli::run_process({kExe, "list", "--json"}, {{"KPZ_STATE_FILE", state_file("list")}}, 120);
     const Json list = Json::parse(l.output);
-    for (const auto& e : list["exercises"].items())
-    {
+    for (const auto& e : list["exercises"].items()) {
       course_.push_back(e["puzzle"].as_string() + "/" + e["variant"].as_string());
       if (e["bug_hunt"].as_bool()) bug_hunts_.push_back(course_.back());
     }
@@ -183,8 +182,7 @@ class WatchE2E : public ::testing::Test {
     return path;
   }
 
-  static std::vector<std::pair<std::string, std::string>> env(const std::string& state,
-                                                               const std::string& watch = "") {
+  static std::vector<std::pair<std::string, std::string>> env(const std::string& state, const std::string& watch = "") {
     std::vector<std::pair<std::string, std::string>> e{{"NO_COLOR", "1"}, {"KPZ_STATE_FILE", state}};
     e.emplace_back("KPZ_WATCH", watch);
     return e;
@@ -244,7 +242,8 @@ TEST_F(WatchE2E, SaveRebuildsAndShowsTheFailTheCompileErrorThePassAndTheProgress
   const auto saved = Clock::now();
   put(*scenes_, scenes_->solved);
   const std::string solved = std::to_string(variants_of_puzzle()) + "/" + total();
-  ASSERT_TRUE(w.wait_for("PASS  " + kPuzzle + " --[\\s\\S]*progress \\[[#-]+\\] " + solved + " solved", 300)) << w.all();
+  ASSERT_TRUE(w.wait_for("PASS  " + kPuzzle + " --[\\s\\S]*progress \\[[#-]+\\] " + solved + " solved", 300))
+      << w.all();
   const double seconds = std::chrono::duration<double>(Clock::now() - saved).count();
   std::printf("[ timing   ] save of the solved exercise -> PASS on screen: %.1f s\n", seconds);
   RecordProperty("save_to_pass_ms", static_cast<int>(seconds * 1000));
@@ -258,7 +257,8 @@ TEST_F(WatchE2E, SaveRebuildsAndShowsTheFailTheCompileErrorThePassAndTheProgress
   w.send('n');
   // n: the next exercise not yet solved, after this one (the course wraps around).
   std::string next;
-  const auto first = std::find_if(course_.begin(), course_.end(), [](const std::string& id) { return id.rfind(kPuzzle + "/", 0) == 0; });
+  const auto first = std::find_if(course_.begin(), course_.end(),
+                                  [](const std::string& id) { return id.rfind(kPuzzle + "/", 0) == 0; });
   for (std::size_t step = 1; step <= course_.size() && next.empty(); ++step) {
     const std::string& id = course_[(static_cast<std::size_t>(first - course_.begin()) + step) % course_.size()];
     if (!solvable_here(id)) next = id;
@@ -316,8 +316,8 @@ TEST_F(WatchE2E, ASaveCancelsAHungCheck) {
   if (!injected) GTEST_SKIP() << "the sandbox puzzle " << kPuzzle << " has no function simple";
   put(*scenes_, hung);
   Pty w({kExe, "watch", kPuzzle, "--variant", "simple"}, env(state_file("hung")));
-  ASSERT_TRUE(w.wait_for("checking " + kPuzzle + " --simple \\.\\.\\. \\([0-9.]+ s; stopped at 60\\.0 s, or when you save\\)",
-                         300))
+  ASSERT_TRUE(w.wait_for(
+      "checking " + kPuzzle + " --simple \\.\\.\\. \\([0-9.]+ s; stopped at 60\\.0 s, or when you save\\)", 300))
       << w.all();
   const auto saved = Clock::now();
   put(*scenes_, scenes_->solved);

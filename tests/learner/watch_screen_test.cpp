@@ -31,11 +31,12 @@ int rows(const std::string& screen, int cols = 80) {
 }
 
 ScreenParts parts(const std::string& body) {
-  return {"kpuzzles watch · openmp · build tree /work/main/build/openmp\n\nconv1d --simple  (exercise 1 of 38)\n"
-          "edit exercises/conv1d/conv1d.cpp, function simple\n\n",
-          body,
-          "\nprogress [#####-----] 3/38 solved\nn next · h hint · l list · r re-run · t tests · q quit   "
-          "watching exercises/ for saves (inotify)\n"};
+  return {
+      "kpuzzles watch · openmp · build tree /work/main/build/openmp\n\nconv1d --simple  (exercise 1 of 38)\n"
+      "edit exercises/conv1d/conv1d.cpp, function simple\n\n",
+      body,
+      "\nprogress [#####-----] 3/38 solved\nn next · h hint · l list · r re-run · t tests · q quit   "
+      "watching exercises/ for saves (inotify)\n"};
 }
 
 TEST(WatchScreen, RowsOfALine) {

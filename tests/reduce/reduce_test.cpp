@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "kpz/check.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
-#include "kpz/launch_shape.hpp"
 #include "kpz_test.hpp"
 #include "reduce/reduce.hpp"
 
@@ -19,13 +19,16 @@ using kpz::test::Case;
 using kpz::test::run_case;
 namespace rd = kpz::reduce;
 
-const std::vector<std::string> kVariants = {"persistent",    "neighbored",      "neighbored-less", "interleaved",
-                                            "unroll2",       "unroll4",         "unroll8",         "unroll-warps8",
-                                            "complete-unroll", "template",      "team-reduce",     "builtin",
-                                            "recursive"};
+const std::vector<std::string> kVariants = {
+    "persistent",    "neighbored",      "neighbored-less", "interleaved", "unroll2", "unroll4",  "unroll8",
+    "unroll-warps8", "complete-unroll", "template",        "team-reduce", "builtin", "recursive"};
 
-bool has_lanes(const std::string& v) { return v != "persistent" && v != "builtin" && v != "team-reduce"; }
-bool warp_variant(const std::string& v) { return v == "unroll-warps8" || v == "complete-unroll" || v == "template"; }
+bool has_lanes(const std::string& v) {
+  return v != "persistent" && v != "builtin" && v != "team-reduce";
+}
+bool warp_variant(const std::string& v) {
+  return v == "unroll-warps8" || v == "complete-unroll" || v == "template";
+}
 
 class Reduce : public ::testing::TestWithParam<std::string> {
  protected:
@@ -139,7 +142,8 @@ TEST_P(Reduce, SeedsChangeTheInputs) {
 }
 
 TEST_P(Reduce, LargeRandom) {
-  for (const char* v : {"persistent", "interleaved", "unroll8", "unroll-warps8", "template", "team-reduce", "builtin", "recursive"})
+  for (const char* v :
+       {"persistent", "interleaved", "unroll8", "unroll-warps8", "template", "team-reduce", "builtin", "recursive"})
     for (int type : {0, 1}) {
       const auto r = run({v, {{"size", (1 << 22) + 3}, {"float", type}}, 0, 99});
       KPZ_EXPECT_PASS(r) << v << (type ? " float" : " int");
@@ -156,7 +160,8 @@ TEST_P(Reduce, InputIsNotModified) {
     const auto in = kpz::to_device(space, "in", host);
     for (const auto& name : kVariants) {
       const auto& v = rd::info(name);
-      const rd::Launch launch = rd::plan_launch(space, v, host.size(), 512, 1000, 3, kpz::ShapeRequest{}, kpz::Purpose::check);
+      const rd::Launch launch =
+          rd::plan_launch(space, v, host.size(), 512, 1000, 3, kpz::ShapeRequest{}, kpz::Purpose::check);
       const int league = launch.league;
       kpz::View<int*, Space> partial("partial", league), work("work", rd::recursive_work_size(host.size(), 512)),
           result("result", 1);
@@ -188,8 +193,8 @@ TEST_P(Reduce, BadConfigurationsAreUsageErrors) {
 
 // ---- --team-reduce: the launch shape, team sizes and vector lengths ------------------------------
 
-kpz::RunReport run_shaped(const std::string& space, std::map<std::string, std::int64_t> options, int team,
-                          int vector, std::uint64_t seed) {
+kpz::RunReport run_shaped(const std::string& space, std::map<std::string, std::int64_t> options, int team, int vector,
+                          std::uint64_t seed) {
   return kpz::test::run_case("reduce", space, {"team-reduce", std::move(options), team, seed, vector});
 }
 
@@ -200,9 +205,8 @@ std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
 
 // Vector lengths worth testing: 1, a few powers of two up to a warp, and the CPU default.
 std::vector<int> vector_lengths(const std::string& space) {
-  const int max = kpz::with_space(space, [](const auto& s) {
-    return kpz::vector_length_max<std::decay_t<decltype(s)>>();
-  });
+  const int max =
+      kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
   std::vector<int> v;
   for (int l : {1, 2, 4, 8, 32, 64})
     if (l <= max) v.push_back(l);
@@ -220,7 +224,8 @@ TEST_P(Reduce, TeamReduceTeamSizesAndVectorLengths) {
         for (const int type : {0, 1}) {
           const int n = 3 * tile + 17 + type;
           const auto r = run_shaped(GetParam(), {{"size", n}, {"tile", tile}, {"float", type}}, team, vector, 5u + n);
-          KPZ_EXPECT_PASS(r) << "team " << team << " vector " << vector << " tile " << tile << (type ? " float" : " int");
+          KPZ_EXPECT_PASS(r) << "team " << team << " vector " << vector << " tile " << tile
+                             << (type ? " float" : " int");
           EXPECT_EQ(config_int(r, "teams"), (n + tile - 1) / tile);
           EXPECT_EQ(config_int(r, "vector_length"), vector);
           EXPECT_EQ(config_int(r, "team_size"), team);
@@ -236,8 +241,8 @@ TEST_P(Reduce, TeamReduceEdgeSizesWithTheFrameworkShape) {
   const std::int64_t tile = config_int(first, "tile");
   ASSERT_GT(tile, 0) << first.config.dump();
   EXPECT_GE(config_int(first, "vector_length"), 1);
-  for (const std::int64_t n : {std::int64_t{2}, std::int64_t{31}, std::int64_t{1000}, tile - 1, tile, tile + 1,
-                               3 * tile + 1})
+  for (const std::int64_t n :
+       {std::int64_t{2}, std::int64_t{31}, std::int64_t{1000}, tile - 1, tile, tile + 1, 3 * tile + 1})
     for (const int type : {0, 1}) {
       const auto r = run_shaped(GetParam(), {{"size", n}, {"float", type}}, 0, 0, 40u + n);
       KPZ_EXPECT_PASS(r) << "N=" << n << (type ? " float" : " int");

@@ -60,14 +60,16 @@ std::vector<ss::SegPair<int>> ordered_scan_once(const Space& space, const std::v
   Kokkos::deep_copy(out, ss::SegPair<int>{-7777, 9});
   const auto policy = kpz::TeamPolicy<Space>(space, teams, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(Scan::scratch_bytes(team_size)));
-  Kokkos::parallel_for(policy, KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
-    const Scan scan(team, path);
-    const int i = team.league_rank() * team.team_size() + team.team_rank();
-    const auto r = scan.scan(team, in(i), ss::SegPair<int>{0, 0}, [](const ss::SegPair<int>& a, const ss::SegPair<int>& b) {
-      return ss::SegPair<int>{b.flag ? b.value : a.value + b.value, a.flag | b.flag};
-    });
-    out(i) = exclusive ? r.exclusive : r.inclusive;
-  });
+  Kokkos::parallel_for(
+      policy, KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
+        const Scan scan(team, path);
+        const int i = team.league_rank() * team.team_size() + team.team_rank();
+        const auto r =
+            scan.scan(team, in(i), ss::SegPair<int>{0, 0}, [](const ss::SegPair<int>& a, const ss::SegPair<int>& b) {
+              return ss::SegPair<int>{b.flag ? b.value : a.value + b.value, a.flag | b.flag};
+            });
+        out(i) = exclusive ? r.exclusive : r.inclusive;
+      });
   space.fence();
   auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   std::vector<ss::SegPair<int>> got(static_cast<std::size_t>(n));
@@ -103,9 +105,10 @@ TEST_P(SegscanFramework, OrderedScanPathsAgreeWithOracle) {
               const auto want = exclusive ? acc : incl;
               const auto& g = got[static_cast<std::size_t>(t * team + r)];
               ASSERT_TRUE(g.value == want.value && g.flag == want.flag)
-                  << "team size " << team << ", team " << t << ", rank " << r << (exclusive ? " exclusive" : " inclusive")
-                  << (path == kpz::team::ScanPath::best ? " best path" : " scratch path") << ": got (" << g.value << ", "
-                  << g.flag << "), want (" << want.value << ", " << want.flag << ")";
+                  << "team size " << team << ", team " << t << ", rank " << r
+                  << (exclusive ? " exclusive" : " inclusive")
+                  << (path == kpz::team::ScanPath::best ? " best path" : " scratch path") << ": got (" << g.value
+                  << ", " << g.flag << "), want (" << want.value << ", " << want.flag << ")";
               acc = incl;
             }
           }
@@ -121,8 +124,8 @@ TEST_P(SegscanFramework, MergePathHandMadeSegments) {
     std::vector<float> values(20);
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(1 << i);
     const std::vector<std::vector<std::int64_t>> cases{
-        {0, 20},                                          // one segment
-        {0, 0, 0, 20, 20, 20},                            // empty segments around it
+        {0, 20},                // one segment
+        {0, 0, 0, 20, 20, 20},  // empty segments around it
         {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20},
         {0, 0, 3, 3, 3, 11, 12, 12, 19, 20, 20},
         {0, 17, 17, 18, 20}};
@@ -158,8 +161,8 @@ TEST_P(SegscanFramework, MergePathIsDeterministic) {
 TEST_P(SegscanFramework, MergePathWithoutSegments) {
   kpz::with_space(GetParam(), [&](const auto& space) {
     const ss::MergePathPlan plan{1, 16, 2};
-    EXPECT_TRUE(merge_path_sums(space, {}, {0}, plan).empty());                            // S = 0, N = 0
-    EXPECT_EQ(merge_path_sums(space, {}, {0, 0, 0}, plan), (std::vector<float>{0, 0}));    // N = 0
+    EXPECT_TRUE(merge_path_sums(space, {}, {0}, plan).empty());                          // S = 0, N = 0
+    EXPECT_EQ(merge_path_sums(space, {}, {0, 0, 0}, plan), (std::vector<float>{0, 0}));  // N = 0
   });
 }
 
@@ -208,11 +211,13 @@ std::string check_fast_sums(const std::vector<T>& values, const std::vector<std:
       abs_sum += std::abs(static_cast<double>(values[static_cast<std::size_t>(i)]));
     }
     const auto terms = static_cast<std::size_t>(offsets[s + 1] - offsets[s]);
-    const bool ok = std::is_integral_v<T> ? static_cast<double>(got[s]) == sum
-                                          : std::abs(static_cast<double>(got[s]) - sum) <= kpz::sum_error_bound(abs_sum, terms);
+    const bool ok = std::is_integral_v<T>
+                        ? static_cast<double>(got[s]) == sum
+                        : std::abs(static_cast<double>(got[s]) - sum) <= kpz::sum_error_bound(abs_sum, terms);
     if (!ok)
-      return "segment " + std::to_string(s) + " [" + std::to_string(offsets[s]) + ", " + std::to_string(offsets[s + 1]) +
-             "): got " + std::to_string(static_cast<double>(got[s])) + ", want " + std::to_string(sum);
+      return "segment " + std::to_string(s) + " [" + std::to_string(offsets[s]) + ", " +
+             std::to_string(offsets[s + 1]) + "): got " + std::to_string(static_cast<double>(got[s])) + ", want " +
+             std::to_string(sum);
   }
   return "";
 }

@@ -64,18 +64,28 @@ TEST(Segments, RoundTripsOnRandomSegments) {
 }
 
 TEST(Segments, ValidationMessages) {
-  EXPECT_NE(usage_message([] { seg::validate_offsets({0, 3, 2, 5}, 5); }).find("are not monotone: offsets[2] = 2 is less than offsets[1] = 3"),
+  EXPECT_NE(usage_message([] {
+              seg::validate_offsets({0, 3, 2, 5}, 5);
+            }).find("are not monotone: offsets[2] = 2 is less than offsets[1] = 3"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { seg::validate_offsets({0, 3, 7}, 5); }).find("offsets[2] = 7 is past N = 5"),
+  EXPECT_NE(usage_message([] {
+              seg::validate_offsets({0, 3, 7}, 5);
+            }).find("offsets[2] = 7 is past N = 5"),
             std::string::npos);
   EXPECT_NE(usage_message([] { seg::validate_offsets({1, 5}, 5); }).find("start at offsets[0] = 1"), std::string::npos);
-  EXPECT_NE(usage_message([] { seg::validate_offsets({0, 4}, 5); }).find("end at offsets[1] = 4, not at N = 5"),
+  EXPECT_NE(usage_message([] {
+              seg::validate_offsets({0, 4}, 5);
+            }).find("end at offsets[1] = 4, not at N = 5"),
             std::string::npos);
   EXPECT_NE(usage_message([] { seg::validate_offsets({}, 5); }).find("are empty"), std::string::npos);
   EXPECT_NE(usage_message([] { seg::validate_offsets({0, -1, 5}, 5); }).find("is negative"), std::string::npos);
-  EXPECT_NE(usage_message([] { seg::validate_offsets({0, 9}, 8, "CSR row offsets", "nnz"); }).find("CSR row offsets: offsets[1] = 9 is past nnz = 8"),
+  EXPECT_NE(usage_message([] {
+              seg::validate_offsets({0, 9}, 8, "CSR row offsets", "nnz");
+            }).find("CSR row offsets: offsets[1] = 9 is past nnz = 8"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { seg::offsets_from_ids({0, 2, 1}); }).find("segment ids decrease: ids[2] = 1 is less than ids[1] = 2"),
+  EXPECT_NE(usage_message([] {
+              seg::offsets_from_ids({0, 2, 1});
+            }).find("segment ids decrease: ids[2] = 1 is less than ids[1] = 2"),
             std::string::npos);
   EXPECT_NE(usage_message([] { seg::offsets_from_ids({0, -1}); }).find("is negative"), std::string::npos);
   EXPECT_NE(usage_message([] { seg::offsets_from_ids({0, 3}, 2); }).find("only 2 segments"), std::string::npos);

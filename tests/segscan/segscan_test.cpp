@@ -83,7 +83,11 @@ TEST_P(Segscan, EmptySegmentsAnywhere) {
   // Shape 4: the first and the last segment are empty and empty ones follow every other.
   for (const auto& v : kAll)
     for (int ints : {0, 1}) {
-      const auto r = run({v, {{"size", v == "spmv" ? 301 : 997}, {"shape", 4}, {"mean-length", 5}, {"int", ints}, {"tile", 16}}, 0, 11});
+      const auto r =
+          run({v,
+               {{"size", v == "spmv" ? 301 : 997}, {"shape", 4}, {"mean-length", 5}, {"int", ints}, {"tile", 16}},
+               0,
+               11});
       KPZ_EXPECT_PASS(r) << v << " int=" << ints;
     }
 }
@@ -122,7 +126,8 @@ TEST_P(Segscan, SegmentsSpanThreeOrMoreTeams) {
     EXPECT_GE(config_int(r, "longest"), 3 * 8 + 2);
     EXPECT_GE(config_int(r, "teams"), 600);
     KPZ_EXPECT_PASS(run({"reduce", {{"size", 5003}, {"tile", 8}, {"mean-length", 40}, {"int", ints}}, 0, 7}));
-    KPZ_EXPECT_PASS(run({"reduce", {{"size", 5003}, {"tile", 8}, {"mean-length", 40}, {"int", ints}, {"merge-path", 1}}, 0, 7}));
+    KPZ_EXPECT_PASS(
+        run({"reduce", {{"size", 5003}, {"tile", 8}, {"mean-length", 40}, {"int", ints}, {"merge-path", 1}}, 0, 7}));
   }
 }
 
@@ -139,7 +144,8 @@ TEST_P(Segscan, DeepCarryRecursion) {
   // Tiles of 4: the carries are scanned in 6 levels (2000, 500, 125, 32, 8, 2 tiles).
   for (int ints : {0, 1})
     for (int shape : {0, 3})
-      KPZ_EXPECT_PASS(run({"multi-team", {{"size", 8000}, {"tile", 4}, {"mean-length", 50}, {"shape", shape}, {"int", ints}}, 0, 21}))
+      KPZ_EXPECT_PASS(run(
+          {"multi-team", {{"size", 8000}, {"tile", 4}, {"mean-length", 50}, {"shape", shape}, {"int", ints}}, 0, 21}))
           << "shape " << shape;
 }
 
@@ -179,7 +185,15 @@ TEST_P(Segscan, MergePathEveryShape) {
     for (int shape = 0; shape <= 4; ++shape)
       for (int tile : {0, 3, 64})
         for (int ints : {0, tile == 0 ? 1 : 0})
-          KPZ_EXPECT_PASS(run({v, {{"size", tile == 3 ? 301 : 1001}, {"shape", shape}, {"mean-length", 6}, {"tile", tile}, {"int", ints}, {"merge-path", 1}}, 0, 50u + shape}))
+          KPZ_EXPECT_PASS(run({v,
+                               {{"size", tile == 3 ? 301 : 1001},
+                                {"shape", shape},
+                                {"mean-length", 6},
+                                {"tile", tile},
+                                {"int", ints},
+                                {"merge-path", 1}},
+                               0,
+                               50u + shape}))
               << v << " shape " << shape << " tile " << tile << " int " << ints;
 }
 
@@ -187,7 +201,10 @@ TEST_P(Segscan, MergePathManyChunksOfCarries) {
   // Two items per team and chunks of two carries: over 256 chunks, so the fix-up reads the
   // recursive scan of the chunk aggregates instead of combining them serially.
   for (int shape : {0, 1, 3})
-    KPZ_EXPECT_PASS(run({"reduce", {{"size", 4001}, {"shape", shape}, {"mean-length", 9}, {"tile", 2}, {"merge-path", 1}}, 0, 70u + shape}))
+    KPZ_EXPECT_PASS(run({"reduce",
+                         {{"size", 4001}, {"shape", shape}, {"mean-length", 9}, {"tile", 2}, {"merge-path", 1}},
+                         0,
+                         70u + shape}))
         << "shape " << shape;
 }
 

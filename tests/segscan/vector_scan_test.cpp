@@ -26,9 +26,8 @@ class VectorScan : public ::testing::TestWithParam<std::string> {
   }
   // Vector lengths the space accepts (powers of two up to Kokkos' maximum, at most 32).
   std::vector<int> vector_lengths() const {
-    const int vmax = kpz::with_space(GetParam(), [](const auto& s) {
-      return kpz::vector_length_max<std::decay_t<decltype(s)>>();
-    });
+    const int vmax =
+        kpz::with_space(GetParam(), [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
     std::vector<int> v;
     for (int l : {1, 2, 4, 8, 32})
       if (l <= vmax) v.push_back(l);
@@ -78,7 +77,8 @@ TEST_P(VectorScan, EmptySegments) {
   // Shape 4: the first and the last segment are empty, and empty ones follow every other.
   for (int tile : {16, 300, 0})
     for (int ints : {0, 1}) {
-      const auto r = run({"vector-scan", {{"size", 2999}, {"shape", 4}, {"mean-length", 5}, {"int", ints}, {"tile", tile}}, 0, 11});
+      const auto r = run(
+          {"vector-scan", {{"size", 2999}, {"shape", 4}, {"mean-length", 5}, {"int", ints}, {"tile", tile}}, 0, 11});
       KPZ_EXPECT_PASS(r) << "tile " << tile << " int " << ints;
       const std::string out = r.output.dump();
       EXPECT_EQ(out.substr(0, 3), "[0,") << "the first segment is empty";
@@ -127,7 +127,8 @@ TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
 
 TEST_P(VectorScan, HeavyTailAndDefaults) {
   for (int ints : {0, 1}) {
-    const auto r = run({"vector-scan", {{"size", 20011}, {"shape", 1}, {"mean-length", 16}, {"int", ints}, {"tile", 256}}, 0, 9});
+    const auto r =
+        run({"vector-scan", {{"size", 20011}, {"shape", 1}, {"mean-length", 16}, {"int", ints}, {"tile", 256}}, 0, 9});
     KPZ_EXPECT_PASS(r);
     EXPECT_GE(config_int(r, "longest"), 20 * 16) << "the tail should reach far";
   }

@@ -6,4 +6,6 @@ TEST(FirstFailuresDemo, FortyFailedChecks) {
   for (int i = 0; i < 40; ++i) EXPECT_EQ(i, -1) << "check " << i;
 }
 
-TEST(FirstFailuresDemo, Passes) { EXPECT_EQ(1, 1); }
+TEST(FirstFailuresDemo, Passes) {
+  EXPECT_EQ(1, 1);
+}

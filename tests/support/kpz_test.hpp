@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "kpz/registry.hpp"
 #include "kpz/launch_shape.hpp"
+#include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
 
 namespace kpz::test {
@@ -22,8 +22,8 @@ struct Case {
   std::map<std::string, std::int64_t> options;  // overrides of the variant's defaults
   int team_size = 0;
   std::uint64_t seed = 2026;
-  int vector_length = 0;     // 0: the framework's launch shape, like team_size
-  bool keep_arrays = true;   // false: the report keeps no arrays (large cases)
+  int vector_length = 0;    // 0: the framework's launch shape, like team_size
+  bool keep_arrays = true;  // false: the report keeps no arrays (large cases)
 };
 
 inline RunReport run_case(const std::string& puzzle, const std::string& space, const Case& c) {
@@ -48,8 +48,8 @@ inline RunReport run_case(const std::string& puzzle, const std::string& space, c
 
 // Readable failure: the first mismatches with their owners.
 inline std::string describe(const RunReport& r) {
-  std::string s = std::to_string(r.mismatch_count) + " of " + std::to_string(r.checked) +
-                  " wrong; config " + r.config.dump();
+  std::string s =
+      std::to_string(r.mismatch_count) + " of " + std::to_string(r.checked) + " wrong; config " + r.config.dump();
   for (const auto& m : r.mismatches)
     s += "\n  [" + std::to_string(m.index) + "] expected " + m.expected + ", got " + m.actual + " (" + m.owner + ")";
   return s;

@@ -3,8 +3,8 @@
 // --kpz_first_failures=N (the learner's tests, issue 19 item 15): print only the first N failed
 // assertions of each test, then one line saying how many more there were and how to see them.
 // A skeleton fails every case of every test; all of them made ~19,000 lines of output.
-#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,14 +24,20 @@ class FirstFailures : public testing::TestEventListener {
   void OnEnvironmentsSetUpEnd(const testing::UnitTest& u) override { printer_->OnEnvironmentsSetUpEnd(u); }
   void OnTestSuiteStart(const testing::TestSuite& s) override { printer_->OnTestSuiteStart(s); }
 #ifndef GTEST_REMOVE_LEGACY_TEST_CASEAPI_
-  void OnTestCaseStart(const testing::TestCase& c) override { printer_->OnTestCaseStart(c); }
-  void OnTestCaseEnd(const testing::TestCase& c) override { printer_->OnTestCaseEnd(c); }
+  void OnTestCaseStart(const testing::TestCase& c) override {
+    printer_->OnTestCaseStart(c);
+  }
+  void OnTestCaseEnd(const testing::TestCase& c) override {
+    printer_->OnTestCaseEnd(c);
+  }
 #endif
   void OnTestStart(const testing::TestInfo& t) override {
     failures_ = 0;
     printer_->OnTestStart(t);
   }
-  void OnTestDisabled(const testing::TestInfo& t) override { printer_->OnTestDisabled(t); }
+  void OnTestDisabled(const testing::TestInfo& t) override {
+    printer_->OnTestDisabled(t);
+  }
   void OnTestPartResult(const testing::TestPartResult& r) override {
     if (r.skipped()) return;  // "framework primitive, not an exercise": noise among the failures
     if (r.failed() && ++failures_ > shown_) return;
@@ -39,18 +45,29 @@ class FirstFailures : public testing::TestEventListener {
   }
   void OnTestEnd(const testing::TestInfo& t) override {
     if (failures_ > shown_) {
-      std::printf("... and %d more failed checks in this test (all of them: --gtest_filter='%s.%s' without "
-                  "--kpz_first_failures)\n",
-                  failures_ - shown_, t.test_suite_name(), t.name());
+      std::printf(
+          "... and %d more failed checks in this test (all of them: --gtest_filter='%s.%s' without "
+          "--kpz_first_failures)\n",
+          failures_ - shown_, t.test_suite_name(), t.name());
       std::fflush(stdout);
     }
     printer_->OnTestEnd(t);
   }
-  void OnTestSuiteEnd(const testing::TestSuite& s) override { printer_->OnTestSuiteEnd(s); }
-  void OnEnvironmentsTearDownStart(const testing::UnitTest& u) override { printer_->OnEnvironmentsTearDownStart(u); }
-  void OnEnvironmentsTearDownEnd(const testing::UnitTest& u) override { printer_->OnEnvironmentsTearDownEnd(u); }
-  void OnTestIterationEnd(const testing::UnitTest& u, int i) override { printer_->OnTestIterationEnd(u, i); }
-  void OnTestProgramEnd(const testing::UnitTest& u) override { printer_->OnTestProgramEnd(u); }
+  void OnTestSuiteEnd(const testing::TestSuite& s) override {
+    printer_->OnTestSuiteEnd(s);
+  }
+  void OnEnvironmentsTearDownStart(const testing::UnitTest& u) override {
+    printer_->OnEnvironmentsTearDownStart(u);
+  }
+  void OnEnvironmentsTearDownEnd(const testing::UnitTest& u) override {
+    printer_->OnEnvironmentsTearDownEnd(u);
+  }
+  void OnTestIterationEnd(const testing::UnitTest& u, int i) override {
+    printer_->OnTestIterationEnd(u, i);
+  }
+  void OnTestProgramEnd(const testing::UnitTest& u) override {
+    printer_->OnTestProgramEnd(u);
+  }
 
  private:
   std::unique_ptr<testing::TestEventListener> printer_;

@@ -21,14 +21,14 @@ kpz::RunReport naive_conv(const kpz::RunRequest& req) {
   for (int i = 0; i < n; ++i) a[i] = static_cast<float>(i);
   kpz::View<const float*, S> da = kpz::to_device(S{}, "a", a), db = kpz::to_device(S{}, "b", b);
   kpz::View<float*, S> out("out", n);
-  Kokkos::parallel_for("naive", kpz::TeamPolicy<S>(S{}, 1, req.team_size),
-                       KOKKOS_LAMBDA(const kpz::TeamMember<S>& team) {
-                         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
-                           float sum = 0;
-                           for (int j = 0; j < k && i + j < n; ++j) sum += da(i + j) * db(j);
-                           out(i) = sum;
-                         });
-                       });
+  Kokkos::parallel_for(
+      "naive", kpz::TeamPolicy<S>(S{}, 1, req.team_size), KOKKOS_LAMBDA(const kpz::TeamMember<S>& team) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
+          float sum = 0;
+          for (int j = 0; j < k && i + j < n; ++j) sum += da(i + j) * db(j);
+          out(i) = sum;
+        });
+      });
   const std::vector<float> got = kpz::to_host(out);
   kpz::RunReport r;
   r.pass = true;

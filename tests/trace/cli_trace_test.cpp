@@ -19,7 +19,9 @@ namespace {
 
 using Result = kpz::test::ShellResult;
 
-Result kpuzzles(const std::string& args) { return kpz::test::shell(std::string(KPZ_KPUZZLES) + " " + args); }
+Result kpuzzles(const std::string& args) {
+  return kpz::test::shell(std::string(KPZ_KPUZZLES) + " " + args);
+}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
@@ -59,9 +61,9 @@ TEST(TraceCli, AllReferencesAreClean) {
 }
 
 TEST(TraceCli, BadUsageIsExitTwoOnOneLine) {
-  for (const char* args : {"trace", "trace nosuch", "trace conv1d --simple --distribution diagonal",
-                           "trace conv1d --simple --tile 3", "trace conv1d --simple --team-size 0",
-                           "trace conv1d --simple --size 100000 --reference --no-svg"}) {
+  for (const char* args :
+       {"trace", "trace nosuch", "trace conv1d --simple --distribution diagonal", "trace conv1d --simple --tile 3",
+        "trace conv1d --simple --team-size 0", "trace conv1d --simple --size 100000 --reference --no-svg"}) {
     const Result r = kpuzzles(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;

@@ -48,7 +48,8 @@ TEST(References, EveryVariantIsTraceableOrSaysWhyNot) {
   for (const auto& spec : kpz::Registry::instance().all()) {
     for (const auto& v : spec.variants) {
       if (v.trace.traceable) continue;
-      EXPECT_FALSE(v.trace.not_traceable_reason.empty()) << spec.name << " --" << v.name << " has no trace configuration";
+      EXPECT_FALSE(v.trace.not_traceable_reason.empty())
+          << spec.name << " --" << v.name << " has no trace configuration";
       kpz::trace::TraceOptions o;
       o.impl = kpz::Impl::reference;
       const auto t = kpz::trace::trace_variant(spec, v, o);

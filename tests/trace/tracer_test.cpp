@@ -26,26 +26,28 @@ kpz::trace::Recording record(Distribution d, const F& f) {
 
 template <class F>
 void team_kernel(int league, int team_size, std::size_t scratch_bytes, const F& f, int vector = 1) {
-  Kokkos::parallel_for("test", kpz::TeamPolicy<S>(S{}, league, team_size, vector)
-                                   .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes)),
-                       f);
+  Kokkos::parallel_for(
+      "test", kpz::TeamPolicy<S>(S{}, league, team_size, vector).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes)),
+      f);
 }
 
 std::vector<float> host(const kpz::View<float*, S>& v) {
   std::vector<float> out(v.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<const Kokkos::View<float*, Kokkos::HostSpace>&>(v)(i);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<const Kokkos::View<float*, Kokkos::HostSpace>&>(v)(i);
   return out;
 }
 
 // Reversal through scratch, with or without the barrier between staging and reading.
 kpz::trace::Recording reverse(Distribution d, bool barrier, kpz::View<float*, S> out) {
   return record(d, [&] {
-    team_kernel(1, 4, Scratch::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
-      Scratch s(team.team_scratch(0), 8);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { s(i) = static_cast<float>(i); });
-      if (barrier) team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { out(i) = s(7 - i); });
-    });
+    team_kernel(
+        1, 4, Scratch::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
+          Scratch s(team.team_scratch(0), 8);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { s(i) = static_cast<float>(i); });
+          if (barrier) team.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { out(i) = s(7 - i); });
+        });
   });
 }
 
@@ -116,9 +118,10 @@ TEST(Tracer, TeamThreadRangeDistributions) {
   for (Distribution d : kBoth) {
     kpz::View<int*, S> owner("owner", 10);
     record(d, [&] {
-      team_kernel(1, 4, 0, KOKKOS_LAMBDA(const Member& team) {
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 10), [&](int i) { owner(i) = team.team_rank(); });
-      });
+      team_kernel(
+          1, 4, 0, KOKKOS_LAMBDA(const Member& team) {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 10), [&](int i) { owner(i) = team.team_rank(); });
+          });
     });
     const Kokkos::View<int*, Kokkos::HostSpace>& o = owner;
     for (int i = 0; i < 10; ++i) EXPECT_EQ(o(i), d == Distribution::cyclic ? i % 4 : i / 3) << i;
@@ -128,7 +131,8 @@ TEST(Tracer, TeamThreadRangeDistributions) {
 TEST(Tracer, TwoTeamsWritingOneGlobalElementRace) {
   kpz::View<float*, S> out("out", 1);
   const auto rec = record(Distribution::cyclic, [&] {
-    team_kernel(2, 1, 0, KOKKOS_LAMBDA(const Member& team) { out(0) = static_cast<float>(team.league_rank()); });
+    team_kernel(
+        2, 1, 0, KOKKOS_LAMBDA(const Member& team) { out(0) = static_cast<float>(team.league_rank()); });
   });
   const auto a = kpz::trace::analyze(rec);
   ASSERT_EQ(a.races.size(), 1u);
@@ -140,14 +144,15 @@ TEST(Tracer, AtomicsDoNotRaceWithEachOtherButWithPlainAccesses) {
   for (bool plain_read : {false, true}) {
     kpz::View<int*, S> out("out", 1);
     const auto rec = record(Distribution::cyclic, [&] {
-      team_kernel(1, 4, kpz::ScratchView<int*, S>::shmem_size(1), KOKKOS_LAMBDA(const Member& team) {
-        kpz::ScratchView<int*, S> count(team.team_scratch(0), 1);
-        Kokkos::single(Kokkos::PerTeam(team), [&] { count(0) = 0; });
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int) { Kokkos::atomic_add(&count(0), 1); });
-        if (!plain_read) team.team_barrier();
-        if (team.team_rank() == 3) out(0) = count(0);
-      });
+      team_kernel(
+          1, 4, kpz::ScratchView<int*, S>::shmem_size(1), KOKKOS_LAMBDA(const Member& team) {
+            kpz::ScratchView<int*, S> count(team.team_scratch(0), 1);
+            Kokkos::single(Kokkos::PerTeam(team), [&] { count(0) = 0; });
+            team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int) { Kokkos::atomic_add(&count(0), 1); });
+            if (!plain_read) team.team_barrier();
+            if (team.team_rank() == 3) out(0) = count(0);
+          });
     });
     const auto a = kpz::trace::analyze(rec);
     EXPECT_EQ(a.races.size(), plain_read ? 1u : 0u) << kpz::trace::problems_text(rec, a);
@@ -159,12 +164,13 @@ TEST(Tracer, AtomicsDoNotRaceWithEachOtherButWithPlainAccesses) {
 TEST(Tracer, ReadingScratchNobodyWroteIsReported) {
   kpz::View<float*, S> out("out", 4);
   const auto rec = record(Distribution::cyclic, [&] {
-    team_kernel(1, 2, Scratch::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
-      Scratch s(team.team_scratch(0), 8);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int i) { s(i) = 1.0f; });
-      team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int i) { out(i) = s(i + 4); });  // never written
-    });
+    team_kernel(
+        1, 2, Scratch::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
+          Scratch s(team.team_scratch(0), 8);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int i) { s(i) = 1.0f; });
+          team.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int i) { out(i) = s(i + 4); });  // never written
+        });
   });
   const auto a = kpz::trace::analyze(rec);
   EXPECT_TRUE(a.races.empty());
@@ -176,9 +182,10 @@ TEST(Tracer, ReadingScratchNobodyWroteIsReported) {
 TEST(Tracer, ABarrierNotEveryMemberReachesIsAnError) {
   try {
     record(Distribution::cyclic, [&] {
-      team_kernel(1, 4, 0, KOKKOS_LAMBDA(const Member& team) {
-        if (team.team_rank() < 2) team.team_barrier();
-      });
+      team_kernel(
+          1, 4, 0, KOKKOS_LAMBDA(const Member& team) {
+            if (team.team_rank() < 2) team.team_barrier();
+          });
     });
     FAIL() << "no error";
   } catch (const kpz::trace::KernelError& e) {
@@ -191,9 +198,10 @@ TEST(Tracer, ABarrierNotEveryMemberReachesIsAnError) {
 TEST(Tracer, ABarrierInsideTeamThreadRangeIsAnError) {
   EXPECT_THROW(record(Distribution::cyclic,
                       [&] {
-                        team_kernel(1, 2, 0, KOKKOS_LAMBDA(const Member& team) {
-                          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int) { team.team_barrier(); });
-                        });
+                        team_kernel(
+                            1, 2, 0, KOKKOS_LAMBDA(const Member& team) {
+                              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int) { team.team_barrier(); });
+                            });
                       }),
                kpz::trace::KernelError);
 }
@@ -201,16 +209,18 @@ TEST(Tracer, ABarrierInsideTeamThreadRangeIsAnError) {
 TEST(Tracer, ScratchOverflowAndOutOfBoundsAreErrors) {
   EXPECT_THROW(record(Distribution::cyclic,
                       [&] {
-                        team_kernel(1, 2, Scratch::shmem_size(4), KOKKOS_LAMBDA(const Member& team) {
-                          Scratch s(team.team_scratch(0), 64);
-                          s(0) = 1;
-                        });
+                        team_kernel(
+                            1, 2, Scratch::shmem_size(4), KOKKOS_LAMBDA(const Member& team) {
+                              Scratch s(team.team_scratch(0), 64);
+                              s(0) = 1;
+                            });
                       }),
                kpz::trace::KernelError);
   kpz::View<float*, S> out("out", 4);
   try {
     record(Distribution::cyclic, [&] {
-      team_kernel(1, 1, 0, KOKKOS_LAMBDA(const Member&) { out(4) = 1; });
+      team_kernel(
+          1, 1, 0, KOKKOS_LAMBDA(const Member&) { out(4) = 1; });
     });
     FAIL() << "no error";
   } catch (const kpz::trace::KernelError& e) {
@@ -224,7 +234,8 @@ TEST(Tracer, RawPointersAreNotTraceable) {
   EXPECT_NO_THROW((void)out.data());  // fine on the host
   EXPECT_THROW(record(Distribution::cyclic,
                       [&] {
-                        team_kernel(1, 1, 0, KOKKOS_LAMBDA(const Member&) { out.data()[0] = 1; });
+                        team_kernel(
+                            1, 1, 0, KOKKOS_LAMBDA(const Member&) { out.data()[0] = 1; });
                       }),
                kpz::trace::NotTraceable);
 }
@@ -235,30 +246,36 @@ TEST(Tracer, CollectivesComputeWhatKokkosComputes) {
     kpz::View<int*, S> out("out", 16);
     kpz::View<int*, S> scan("scan", 10);
     const auto rec = record(d, [&] {
-      team_kernel(1, 4, 0, KOKKOS_LAMBDA(const Member& team) {
-        int sum = 0;
-        Kokkos::parallel_reduce(Kokkos::TeamThreadRange(team, 10), [&](int i, int& acc) { acc += i; }, sum);
-        int mx = 0;
-        Kokkos::parallel_reduce(Kokkos::TeamThreadRange(team, 10), [&](int i, int& m) { m = i > m ? i : m; },
-                                Kokkos::Max<int>(mx));
-        int total = 0;
-        Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, 10), [&](int i, int& partial, bool final) {
-          if (final) scan(i) = partial;  // exclusive
-          partial += i;
-        }, total);
-        const int prefix = team.team_scan(team.team_rank() + 1);
-        int r = team.team_rank() * 10;
-        team.team_reduce(Kokkos::Sum<int>(r));
-        int b = team.team_rank() == 2 ? 42 : 0;
-        team.team_broadcast(b, 2);
-        int single = 0;
-        Kokkos::single(Kokkos::PerTeam(team), [&](int& v) { v = 7; }, single);
-        const int base = team.team_rank() * 4;
-        out(base + 0) = sum + mx;
-        out(base + 1) = total;
-        out(base + 2) = prefix + r;
-        out(base + 3) = b + single;
-      });
+      team_kernel(
+          1, 4, 0, KOKKOS_LAMBDA(const Member& team) {
+            int sum = 0;
+            Kokkos::parallel_reduce(
+                Kokkos::TeamThreadRange(team, 10), [&](int i, int& acc) { acc += i; }, sum);
+            int mx = 0;
+            Kokkos::parallel_reduce(
+                Kokkos::TeamThreadRange(team, 10), [&](int i, int& m) { m = i > m ? i : m; }, Kokkos::Max<int>(mx));
+            int total = 0;
+            Kokkos::parallel_scan(
+                Kokkos::TeamThreadRange(team, 10),
+                [&](int i, int& partial, bool final) {
+                  if (final) scan(i) = partial;  // exclusive
+                  partial += i;
+                },
+                total);
+            const int prefix = team.team_scan(team.team_rank() + 1);
+            int r = team.team_rank() * 10;
+            team.team_reduce(Kokkos::Sum<int>(r));
+            int b = team.team_rank() == 2 ? 42 : 0;
+            team.team_broadcast(b, 2);
+            int single = 0;
+            Kokkos::single(
+                Kokkos::PerTeam(team), [&](int& v) { v = 7; }, single);
+            const int base = team.team_rank() * 4;
+            out(base + 0) = sum + mx;
+            out(base + 1) = total;
+            out(base + 2) = prefix + r;
+            out(base + 3) = b + single;
+          });
     });
     const auto a = kpz::trace::analyze(rec);
     EXPECT_TRUE(a.races.empty()) << kpz::trace::problems_text(rec, a);
@@ -283,14 +300,15 @@ TEST(Tracer, ReadingAScanResultAfterTheScanIsOrdered) {
   for (Distribution d : kBoth) {
     kpz::View<int*, S> out("out", 8);
     const auto rec = record(d, [&] {
-      team_kernel(1, 4, kpz::ScratchView<int*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
-        kpz::ScratchView<int*, S> s(team.team_scratch(0), 8);
-        Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, 8), [&](int i, int& partial, bool final) {
-          if (final) s(i) = partial;
-          partial += 1;
-        });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { out(i) = s(7 - i); });
-      });
+      team_kernel(
+          1, 4, kpz::ScratchView<int*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
+            kpz::ScratchView<int*, S> s(team.team_scratch(0), 8);
+            Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, 8), [&](int i, int& partial, bool final) {
+              if (final) s(i) = partial;
+              partial += 1;
+            });
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { out(i) = s(7 - i); });
+          });
     });
     const auto a = kpz::trace::analyze(rec);
     EXPECT_TRUE(a.races.empty()) << kpz::trace::problems_text(rec, a);
@@ -302,11 +320,14 @@ TEST(Tracer, ReadingAScanResultAfterTheScanIsOrdered) {
 TEST(Tracer, VectorLanesOfOneMemberRace) {
   kpz::View<float*, S> out("out", 1);
   const auto rec = record(Distribution::cyclic, [&] {
-    team_kernel(1, 1, Scratch::shmem_size(1), KOKKOS_LAMBDA(const Member& team) {
-      Scratch s(team.team_scratch(0), 1);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 4), [&](int i) { s(0) = static_cast<float>(i); });
-      out(0) = s(0);
-    }, /*vector=*/4);
+    team_kernel(
+        1, 1, Scratch::shmem_size(1),
+        KOKKOS_LAMBDA(const Member& team) {
+          Scratch s(team.team_scratch(0), 1);
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 4), [&](int i) { s(0) = static_cast<float>(i); });
+          out(0) = s(0);
+        },
+        /*vector=*/4);
   });
   const auto a = kpz::trace::analyze(rec);
   ASSERT_EQ(a.races.size(), 1u) << kpz::trace::problems_text(rec, a);
@@ -317,13 +338,14 @@ TEST(Tracer, VectorLanesOfOneMemberRace) {
 TEST(Tracer, CompoundAssignmentReadsAndWrites) {
   kpz::View<float*, S> out("out", 2);
   const auto rec = record(Distribution::cyclic, [&] {
-    team_kernel(1, 1, 0, KOKKOS_LAMBDA(const Member&) {
-      out(0) = 1;
-      out(0) += 2;
-      out(1) = out(0)++;
-      const float x = out(1);
-      out(1) = x * 2;
-    });
+    team_kernel(
+        1, 1, 0, KOKKOS_LAMBDA(const Member&) {
+          out(0) = 1;
+          out(0) += 2;
+          out(1) = out(0)++;
+          const float x = out(1);
+          out(1) = x * 2;
+        });
   });
   const auto a = kpz::trace::analyze(rec);
   EXPECT_EQ(host(out), (std::vector<float>{4, 6}));
@@ -351,18 +373,19 @@ TEST(Tracer, ElementsOfClassTypeReadWriteAndDeduce) {
     for (bool barrier : {true, false}) {
       kpz::View<float*, S> out("out", 8);
       const auto rec = record(d, [&] {
-        team_kernel(1, 4, kpz::ScratchView<Pair*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
-          kpz::ScratchView<Pair*, S> p(team.team_scratch(0), 8);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) {
-            p(i) = Pair{static_cast<float>(i), 0};  // a whole element: a write
-            p(i).flag = 1 + i % 2;                   // through a member: a write (the value changes)
-          });
-          if (barrier) team.team_barrier();
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) {
-            const Pair q = add(p(i), p(7 - i));  // reads, through a template
-            out(i) = q.value + static_cast<float>(p(i).flag);
-          });
-        });
+        team_kernel(
+            1, 4, kpz::ScratchView<Pair*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
+              kpz::ScratchView<Pair*, S> p(team.team_scratch(0), 8);
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) {
+                p(i) = Pair{static_cast<float>(i), 0};  // a whole element: a write
+                p(i).flag = 1 + i % 2;                  // through a member: a write (the value changes)
+              });
+              if (barrier) team.team_barrier();
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) {
+                const Pair q = add(p(i), p(7 - i));  // reads, through a template
+                out(i) = q.value + static_cast<float>(p(i).flag);
+              });
+            });
       });
       const auto a = kpz::trace::analyze(rec);
       if (barrier) {
@@ -382,12 +405,13 @@ TEST(Tracer, UnionElements) {
   for (bool barrier : {true, false}) {
     kpz::View<int*, S> out("out", 8);
     const auto rec = record(Distribution::cyclic, [&] {
-      team_kernel(1, 4, kpz::ScratchView<EndOrTotal*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
-        kpz::ScratchView<EndOrTotal*, S> u(team.team_scratch(0), 8);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { u(i).end = 10 * i; });
-        if (barrier) team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { out(i) = u(7 - i).end; });
-      });
+      team_kernel(
+          1, 4, kpz::ScratchView<EndOrTotal*, S>::shmem_size(8), KOKKOS_LAMBDA(const Member& team) {
+            kpz::ScratchView<EndOrTotal*, S> u(team.team_scratch(0), 8);
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { u(i).end = 10 * i; });
+            if (barrier) team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 8), [&](int i) { out(i) = u(7 - i).end; });
+          });
     });
     const auto a = kpz::trace::analyze(rec);
     EXPECT_EQ(a.races.empty(), barrier) << kpz::trace::problems_text(rec, a);
@@ -401,19 +425,19 @@ TEST(Tracer, UnionElements) {
 TEST(Tracer, ElementsAsCountsIndicesAndMathArguments) {
   kpz::View<float*, S> out("out", 4);
   const auto rec = record(Distribution::cyclic, [&] {
-    team_kernel(1, 2, kpz::ScratchView<int*, S>::shmem_size(2) + Scratch::shmem_size(4), KOKKOS_LAMBDA(const Member& team) {
-      kpz::ScratchView<int*, S> count(team.team_scratch(0), 2);
-      Scratch s(team.team_scratch(0), 4);
-      Kokkos::single(Kokkos::PerTeam(team), [&] {
-        count(0) = 4;
-        count(1) = 3;
-      });
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int i) { s(i) = static_cast<float>(i) - 1.5f; });
-      team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count(0)), [&](int i) {
-        out(i) = Kokkos::max(0.0f, s(i)) + Kokkos::fabs(s(count(1) - i));
-      });
-    });
+    team_kernel(
+        1, 2, kpz::ScratchView<int*, S>::shmem_size(2) + Scratch::shmem_size(4), KOKKOS_LAMBDA(const Member& team) {
+          kpz::ScratchView<int*, S> count(team.team_scratch(0), 2);
+          Scratch s(team.team_scratch(0), 4);
+          Kokkos::single(Kokkos::PerTeam(team), [&] {
+            count(0) = 4;
+            count(1) = 3;
+          });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 4), [&](int i) { s(i) = static_cast<float>(i) - 1.5f; });
+          team.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count(0)),
+                               [&](int i) { out(i) = Kokkos::max(0.0f, s(i)) + Kokkos::fabs(s(count(1) - i)); });
+        });
   });
   const auto a = kpz::trace::analyze(rec);
   EXPECT_TRUE(a.races.empty()) << kpz::trace::problems_text(rec, a);

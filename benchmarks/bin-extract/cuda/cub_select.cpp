@@ -6,8 +6,8 @@
 
 #if defined(KOKKOS_ENABLE_CUDA)
 
-#include <cub/cub.cuh>
 #include <cuda_runtime.h>
+#include <cub/cub.cuh>
 
 #include <stdexcept>
 #include <string>
@@ -33,7 +33,6 @@ struct DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
-
 
 ExternalTiming cub_select_if(const std::vector<float>& in, int num_bins, int target_bin, const BenchConfig& cfg,
                              std::vector<float>& selected) {

@@ -73,8 +73,7 @@ void check_warp_launch(int team_size, int vector_length) {
   if (warp_groups<Space>(team_size) && vector_length != 1)
     throw UsageError("a team of " + std::to_string(team_size) +
                      " members takes the warp path, which needs vector length 1 (team rank r is" +
-                     " then lane r % 32 of warp r / 32); got vector length " +
-                     std::to_string(vector_length));
+                     " then lane r % 32 of warp r / 32); got vector length " + std::to_string(vector_length));
 }
 
 // The same check for the policy a kernel is about to be launched with.

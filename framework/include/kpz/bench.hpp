@@ -146,8 +146,8 @@ struct BenchRegistrar {
 // baseline documents next to its name; it times itself (e.g. CUDA events) and throws
 // std::runtime_error when the library reports an error.
 struct LibraryArgs {
-  std::vector<const void*> in;     // device pointers to inputs
-  std::vector<void*> out;          // device pointers to outputs
+  std::vector<const void*> in;      // device pointers to inputs
+  std::vector<void*> out;           // device pointers to outputs
   std::vector<std::int64_t> sizes;  // element counts
   BenchConfig cfg;                  // warm-up and timed runs
 };
@@ -157,8 +157,8 @@ using LibraryTimedFn = Timing(const LibraryArgs&);
 // and the same copy as a parallel_for: the two copy baselines. Appends two rows. The "% copy"
 // column compares a row with the first deep_copy row of its own group, else with the first one.
 template <class Space>
-void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n,
-                        const BenchConfig& cfg, const std::string& group = "") {
+void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n, const BenchConfig& cfg,
+                        const std::string& group = "") {
   using V = Kokkos::View<float*, typename Space::memory_space>;
   V src(Kokkos::view_alloc(space, "copy_src"), n), dst(Kokkos::view_alloc(space, "copy_dst"), n);
   Kokkos::parallel_for(
@@ -168,11 +168,11 @@ void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n,
   const std::string suffix = group.empty() ? "" : ", " + group;
   report.rows.push_back({"device-to-device copy (deep_copy)" + suffix, "copy", group, bytes,
                          time_kernel(space, cfg, [&] { Kokkos::deep_copy(space, dst, src); })});
-  report.rows.push_back(
-      {"copy as parallel_for" + suffix, "copy", group, bytes, time_kernel(space, cfg, [&] {
-         Kokkos::parallel_for("kpz::bench::copy", Kokkos::RangePolicy<Space>(space, 0, n),
-                              KOKKOS_LAMBDA(std::size_t i) { dst(i) = src(i); });
-       })});
+  report.rows.push_back({"copy as parallel_for" + suffix, "copy", group, bytes, time_kernel(space, cfg, [&] {
+                           Kokkos::parallel_for(
+                               "kpz::bench::copy", Kokkos::RangePolicy<Space>(space, 0, n),
+                               KOKKOS_LAMBDA(std::size_t i) { dst(i) = src(i); });
+                         })});
 }
 
 // Text table: time, GB/s, % of the deep_copy row, and ratio to the group's builtin/library row.
@@ -181,6 +181,7 @@ Json bench_json(const BenchReport& report);
 
 }  // namespace kpz
 
-#define KPZ_REGISTER_BENCH(make_fn) \
-  static const ::kpz::BenchRegistrar kpz_bench_registrar_##make_fn{&make_fn}
-
+#define KPZ_REGISTER_BENCH(make_fn)                                  \
+  static const ::kpz::BenchRegistrar kpz_bench_registrar_##make_fn { \
+    &make_fn                                                         \
+  }

@@ -21,8 +21,10 @@ inline constexpr std::int32_t kIntPoison = -0x2152411;  // 0xDEADBEEF's low bits
 
 template <class T>
 constexpr T poison_value() {
-  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::quiet_NaN();
-  else return static_cast<T>(kIntPoison);
+  if constexpr (std::is_floating_point_v<T>)
+    return std::numeric_limits<T>::quiet_NaN();
+  else
+    return static_cast<T>(kIntPoison);
 }
 
 // Fills a device View with the poison value.
@@ -42,8 +44,8 @@ std::string format_number(double v);
 
 // Exact comparison (integers). Records mismatches and the pass flag in `report`.
 template <class T>
-void compare_exact(RunReport& report, const std::vector<T>& actual,
-                   const std::vector<T>& expected, const OwnerFn& owner) {
+void compare_exact(RunReport& report, const std::vector<T>& actual, const std::vector<T>& expected,
+                   const OwnerFn& owner) {
   report.checked += expected.size();
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const bool ok = i < actual.size() && actual[i] == expected[i];
@@ -52,8 +54,7 @@ void compare_exact(RunReport& report, const std::vector<T>& actual,
       const bool poisoned = i < actual.size() && actual[i] == poison_value<T>();
       report.mismatches.push_back(
           {i, format_number(static_cast<double>(expected[i])),
-           i < actual.size() ? (poisoned ? std::string("never written")
-                                         : format_number(static_cast<double>(actual[i])))
+           i < actual.size() ? (poisoned ? std::string("never written") : format_number(static_cast<double>(actual[i])))
                              : "missing",
            owner ? owner(i) : ""});
     }
@@ -65,9 +66,8 @@ void compare_exact(RunReport& report, const std::vector<T>& actual,
 // Float comparison: |actual - expected| <= bound[i], where the puzzle's oracle derives bound
 // from the magnitudes that entered element i (so cancellation cannot hide or fake an error).
 // NaN never passes.
-void compare_within(RunReport& report, const std::vector<float>& actual,
-                    const std::vector<double>& expected, const std::vector<double>& bound,
-                    const OwnerFn& owner);
+void compare_within(RunReport& report, const std::vector<float>& actual, const std::vector<double>& expected,
+                    const std::vector<double>& bound, const OwnerFn& owner);
 
 // Host-boundary check: data with NaN or infinities has no defined answer in any puzzle.
 // Throws UsageError naming the first bad index.

@@ -29,8 +29,16 @@ class Json {
   Json(std::string v) : value_(std::move(v)) {}
   Json(const char* v) : value_(std::string(v)) {}
 
-  static Json object() { Json j; j.value_ = Object{}; return j; }
-  static Json array() { Json j; j.value_ = Array{}; return j; }
+  static Json object() {
+    Json j;
+    j.value_ = Object{};
+    return j;
+  }
+  static Json array() {
+    Json j;
+    j.value_ = Array{};
+    return j;
+  }
   template <class Range>
   static Json array_of(const Range& values) {
     Json j = array();
@@ -46,7 +54,9 @@ class Json {
 
   bool is_null() const { return std::holds_alternative<std::monostate>(value_); }
   bool is_bool() const { return std::holds_alternative<bool>(value_); }
-  bool is_number() const { return std::holds_alternative<std::int64_t>(value_) || std::holds_alternative<double>(value_); }
+  bool is_number() const {
+    return std::holds_alternative<std::int64_t>(value_) || std::holds_alternative<double>(value_);
+  }
   bool is_string() const { return std::holds_alternative<std::string>(value_); }
   bool is_array() const { return std::holds_alternative<Array>(value_); }
   bool is_object() const { return std::holds_alternative<Object>(value_); }

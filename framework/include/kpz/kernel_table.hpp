@@ -29,21 +29,21 @@
 // Used inside namespace kpz::<puzzle>: declares the kernels in both implementation namespaces,
 // `template <class Space> struct Kernels` (one function pointer per kernel, named as the kernel)
 // and `kernels<Space>(use_reference)`, the table of the reference (true) or the exercise (false).
-#define KPZ_KERNELS(LIST)                                                                     \
-  namespace exercise {                                                                        \
-  LIST(KPZ_KERNEL_DECLARE_, Space)                                                            \
-  }                                                                                           \
-  namespace reference {                                                                       \
-  LIST(KPZ_KERNEL_DECLARE_, Space)                                                            \
-  }                                                                                           \
-  template <class Space>                                                                      \
-  struct Kernels {                                                                            \
-    LIST(KPZ_KERNEL_MEMBER_, Space)                                                           \
-  };                                                                                          \
-  template <class Space>                                                                      \
-  Kernels<Space> kernels(bool use_reference) {                                                \
-    return use_reference ? Kernels<Space>{LIST(KPZ_KERNEL_REFERENCE_, Space)}                 \
-                         : Kernels<Space>{LIST(KPZ_KERNEL_EXERCISE_, Space)};                 \
+#define KPZ_KERNELS(LIST)                                                     \
+  namespace exercise {                                                        \
+  LIST(KPZ_KERNEL_DECLARE_, Space)                                            \
+  }                                                                           \
+  namespace reference {                                                       \
+  LIST(KPZ_KERNEL_DECLARE_, Space)                                            \
+  }                                                                           \
+  template <class Space>                                                      \
+  struct Kernels {                                                            \
+    LIST(KPZ_KERNEL_MEMBER_, Space)                                           \
+  };                                                                          \
+  template <class Space>                                                      \
+  Kernels<Space> kernels(bool use_reference) {                                \
+    return use_reference ? Kernels<Space>{LIST(KPZ_KERNEL_REFERENCE_, Space)} \
+                         : Kernels<Space>{LIST(KPZ_KERNEL_EXERCISE_, Space)}; \
   }
 
 // Explicit instantiations of every kernel of LIST for execution space S, in the namespace of the
@@ -70,24 +70,22 @@
 
 // KPZ_KERNELS for such a list: declarations, `template <class Space, class T> struct Kernels`
 // and kernels<Space, T>(use_reference).
-#define KPZ_KERNELS_T(LIST)                                                                        \
-  namespace exercise {                                                                             \
-  LIST(KPZ_KERNEL_T_DECLARE_, KPZ_FAMILY_T_DECLARE_, KPZ_NOTHING_, Space, T)                       \
-  }                                                                                                \
-  namespace reference {                                                                            \
-  LIST(KPZ_KERNEL_T_DECLARE_, KPZ_FAMILY_T_DECLARE_, KPZ_NOTHING_, Space, T)                       \
-  }                                                                                                \
-  template <class Space, class T>                                                                  \
-  struct Kernels {                                                                                 \
-    LIST(KPZ_KERNEL_MEMBER_, KPZ_NOTHING_, KPZ_INSTANCE_MEMBER_, Space, T)                         \
-  };                                                                                               \
-  template <class Space, class T>                                                                  \
-  Kernels<Space, T> kernels(bool use_reference) {                                                  \
-    return use_reference                                                                           \
-               ? Kernels<Space, T>{LIST(KPZ_KERNEL_T_REFERENCE_, KPZ_NOTHING_,                     \
-                                        KPZ_INSTANCE_REFERENCE_, Space, T)}                        \
-               : Kernels<Space, T>{LIST(KPZ_KERNEL_T_EXERCISE_, KPZ_NOTHING_,                      \
-                                        KPZ_INSTANCE_EXERCISE_, Space, T)};                        \
+#define KPZ_KERNELS_T(LIST)                                                                                        \
+  namespace exercise {                                                                                             \
+  LIST(KPZ_KERNEL_T_DECLARE_, KPZ_FAMILY_T_DECLARE_, KPZ_NOTHING_, Space, T)                                       \
+  }                                                                                                                \
+  namespace reference {                                                                                            \
+  LIST(KPZ_KERNEL_T_DECLARE_, KPZ_FAMILY_T_DECLARE_, KPZ_NOTHING_, Space, T)                                       \
+  }                                                                                                                \
+  template <class Space, class T>                                                                                  \
+  struct Kernels {                                                                                                 \
+    LIST(KPZ_KERNEL_MEMBER_, KPZ_NOTHING_, KPZ_INSTANCE_MEMBER_, Space, T)                                         \
+  };                                                                                                               \
+  template <class Space, class T>                                                                                  \
+  Kernels<Space, T> kernels(bool use_reference) {                                                                  \
+    return use_reference                                                                                           \
+               ? Kernels<Space, T>{LIST(KPZ_KERNEL_T_REFERENCE_, KPZ_NOTHING_, KPZ_INSTANCE_REFERENCE_, Space, T)} \
+               : Kernels<Space, T>{LIST(KPZ_KERNEL_T_EXERCISE_, KPZ_NOTHING_, KPZ_INSTANCE_EXERCISE_, Space, T)};  \
   }
 
 // Explicit instantiations of every kernel and instance of LIST for space S and value type T.

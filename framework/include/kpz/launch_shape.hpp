@@ -36,13 +36,13 @@ struct ShapeRequest {
 
 // What one kernel asks of its launch. Counts are "at most": the backend may give fewer.
 struct KernelNeeds {
-  int gpu_team = 256;    // members per team on a GPU (a block of gpu_team * gpu_vector threads)
-  int gpu_vector = 1;    // vector lanes per member on a GPU (a power of two <= 32)
-  int host_vector = 1;   // vector length on a CPU: the logical lanes of ThreadVectorRange loops
-                         // that use team.vector_length(); Kokkos runs them as one SIMD loop
-  int check_team = 64;   // members per team when checking on a CPU (bounded by the thread count)
+  int gpu_team = 256;   // members per team on a GPU (a block of gpu_team * gpu_vector threads)
+  int gpu_vector = 1;   // vector lanes per member on a GPU (a power of two <= 32)
+  int host_vector = 1;  // vector length on a CPU: the logical lanes of ThreadVectorRange loops
+                        // that use team.vector_length(); Kokkos runs them as one SIMD loop
+  int check_team = 64;  // members per team when checking on a CPU (bounded by the thread count)
   bool power_of_two_team = false;
-  int gpu_tile = 0;      // elements per team, where the kernel has tiles (0: no tile)
+  int gpu_tile = 0;  // elements per team, where the kernel has tiles (0: no tile)
   int host_tile = 0;
 };
 
@@ -108,12 +108,13 @@ inline int floor_pow2(int v) {
   while (p * 2 <= v) p *= 2;
   return p;
 }
-inline bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+inline bool is_pow2(int v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
 }  // namespace detail
 
 template <class Space>
-LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const ShapeRequest& req,
-                         Purpose purpose) {
+LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const ShapeRequest& req, Purpose purpose) {
   constexpr bool gpu = is_gpu_v<Space>;
   const std::string where(space_name<Space>());
   LaunchShape shape;

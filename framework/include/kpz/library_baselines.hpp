@@ -54,5 +54,7 @@ struct LibraryBaselineRegistrar {
 
 // Registers function `fn` under the string `name` when the program starts. `id` names the
 // registrar object (any identifier unique in the file).
-#define KPZ_REGISTER_LIBRARY_BASELINE(id, name, fn) \
-  static const ::kpz::LibraryBaselineRegistrar kpz_library_baseline_##id{name, &fn}
+#define KPZ_REGISTER_LIBRARY_BASELINE(id, name, fn)                        \
+  static const ::kpz::LibraryBaselineRegistrar kpz_library_baseline_##id { \
+    name, &fn                                                              \
+  }

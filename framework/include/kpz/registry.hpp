@@ -45,13 +45,13 @@ class Params {
 struct RunRequest {
   std::string variant;
   Impl impl = Impl::exercise;
-  std::string space;           // execution space name, see spaces.hpp
-  Params params;               // the variant's options
-  int team_size = 0;           // 0: the framework's launch shape (kpz/launch_shape.hpp)
-  int vector_length = 0;       // 0: the framework's launch shape
+  std::string space;      // execution space name, see spaces.hpp
+  Params params;          // the variant's options
+  int team_size = 0;      // 0: the framework's launch shape (kpz/launch_shape.hpp)
+  int vector_length = 0;  // 0: the framework's launch shape
   std::uint64_t seed = 2026;
-  bool keep_arrays = true;     // store inputs/outputs in the report (for --json / printing)
-  bool trace = false;          // puzzle prints its per-step trace where it has one
+  bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
+  bool trace = false;       // puzzle prints its per-step trace where it has one
 };
 
 struct Mismatch {
@@ -63,12 +63,12 @@ struct Mismatch {
 
 struct RunReport {
   bool pass = false;
-  Json config = Json::object();    // the resolved configuration (sizes, team size, tile, ...)
-  Json inputs = Json::object();    // named input arrays
+  Json config = Json::object();  // the resolved configuration (sizes, team size, tile, ...)
+  Json inputs = Json::object();  // named input arrays
   Json output = Json::array();
   Json expected = Json::array();
-  Json extra = Json::object();     // puzzle-specific results (counts, totals, ...)
-  std::vector<std::string> notes;  // puzzle-specific lines printed before out:/expected:
+  Json extra = Json::object();       // puzzle-specific results (counts, totals, ...)
+  std::vector<std::string> notes;    // puzzle-specific lines printed before out:/expected:
   std::vector<Mismatch> mismatches;  // the first few
   std::size_t mismatch_count = 0;
   std::size_t checked = 0;
@@ -84,8 +84,8 @@ struct BudgetLimit {
 
 // How `kpuzzles trace` runs a variant (trace builds only; docs/tracing.md).
 struct TraceSpec {
-  bool traceable = false;            // false: `trace` says why not (exit 2)
-  std::string not_traceable_reason;  // why it cannot be traced (empty: "not traceable yet")
+  bool traceable = false;                       // false: `trace` says why not (exit 2)
+  std::string not_traceable_reason;             // why it cannot be traced (empty: "not traceable yet")
   std::map<std::string, std::int64_t> options;  // a small configuration (overrides the defaults)
   int team_size = 4;
   // The budget, from the resolved options and the run's configuration (RunReport::config).
@@ -177,5 +177,7 @@ struct PuzzleRegistrar {
 }  // namespace kpz
 
 // Registers the PuzzleSpec returned by `make_fn` when the program starts.
-#define KPZ_REGISTER_PUZZLE(make_fn) \
-  static const ::kpz::PuzzleRegistrar kpz_puzzle_registrar_##make_fn{&make_fn}
+#define KPZ_REGISTER_PUZZLE(make_fn)                                   \
+  static const ::kpz::PuzzleRegistrar kpz_puzzle_registrar_##make_fn { \
+    &make_fn                                                           \
+  }

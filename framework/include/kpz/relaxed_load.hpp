@@ -17,8 +17,7 @@ namespace kpz {
 template <class T>
 KOKKOS_INLINE_FUNCTION T load_relaxed(const T* p) {
   KOKKOS_IF_ON_DEVICE((return *static_cast<const volatile T*>(p);))
-  KOKKOS_IF_ON_HOST((
-      return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);))
+  KOKKOS_IF_ON_HOST((return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);))
 }
 
 }  // namespace kpz

@@ -12,8 +12,8 @@ struct PrintStyle {
   std::size_t max_inline = 64;  // print out:/expected: only up to this many elements
 };
 
-void print_report(std::ostream& os, const std::string& puzzle, const RunRequest& request,
-                  const RunReport& report, const PrintStyle& style);
+void print_report(std::ostream& os, const std::string& puzzle, const RunRequest& request, const RunReport& report,
+                  const PrintStyle& style);
 
 Json report_json(const std::string& puzzle, const RunRequest& request, const RunReport& report);
 

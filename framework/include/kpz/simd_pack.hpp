@@ -24,19 +24,19 @@ namespace detail {
 // build with CUDA also runs host spaces.
 template <class T, class Space>
 using native_pack_abi = Kokkos::Experimental::simd_abi::Impl::native_abi<T, 0, typename Space::execution_space>;
+#if defined(KPZ_TRACE)
+template <class T, class Space>
+using pack_abi = Kokkos::Experimental::simd_abi::scalar;
+#else
+template <class T, class Space>
+using pack_abi = native_pack_abi<T, Space>;
+#endif
 }  // namespace detail
 
 // The pack of T a vector lane of Space holds. The trace build draws and checks every element
 // access, so its lanes hold one element each.
 template <class T, class Space>
-using Pack = Kokkos::Experimental::basic_simd<
-    T,
-#if defined(KPZ_TRACE)
-    Kokkos::Experimental::simd_abi::scalar
-#else
-    detail::native_pack_abi<T, Space>
-#endif
-    >;
+using Pack = Kokkos::Experimental::basic_simd<T, detail::pack_abi<T, Space>>;
 
 // Elements in a Pack<T, Space>: 1 on a GPU and in the trace build.
 template <class T, class Space>
@@ -51,8 +51,11 @@ KOKKOS_FORCEINLINE_FUNCTION P load_pack(const V& view, int i, int valid) {
   if constexpr (width == 1) {
     return P(valid > 0 ? static_cast<T>(view(i)) : T(0));
   } else {
-    if (valid >= width) return Kokkos::Experimental::simd_unchecked_load<P>(view.data() + i, Kokkos::Experimental::simd_flag_default);
-    return P([&](std::size_t e) { return static_cast<int>(e) < valid ? static_cast<T>(view(i + static_cast<int>(e))) : T(0); });
+    if (valid >= width)
+      return Kokkos::Experimental::simd_unchecked_load<P>(view.data() + i, Kokkos::Experimental::simd_flag_default);
+    return P([&](std::size_t e) {
+      return static_cast<int>(e) < valid ? static_cast<T>(view(i + static_cast<int>(e))) : T(0);
+    });
   }
 }
 

@@ -64,7 +64,6 @@ constexpr std::string_view space_name() {
   return "unknown";
 }
 
-
 // True when TeamThreadRange hands out indices cyclically (GPU) rather than in contiguous
 // blocks (host backends). Used only to report which member owned a wrong element.
 bool team_range_is_cyclic(std::string_view space);
@@ -131,11 +130,10 @@ int resolve_team_size(const Space& space, int requested, int preferred, bool pow
   if (requested < 1 || requested > max) {
     throw UsageError("team size " + std::to_string(requested) + " is not allowed on " +
                      std::string(space_name<Space>()) + ": use 1.." + std::to_string(max) +
-                     (std::string(space_name<Space>()) == "openmp"
-                          ? " (OpenMP teams are bounded by OMP_NUM_THREADS)"
-                          : std::string(space_name<Space>()) == "threads"
-                                ? " (Threads teams are bounded by KOKKOS_NUM_THREADS)"
-                                : ""));
+                     (std::string(space_name<Space>()) == "openmp" ? " (OpenMP teams are bounded by OMP_NUM_THREADS)"
+                      : std::string(space_name<Space>()) == "threads"
+                          ? " (Threads teams are bounded by KOKKOS_NUM_THREADS)"
+                          : ""));
   }
   if (power_of_two && (requested & (requested - 1)) != 0) {
     throw UsageError("team size " + std::to_string(requested) + " must be a power of two for this puzzle");
@@ -149,9 +147,9 @@ template <class Space>
 void check_scratch(std::size_t bytes, int level, const std::string& what) {
   const std::size_t limit = scratch_size_max<Space>(level);
   if (bytes > limit) {
-    throw UsageError(what + " needs " + std::to_string(bytes) + " bytes of level-" +
-                     std::to_string(level) + " team scratch per team; " +
-                     std::string(space_name<Space>()) + " allows " + std::to_string(limit));
+    throw UsageError(what + " needs " + std::to_string(bytes) + " bytes of level-" + std::to_string(level) +
+                     " team scratch per team; " + std::string(space_name<Space>()) + " allows " +
+                     std::to_string(limit));
   }
 }
 

@@ -10,8 +10,8 @@ namespace kpz {
 template <class Space, class T>
 Kokkos::View<T*, typename Space::memory_space> to_device(const Space& space, const std::string& label,
                                                          const std::vector<T>& host) {
-  Kokkos::View<T*, typename Space::memory_space> dev(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), host.size());
+  Kokkos::View<T*, typename Space::memory_space> dev(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label),
+                                                     host.size());
   Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> src(host.data(), host.size());
   Kokkos::deep_copy(space, dev, src);
   space.fence();
@@ -21,8 +21,8 @@ Kokkos::View<T*, typename Space::memory_space> to_device(const Space& space, con
 template <class ViewType>
 std::vector<typename ViewType::non_const_value_type> to_host(const ViewType& dev) {
   std::vector<typename ViewType::non_const_value_type> host(dev.extent(0));
-  Kokkos::View<typename ViewType::non_const_value_type*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
-      dst(host.data(), host.size());
+  Kokkos::View<typename ViewType::non_const_value_type*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> dst(host.data(),
+                                                                                                         host.size());
   Kokkos::deep_copy(dst, dev);
   return host;
 }

@@ -18,8 +18,7 @@ using View = Kokkos::View<DataType, typename Space::memory_space>;
 
 // A team-private View carved out of team scratch (CUDA __shared__ memory at level 0).
 template <class DataType, class Space>
-using ScratchView =
-    Kokkos::View<DataType, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+using ScratchView = Kokkos::View<DataType, typename Space::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
 template <class Space>
 using TeamPolicy = Kokkos::TeamPolicy<Space>;

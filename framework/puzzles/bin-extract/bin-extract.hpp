@@ -45,11 +45,8 @@ KOKKOS_INLINE_FUNCTION int bin_of(float x, int num_bins) {
   const float last = static_cast<float>(num_bins - 1);
   const float above_zero = s > 0.0f ? s : 0.0f;
   // above_zero is never NaN, so fminf is the select below (one FMNMX instead of FSETP + FSEL).
-  KOKKOS_IF_ON_DEVICE((
-      return __float_as_int(__fadd_rz(fminf(above_zero, last), 8388608.0f)) - 0x4B000000;))
-  KOKKOS_IF_ON_HOST((
-      const float clamped = above_zero < last ? above_zero : last;
-      return static_cast<int>(clamped);))
+  KOKKOS_IF_ON_DEVICE((return __float_as_int(__fadd_rz(fminf(above_zero, last), 8388608.0f)) - 0x4B000000;))
+  KOKKOS_IF_ON_HOST((const float clamped = above_zero < last ? above_zero : last; return static_cast<int>(clamped);))
 }
 
 // The predicate "x is in bin `target`" as a function object (for Kokkos::Experimental::copy_if
@@ -66,7 +63,9 @@ struct Launch {
   int tile;       // elements per team: independent of the team size
 };
 
-inline int teams_for(std::size_t n, int tile) { return static_cast<int>((n + tile - 1) / tile); }
+inline int teams_for(std::size_t n, int tile) {
+  return static_cast<int>((n + tile - 1) / tile);
+}
 
 // Elements per team of --extract and --partition when --tile is not given.
 template <class Space>
@@ -194,7 +193,8 @@ template <class Space>
 std::size_t partition_ballot_scratch_bytes(int team_size) {
   using Rank = team::BallotBinRank<Space, false>;
   const int tile = team_size * kBallotItems, groups = Rank::warps_possible(team_size) ? team_size / 32 : team_size;
-  return team::TileRing<Space, kBallotSlots>::scratch_bytes(tile) + ScratchView<unsigned char*, Space>::shmem_size(tile) +
+  return team::TileRing<Space, kBallotSlots>::scratch_bytes(tile) +
+         ScratchView<unsigned char*, Space>::shmem_size(tile) +
          ScratchView<int*, Space>::shmem_size(static_cast<std::size_t>(groups) * Rank::max_bins);
 }
 template <class Space>
@@ -343,15 +343,14 @@ inline std::size_t partition_chunk_entries(const PartitionLayout& layout, int nu
 //   stably (reads N, writes N).
 // chunk_offsets has partition_chunk_entries(layout, num_bins) entries; bin_offsets num_bins + 1.
 template <class Space>
-void partition_histograms(const Space& space, const PartitionLayout& layout, int num_bins,
-                          View<const float*, Space> in, View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets);
+void partition_histograms(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
+                          View<int*, Space> chunk_offsets, View<int*, Space> bin_offsets);
 template <class Space>
-void partition_scatter(const Space& space, const PartitionLayout& layout, int num_bins,
-                       View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out);
+void partition_scatter(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
+                       View<int*, Space> chunk_offsets, View<float*, Space> out);
 template <class Space>
-void partition_two_pass(const Space& space, const PartitionLayout& layout, int num_bins,
-                        View<const float*, Space> in, View<int*, Space> chunk_offsets,
-                        View<float*, Space> out, View<int*, Space> bin_offsets);
+void partition_two_pass(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
+                        View<int*, Space> chunk_offsets, View<float*, Space> out, View<int*, Space> bin_offsets);
 
 // ---------------------------------------------------------------------------------------------
 // Library baseline (benchmarks/bin-extract/cuda/, CUDA builds only): selects the elements of

@@ -46,7 +46,7 @@ void extract_compact_run(const Space& space, const ExtractLayout& layout, int nu
         for (int s = 0; s < S; ++s)
           if (t0 + s < t1 && whole(t0 + s)) ring.fill(team, s, src + (t0 + s) * tile);
         team.team_barrier();  // the ring's barriers are initialised, synchronous fills published
-        int kept = 0;  // selected elements of the chunk so far
+        int kept = 0;         // selected elements of the chunk so far
         for (long t = t0; t < t1; ++t) {
           const int s = static_cast<int>((t - t0) % S), half = static_cast<int>((t - t0) & 1);
           float* slot = ring.slot(s);
@@ -106,7 +106,8 @@ void extract_place(const Space& space, const ExtractLayout& layout, View<const f
   Kokkos::parallel_for(
       "bin_extract::extract_place", TeamPolicy<Space>(space, chunks * split, layout.team_size),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int c = team.league_rank() / split, p = team.league_rank() % split, rank = team.team_rank(), T = team.team_size();
+        const int c = team.league_rank() / split, p = team.league_rank() % split, rank = team.team_rank(),
+                  T = team.team_size();
         long prefix = 0;
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, c), [&](int i, long& acc) { acc += chunk_counts(i); }, prefix);
@@ -143,13 +144,13 @@ void extract_chunked(const Space& space, const ExtractLayout& layout, int num_bi
   extract_place(space, layout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out, count);
 }
 
-#define KPZ_BIN_EXTRACT_FAST_EXTRACT_INSTANTIATE(S)                                                    \
-  template void extract_chunked<S>(const S&, const ExtractLayout&, int, int, View<const float*, S>,   \
-                                   View<float*, S>, View<int*, S>, View<float*, S>, View<int*, S>);   \
-  template void extract_compact<S>(const S&, const ExtractLayout&, int, int, View<const float*, S>,   \
-                                   View<float*, S>, View<int*, S>);                                   \
-  template void extract_place<S>(const S&, const ExtractLayout&, View<const float*, S>,               \
-                                 View<const int*, S>, View<float*, S>, View<int*, S>);
+#define KPZ_BIN_EXTRACT_FAST_EXTRACT_INSTANTIATE(S)                                                                  \
+  template void extract_chunked<S>(const S&, const ExtractLayout&, int, int, View<const float*, S>, View<float*, S>, \
+                                   View<int*, S>, View<float*, S>, View<int*, S>);                                   \
+  template void extract_compact<S>(const S&, const ExtractLayout&, int, int, View<const float*, S>, View<float*, S>, \
+                                   View<int*, S>);                                                                   \
+  template void extract_place<S>(const S&, const ExtractLayout&, View<const float*, S>, View<const int*, S>,         \
+                                 View<float*, S>, View<int*, S>);
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_FAST_EXTRACT_INSTANTIATE)
 
 }  // namespace kpz::bin_extract

@@ -33,7 +33,9 @@ KOKKOS_INLINE_FUNCTION void load_items(const View<const float*, Space>& in, long
 // Entry f of the (bin, member) count table with one padding slot per 32 entries: in the scan a
 // member reads its num_bins consecutive entries, so without padding the members of a warp would
 // meet in a few banks (stride num_bins); with it, in distinct ones.
-KOKKOS_INLINE_FUNCTION int padded(int f) { return f + (f >> 5); }
+KOKKOS_INLINE_FUNCTION int padded(int f) {
+  return f + (f >> 5);
+}
 
 // Per-member counts in registers, 8 bits per bin, two words: for up to 16 bins when a member owns
 // fewer than 256 elements (a GPU; a host member owns 1024 and counts in scratch).
@@ -48,9 +50,7 @@ KOKKOS_INLINE_FUNCTION bool packed_counts(int num_bins) {
 struct PackedCounts {
   U64 lo = 0, hi = 0;
 
-  KOKKOS_INLINE_FUNCTION int get(int b) const {
-    return static_cast<int>(((b < 8 ? lo : hi) >> (8 * (b & 7))) & 0xff);
-  }
+  KOKKOS_INLINE_FUNCTION int get(int b) const { return static_cast<int>(((b < 8 ? lo : hi) >> (8 * (b & 7))) & 0xff); }
   // Adds `n` (0 or 1) to bin b's count.
   KOKKOS_INLINE_FUNCTION void add(int b, U64 n = 1) { add(field(b), n); }
 
@@ -64,8 +64,10 @@ struct PackedCounts {
   KOKKOS_INLINE_FUNCTION static int count(const Field& f) { return static_cast<int>((f.word >> f.shift) & 0xff); }
   KOKKOS_INLINE_FUNCTION void add(const Field& f, U64 n = 1) {
     const U64 inc = n << f.shift;
-    if (f.bin < 8) lo += inc;
-    else hi += inc;
+    if (f.bin < 8)
+      lo += inc;
+    else
+      hi += inc;
   }
 };
 
@@ -78,7 +80,7 @@ template <class Space>
 using ChunkPolicy = TeamPolicy<Space>;
 #else
 template <class Space>
-using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2>>;
+using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2> >;
 #endif
 
 // The ring kernels (the partition's two ballot passes, the extract's compaction) run teams of at
@@ -91,7 +93,7 @@ template <class Space, int MinBlocks>
 using BallotPolicy = TeamPolicy<Space>;
 #else
 template <class Space, int MinBlocks>
-using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks>>;
+using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks> >;
 #endif
 
 // Calls run(std::true_type) where the team is made of whole CUDA warps (the warp paths of
@@ -105,7 +107,9 @@ void with_warp_groups(int team_size, const Run& run) {
 }
 
 // Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
-KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) { return tiles * c / chunks; }
+KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) {
+  return tiles * c / chunks;
+}
 
 // The walk of the chunk kernels that hold their tiles in registers (the table partition's two
 // passes): tiles t0 .. t1 - 1 in order, this member's Items elements of each (it is member

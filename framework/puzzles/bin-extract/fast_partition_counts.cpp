@@ -19,8 +19,8 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
   team.team_barrier();
   int last = 0;
   Kokkos::single(
-      Kokkos::PerTeam(team), [&](int& is_last) { is_last = Kokkos::atomic_fetch_add(&counts(entries + 1), 1) == teams - 1; },
-      last);
+      Kokkos::PerTeam(team),
+      [&](int& is_last) { is_last = Kokkos::atomic_fetch_add(&counts(entries + 1), 1) == teams - 1; }, last);
   if (!last) return;  // the whole team leaves: `last` is the same for every member
   // Every member has read `last` before the team_scan below: Kokkos' Threads backend broadcasts it
   // in the word its team_scan writes first (the team root's, with no barrier before the write), and
@@ -53,7 +53,7 @@ KOKKOS_INLINE_FUNCTION void places_if_last(const TeamMember<Space>& team, const 
     run += count;
   }
   if (hi == entries && lo < hi) counts(entries) = run;  // the member with the last entry
-  team.team_barrier();  // the places are written
+  team.team_barrier();                                  // the places are written
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins + 1),
                        [&](int b) { bin_offsets(b) = counts(b < num_bins ? b * per_bin : entries); });
 }
@@ -121,14 +121,15 @@ void partition_histograms_parts_run(const Space& space, const PartitionLayout& l
   const int chunks = layout.chunks, P = layout.parts;
   // Each member's 32-bit totals live in scratch (its own column of a (bin, member) table, touched
   // once per flush_every tiles), not in eight registers.
-  const auto policy = BallotPolicy<Space, kBallotPass1TeamsPerSm>(space, parts, layout.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(B * layout.team_size)));
+  const auto policy =
+      BallotPolicy<Space, kBallotPass1TeamsPerSm>(space, parts, layout.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(ScratchView<int*, Space>::shmem_size(B * layout.team_size)));
   check_warp_launch(policy);
   Kokkos::parallel_for(
       "bin_extract::partition_histograms_parts", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int k = team.league_rank(), r = team.team_rank(), T = team.team_size();
         ScratchView<int*, Space> s_total(team.team_scratch(0), B * T);  // entry b * T + r: member r's bin b
-        constexpr int G = Warps ? 32 : 1;  // a compile-time step: the four loads share one address
+        constexpr int G = Warps ? 32 : 1;                    // a compile-time step: the four loads share one address
         const int first_quad = (r / G) * G * Quads + r % G;  // step j: + j * G
         // Part p of chunk c counts every P-th tile of the chunk from its p-th on, last to first.
         // Pass 2 needs only whole chunks' counts, so how a chunk is dealt to its parts is free:
@@ -182,7 +183,8 @@ void partition_histograms_parts(const Space& space, const PartitionLayout& layou
                                 View<const float*, Space> in, View<int*, Space> chunk_offsets,
                                 View<int*, Space> bin_offsets) {
   with_warp_groups<Space>(layout.team_size, [&](auto warps) {
-    partition_histograms_parts_run<Space, decltype(warps)::value>(space, layout, num_bins, in, chunk_offsets, bin_offsets);
+    partition_histograms_parts_run<Space, decltype(warps)::value>(space, layout, num_bins, in, chunk_offsets,
+                                                                  bin_offsets);
   });
 }
 
@@ -192,13 +194,15 @@ void partition_histograms(const Space& space, const PartitionLayout& layout, int
   // The arrival counter of places_if_last starts at zero (a memset, no kernel).
   const std::size_t counter = static_cast<std::size_t>(num_bins) * layout.chunks * layout.parts + 1;
   Kokkos::deep_copy(space, Kokkos::subview(chunk_offsets, std::make_pair(counter, counter + 1)), 0);
-  if (layout.rank == PartitionRank::ballot) partition_histograms_parts(space, layout, num_bins, in, chunk_offsets, bin_offsets);
-  else partition_histograms_teams(space, layout, num_bins, in, chunk_offsets, bin_offsets);
+  if (layout.rank == PartitionRank::ballot)
+    partition_histograms_parts(space, layout, num_bins, in, chunk_offsets, bin_offsets);
+  else
+    partition_histograms_teams(space, layout, num_bins, in, chunk_offsets, bin_offsets);
 }
 
-#define KPZ_BIN_EXTRACT_FAST_COUNTS_INSTANTIATE(S)                                                     \
-  template void partition_histograms<S>(const S&, const PartitionLayout&, int, View<const float*, S>, \
-                                        View<int*, S>, View<int*, S>);
+#define KPZ_BIN_EXTRACT_FAST_COUNTS_INSTANTIATE(S)                                                                   \
+  template void partition_histograms<S>(const S&, const PartitionLayout&, int, View<const float*, S>, View<int*, S>, \
+                                        View<int*, S>);
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_FAST_COUNTS_INSTANTIATE)
 
 }  // namespace kpz::bin_extract

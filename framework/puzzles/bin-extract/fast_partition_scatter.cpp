@@ -110,7 +110,8 @@ KOKKOS_INLINE_FUNCTION void ballot_tile(const TeamMember<Space>& team, Rank& ran
 // 4096-element team tile's (~2 KB) run near copy speed.
 template <class Space, bool Warps>
 void partition_scatter_ballot_run(const Space& space, const PartitionLayout& layout, int num_bins,
-                                  View<const float*, Space> in, View<int*, Space> chunk_offsets, View<float*, Space> out) {
+                                  View<const float*, Space> in, View<int*, Space> chunk_offsets,
+                                  View<float*, Space> out) {
   using Rank = kpz::team::BallotBinRank<Space, Warps>;
   using Ring = kpz::team::TileRing<Space, kBallotSlots>;
   constexpr int Items = kBallotItems, S = kBallotSlots, B = Rank::max_bins;
@@ -118,14 +119,16 @@ void partition_scatter_ballot_run(const Space& space, const PartitionLayout& lay
   const int tile = layout.tile, chunks = layout.chunks, parts = layout.parts;
   const long tiles = layout.tiles;
   const bool bulk = is_quad_aligned(in.data());
-  const auto policy = BallotPolicy<Space, kBallotTeamsPerSm>(space, chunks, layout.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(partition_ballot_scratch_bytes<Space>(layout.team_size)));
+  const auto policy =
+      BallotPolicy<Space, kBallotTeamsPerSm>(space, chunks, layout.team_size)
+          .set_scratch_size(0, Kokkos::PerTeam(partition_ballot_scratch_bytes<Space>(layout.team_size)));
   check_warp_launch(policy);
   Kokkos::parallel_for(
       "bin_extract::partition_scatter_ballot", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const Ring ring(team, tile, bulk);
         ScratchView<unsigned char*, Space> s_bin(team.team_scratch(0), tile);  // the bin of every staged element
-        ScratchView<int*, Space> s_count(team.team_scratch(0), team.team_size() / Rank::group_size * B);  // (group, bin) counts
+        ScratchView<int*, Space> s_count(team.team_scratch(0),
+                                         team.team_size() / Rank::group_size * B);  // (group, bin) counts
         Rank rank(team);
         const int c = team.league_rank();
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
@@ -145,14 +148,14 @@ void partition_scatter_ballot_run(const Space& space, const PartitionLayout& lay
           if (whole(t)) {
             ring.wait(s, static_cast<unsigned>(((t - t0) / S) & 1));
             ballot_tile<false, Items, Space>(team, rank, ring, slot, s_bin, s_count, tile, num_bins, next, out, refill,
-                                      src + again * tile);
+                                             src + again * tile);
           } else {
             const int rest = static_cast<int>(n - t * tile);
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                                  [&](int i) { slot[i] = i < rest ? src[t * tile + i] : 0.0f; });
             team.team_barrier();
             ballot_tile<true, Items, Space>(team, rank, ring, slot, s_bin, s_count, rest, num_bins, next, out, refill,
-                                     src + again * tile);
+                                            src + again * tile);
           }
         }
       });
@@ -178,8 +181,10 @@ void partition_scatter_table(const Space& space, const PartitionLayout& layout, 
   const long tiles = layout.tiles;
   const int table_ints = fast_table_ints(layout.team_size, num_bins);
   const bool aligned = is_quad_aligned(in.data());
-  const auto policy = ChunkPolicy<Space>(space, layout.chunks, layout.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(partition_table_scratch_bytes<Space>(layout.team_size, Items, num_bins)));
+  const auto policy =
+      ChunkPolicy<Space>(space, layout.chunks, layout.team_size)
+          .set_scratch_size(0,
+                            Kokkos::PerTeam(partition_table_scratch_bytes<Space>(layout.team_size, Items, num_bins)));
   Kokkos::parallel_for(
       "bin_extract::partition_scatter_table", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_stage(team.team_scratch(0), tile);
@@ -190,44 +195,47 @@ void partition_scatter_table(const Space& space, const PartitionLayout& layout, 
         const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
                              [&](int b) { s_run(b) = chunk_offsets(b * chunks + c); });
-        for_each_tile<Items, Space>(in, n, aligned, t0, t1, tile, rank, [&](long t, long first, const float(&x)[Items]) {
-          // Its barriers also order the previous tile's copy-out (s_stage, s_delta) before the
-          // writes below, and publish s_run.
-          rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);
-          const int valid = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) {
-            const int start = table(padded(b * T)), end = b + 1 < num_bins ? table(padded((b + 1) * T)) : valid;
-            s_delta(b) = s_run(b) - start;
-            s_run(b) += end - start;
-          });
-          if (packed_counts<Items>(num_bins)) {
-            // The member's own earlier elements of each bin, 8 bits per bin, in registers: the
-            // table stays read-only, so s_delta above can read it without a barrier.
-            PackedCounts seen;
-            for (int k = 0; k < Items; ++k) {
-              const PackedCounts::Field f = seen.field(bin_of(x[k], num_bins));
-              if (first + k < n) s_stage(table(padded(f.bin * T + rank)) + PackedCounts::count(f)) = x[k];
-              seen.add(f);
-            }
-          } else {
-            team.team_barrier();  // s_delta has read the table; now members advance their columns
-            for (int k = 0; k < Items; ++k)
-              if (first + k < n) s_stage(table(padded(bin_of(x[k], num_bins) * T + rank))++) = x[k];
-          }
-          team.team_barrier();  // the whole tile is staged
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, valid), [&](int i) {
-            const float v = s_stage(i);
-            out(s_delta(bin_of(v, num_bins)) + i) = v;
-          });
-        });
+        for_each_tile<Items, Space>(
+            in, n, aligned, t0, t1, tile, rank, [&](long t, long first, const float(&x)[Items]) {
+              // Its barriers also order the previous tile's copy-out (s_stage, s_delta) before the
+              // writes below, and publish s_run.
+              rank_tile_by_bin<Items, Space>(team, table, num_bins, x, first, n);
+              const int valid = static_cast<int>(n - t * tile < tile ? n - t * tile : tile);
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) {
+                const int start = table(padded(b * T)), end = b + 1 < num_bins ? table(padded((b + 1) * T)) : valid;
+                s_delta(b) = s_run(b) - start;
+                s_run(b) += end - start;
+              });
+              if (packed_counts<Items>(num_bins)) {
+                // The member's own earlier elements of each bin, 8 bits per bin, in registers: the
+                // table stays read-only, so s_delta above can read it without a barrier.
+                PackedCounts seen;
+                for (int k = 0; k < Items; ++k) {
+                  const PackedCounts::Field f = seen.field(bin_of(x[k], num_bins));
+                  if (first + k < n) s_stage(table(padded(f.bin * T + rank)) + PackedCounts::count(f)) = x[k];
+                  seen.add(f);
+                }
+              } else {
+                team.team_barrier();  // s_delta has read the table; now members advance their columns
+                for (int k = 0; k < Items; ++k)
+                  if (first + k < n) s_stage(table(padded(bin_of(x[k], num_bins) * T + rank))++) = x[k];
+              }
+              team.team_barrier();  // the whole tile is staged
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, valid), [&](int i) {
+                const float v = s_stage(i);
+                out(s_delta(bin_of(v, num_bins)) + i) = v;
+              });
+            });
       });
 }
 
 template <class Space>
 void partition_scatter(const Space& space, const PartitionLayout& layout, int num_bins, View<const float*, Space> in,
                        View<int*, Space> chunk_offsets, View<float*, Space> out) {
-  if (layout.rank == PartitionRank::ballot) partition_scatter_ballot(space, layout, num_bins, in, chunk_offsets, out);
-  else partition_scatter_table(space, layout, num_bins, in, chunk_offsets, out);
+  if (layout.rank == PartitionRank::ballot)
+    partition_scatter_ballot(space, layout, num_bins, in, chunk_offsets, out);
+  else
+    partition_scatter_table(space, layout, num_bins, in, chunk_offsets, out);
 }
 
 template <class Space>
@@ -237,11 +245,11 @@ void partition_two_pass(const Space& space, const PartitionLayout& layout, int n
   partition_scatter(space, layout, num_bins, in, chunk_offsets, out);
 }
 
-#define KPZ_BIN_EXTRACT_FAST_SCATTER_INSTANTIATE(S)                                                    \
-  template void partition_scatter<S>(const S&, const PartitionLayout&, int, View<const float*, S>,    \
-                                     View<int*, S>, View<float*, S>);                                 \
-  template void partition_two_pass<S>(const S&, const PartitionLayout&, int, View<const float*, S>,   \
-                                      View<int*, S>, View<float*, S>, View<int*, S>);
+#define KPZ_BIN_EXTRACT_FAST_SCATTER_INSTANTIATE(S)                                                                \
+  template void partition_scatter<S>(const S&, const PartitionLayout&, int, View<const float*, S>, View<int*, S>,  \
+                                     View<float*, S>);                                                             \
+  template void partition_two_pass<S>(const S&, const PartitionLayout&, int, View<const float*, S>, View<int*, S>, \
+                                      View<float*, S>, View<int*, S>);
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_FAST_SCATTER_INSTANTIATE)
 
 }  // namespace kpz::bin_extract

@@ -34,8 +34,12 @@ std::vector<float> make_input(std::size_t n, int num_bins, int bin, int pattern,
   for (std::size_t i = 0; i < n; ++i) {
     float& x = in[i];
     switch (pattern) {
-      case kUniform: x = static_cast<float>(rng.uniform()); break;
-      case kOneBin: x = value_in_bin(rng, bin, num_bins); break;
+      case kUniform:
+        x = static_cast<float>(rng.uniform());
+        break;
+      case kOneBin:
+        x = value_in_bin(rng, bin, num_bins);
+        break;
       case kEdges: {
         const std::int64_t k = rng.integer(0, num_bins + 3);
         x = k <= num_bins ? edge(k) : k == num_bins + 1 ? 0.25f : k == num_bins + 2 ? 0.5f : -0.0f;
@@ -43,7 +47,9 @@ std::vector<float> make_input(std::size_t n, int num_bins, int bin, int pattern,
       }
       case kOutside: {
         const double r = rng.uniform();
-        x = r < 0.45 ? static_cast<float>(rng.uniform(-5.0, 0.0)) : r < 0.9 ? static_cast<float>(rng.uniform(1.0, 5.0)) : 1.0f;
+        x = r < 0.45  ? static_cast<float>(rng.uniform(-5.0, 0.0))
+            : r < 0.9 ? static_cast<float>(rng.uniform(1.0, 5.0))
+                      : 1.0f;
         break;
       }
       case kDescending: {
@@ -57,11 +63,16 @@ std::vector<float> make_input(std::size_t n, int num_bins, int bin, int pattern,
       }
       default: {  // kMixed (and kWithNan, which then plants a NaN)
         const double r = rng.uniform();
-        if (r < 0.08) x = edge(rng.integer(0, num_bins));
-        else if (r < 0.10) x = (rng.next() & 1) ? -0.0f : 0.0f;
-        else if (r < 0.16) x = static_cast<float>(rng.uniform(-2.0, 0.0));
-        else if (r < 0.22) x = static_cast<float>(rng.uniform(1.0, 3.0));
-        else x = static_cast<float>(rng.uniform());
+        if (r < 0.08)
+          x = edge(rng.integer(0, num_bins));
+        else if (r < 0.10)
+          x = (rng.next() & 1) ? -0.0f : 0.0f;
+        else if (r < 0.16)
+          x = static_cast<float>(rng.uniform(-2.0, 0.0));
+        else if (r < 0.22)
+          x = static_cast<float>(rng.uniform(1.0, 3.0));
+        else
+          x = static_cast<float>(rng.uniform());
       }
     }
   }
@@ -106,13 +117,16 @@ bool same_bits(float a, float b) {
   return ua == ub;
 }
 
-std::string show(float v) { return std::isnan(v) ? "never written (nan)" : format_number(v); }
+std::string show(float v) {
+  return std::isnan(v) ? "never written (nan)" : format_number(v);
+}
 std::string show_count(long long v) {
   return v == kIntPoison ? "never written" : std::to_string(v);
 }
 
 void record(RunReport& r, std::size_t index, std::string expected, std::string actual, std::string owner) {
-  if (r.mismatches.size() < kMaxReportedMismatches) r.mismatches.push_back({index, std::move(expected), std::move(actual), std::move(owner)});
+  if (r.mismatches.size() < kMaxReportedMismatches)
+    r.mismatches.push_back({index, std::move(expected), std::move(actual), std::move(owner)});
   ++r.mismatch_count;
 }
 
@@ -141,7 +155,8 @@ std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins,
   for (std::size_t i = 0; i < start; ++i) sum += bin_of(in[i], num_bins) == k;
   std::vector<std::string> lines{"bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ", elements " +
                                  std::to_string(start) + ".." + std::to_string(end - 1) + ":"};
-  std::string idx = "  i         ", x = "  x         ", pred = "  predicate ", excl = "  exclusive ", incl = "  inclusive ";
+  std::string idx = "  i         ", x = "  x         ", pred = "  predicate ", excl = "  exclusive ",
+              incl = "  inclusive ";
   char cell[32];
   for (std::size_t i = start; i < end; ++i) {
     const int p = bin_of(in[i], num_bins) == k;
@@ -191,8 +206,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const bool extract_variant = variant == Variant::extract || scan_variant;  // one bin, --target-bin
   const int target = extract_variant ? static_cast<int>(req.params.get("target-bin")) : -1;
   if (extract_variant && target >= num_bins)
-    throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." + std::to_string(num_bins - 1) +
-                     " (--num-bins " + std::to_string(num_bins) + ")");
+    throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." +
+                     std::to_string(num_bins - 1) + " (--num-bins " + std::to_string(num_bins) + ")");
   const std::string space_str(space_name<Space>());
   LaunchShape shape;
   if (scan_variant) {
@@ -211,8 +226,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int team_size = shape.team_size;
   if (histogram) {
     shape.tile = 0;  // one team: the whole input
-    check_scratch<Space>(histogram_scratch_bytes<Space>(n), 0,
-                         "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)");
+    check_scratch<Space>(
+        histogram_scratch_bytes<Space>(n), 0,
+        "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)");
   } else {
     if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
     if (variant == Variant::partition)
@@ -243,14 +259,15 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const auto kern = kernels<Space>(req.impl == Impl::reference);
   const Launch launch{team_size, tile};
   // --team-scan places with contiguous member segments on every backend (not TeamThreadRange).
-  const OwnerFn member_of =
-      scan_variant ? OwnerFn([tile, team_size, n](std::size_t s) {
-        const std::size_t t = s / tile, first = t * tile, count = std::min<std::size_t>(tile, n - first);
-        const std::size_t per_member = (count + team_size - 1) / team_size;
-        return "team " + std::to_string(t) + ", member " + std::to_string((s - first) / per_member);
-      })
-                   : tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
-  const auto owner = [&](std::size_t, std::size_t s) { return "input index " + std::to_string(s) + ": " + member_of(s); };
+  const OwnerFn member_of = scan_variant ? OwnerFn([tile, team_size, n](std::size_t s) {
+    const std::size_t t = s / tile, first = t * tile, count = std::min<std::size_t>(tile, n - first);
+    const std::size_t per_member = (count + team_size - 1) / team_size;
+    return "team " + std::to_string(t) + ", member " + std::to_string((s - first) / per_member);
+  })
+                                         : tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
+  const auto owner = [&](std::size_t, std::size_t s) {
+    return "input index " + std::to_string(s) + ": " + member_of(s);
+  };
 
   RunReport report;
   report.config.set("size", n).set("num_bins", num_bins);
@@ -280,18 +297,22 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     for (int k = 0; k < num_bins; ++k) {
       const auto want = static_cast<long long>(oracle.offsets[k + 1] - oracle.offsets[k]);
       ++report.checked;
-      if (got_counts[k] != want) record(report, static_cast<std::size_t>(k), std::to_string(want), show_count(got_counts[k]), "count of bin " + std::to_string(k));
+      if (got_counts[k] != want)
+        record(report, static_cast<std::size_t>(k), std::to_string(want), show_count(got_counts[k]),
+               "count of bin " + std::to_string(k));
       counts_json.push(got_counts[k]);
       total += got_counts[k];
       for (long long j = 0; j < want; ++j) got.push_back(h_out(k, j));
       // The seed's printout: per bin its range, count and first extracted elements (as produced).
-      std::string line = "bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ": count " + show_count(got_counts[k]);
+      std::string line =
+          "bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ": count " + show_count(got_counts[k]);
       const long long shown = std::min<long long>(std::max(0, std::min(got_counts[k], n)), 8);
       for (long long j = 0; j < shown; ++j) line += (j ? ", " : ": ") + show(h_out(k, j));
       if (got_counts[k] > shown && shown > 0) line += ", ...";
       report.notes.push_back(line);
     }
-    compare_packed(report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
+    compare_packed(
+        report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
     report.extra.set("count", total).set("counts", std::move(counts_json));
     if (req.trace) {
       const auto lines = trace_lines(in, num_bins, std::min(3, num_bins - 1), 0);
@@ -315,7 +336,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     if (got_count != static_cast<long long>(want))
       record(report, 0, std::to_string(want), show_count(got_count), "the count: tile_offsets(teams) after the scan");
     got.resize(want);
-    compare_packed(report, got, in, want, [&](std::size_t j) { return oracle.order[first + j]; }, owner);
+    compare_packed(
+        report, got, in, want, [&](std::size_t j) { return oracle.order[first + j]; }, owner);
     report.extra.set("count", got_count);
     report.notes.push_back("bin " + std::to_string(target) + " " + bin_range(target, num_bins) + ": " +
                            std::to_string(got_count) + " of " + std::to_string(n) + " elements selected (expected " +
@@ -325,7 +347,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
       report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
     }
   } else {  // partition
-    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), static_cast<std::size_t>(num_bins) * teams + 1);
+    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"),
+                                   static_cast<std::size_t>(num_bins) * teams + 1);
     View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
     View<int*, Space> bin_offsets(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bin_offsets"), num_bins + 1);
     poison(out);
@@ -344,8 +367,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
       offsets_json.push(got_offsets[b]);
       if (b < num_bins) counts_json.push(got_offsets[b + 1] - got_offsets[b]);
     }
-    compare_packed(report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
-    report.extra.set("count", got_offsets[num_bins]).set("counts", std::move(counts_json)).set("bin_offsets", std::move(offsets_json));
+    compare_packed(
+        report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
+    report.extra.set("count", got_offsets[num_bins])
+        .set("counts", std::move(counts_json))
+        .set("bin_offsets", std::move(offsets_json));
     std::string line = "counts per bin:";
     for (int b = 0; b < num_bins && b < 16; ++b) line += " " + std::to_string(got_offsets[b + 1] - got_offsets[b]);
     report.notes.push_back(line + (num_bins > 16 ? " ..." : ""));
@@ -380,13 +406,17 @@ PuzzleSpec make_spec() {
   spec.summary = "predicate, exclusive scan, scatter: pick out one bin, then partition by all bins";
   spec.doc = "puzzles/bin-extract.md";
   spec.variants = {
-      {"extract", "the elements of one bin, in input order, from N elements over many teams",
+      {"extract",
+       "the elements of one bin, in input order, from N elements over many teams",
        {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
-      {"histogram", "the seed: 128 values i mod 80 / 100, one team, every bin extracted by a team scan",
+      {"histogram",
+       "the seed: 128 values i mod 80 / 100, one team, every bin extracted by a team scan",
        {{"size", "N (random inputs from --pattern when given)", 128, 1, 1 << 14}, bins, pattern}},
-      {"partition", "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
+      {"partition",
+       "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
        {size, bins, tile, pattern}},
-      {"team-scan", "--extract with Kokkos' collectives: nested reduces count, team_scan and a vector scan place",
+      {"team-scan",
+       "--extract with Kokkos' collectives: nested reduces count, team_scan and a vector scan place",
        {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
   };
   // The learner loop: the function each variant exercises, the cases it must pass besides its
@@ -400,10 +430,11 @@ PuzzleSpec make_spec() {
   // Edge cases of --team-scan: one element, an empty bin, every element selected, many teams of a
   // tile that does not divide N, teams of one member, and vector lanes (on a GPU they get teams
   // of one member: team_scan_shape).
-  set_exercise(spec, "team-scan", "team_scan_extract",
-               {"--size 1", "--size 1000 --pattern 4", "--size 5000 --target-bin 0 --pattern 2",
-                "--size 10007 --tile 100 --pattern 5", "--size 999 --tile 37 --team-size 1",
-                "--size 4099 --tile 1000 --vector-length 4", "--size 3001 --tile 250 --team-size 1 --vector-length 32"});
+  set_exercise(
+      spec, "team-scan", "team_scan_extract",
+      {"--size 1", "--size 1000 --pattern 4", "--size 5000 --target-bin 0 --pattern 2",
+       "--size 10007 --tile 100 --pattern 5", "--size 999 --tile 37 --team-size 1",
+       "--size 4099 --tile 1000 --vector-length 4", "--size 3001 --tile 250 --team-size 1 --vector-length 32"});
   spec.course_position = 3;
   spec.learning_order = {"histogram", "extract", "team-scan", "partition"};
   set_trace_configs(spec);  // trace_config.cpp

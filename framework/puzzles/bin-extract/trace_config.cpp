@@ -33,25 +33,32 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"scratch-reads-per-team", n + 2 * bins * n + n,
                  "each bin computed once; per bin both scan passes read every bin; each value once"});
   } else if (variant == Variant::extract) {
-    b.push_back({"global-reads", 3 * n + team * teams, "count once, scan twice (two passes), every member the tile offset"});
-    b.push_back({"global-reads-per-cell-per-team", std::max(2.0, team), "two scan passes; every member reads the offset"});
+    b.push_back(
+        {"global-reads", 3 * n + team * teams, "count once, scan twice (two passes), every member the tile offset"});
+    b.push_back(
+        {"global-reads-per-cell-per-team", std::max(2.0, team), "two scan passes; every member reads the offset"});
     b.push_back({"barriers-per-team", 0, "none: the reduction and the scan synchronise"});
     b.push_back({"collectives-per-team", std::max(1.0, scan_syncs), "the count's reduction, the scatter's scan"});
     b.push_back({"scratch-writes-per-team", 0, "no scratch"});
   } else if (variant == Variant::team_scan) {
     b.push_back({"global-reads", 2 * n + team * teams + teams + 1,
                  "count once, stage once, every member the team offset, the scan of the counts"});
-    b.push_back({"global-reads-per-cell-per-team", std::max(2.0, team), "count and stage; every member reads the offset"});
+    b.push_back(
+        {"global-reads-per-cell-per-team", std::max(2.0, team), "count and stage; every member reads the offset"});
     b.push_back({"barriers-per-team", 1, "after staging; the reductions and team_scan synchronise themselves"});
     b.push_back({"collectives-per-team", 2, "the count's team reduction, the place's team_scan"});
     b.push_back({"scratch-writes-per-team", 2 * tile, "each element staged once, its flag once"});
-    b.push_back({"scratch-reads-per-team", 3 * tile, "the count reads each value, the scan each flag and each selected value"});
+    b.push_back(
+        {"scratch-reads-per-team", 3 * tile, "the count reads each value, the scan each flag and each selected value"});
   } else {
-    b.push_back({"global-reads", 2 * n + bins * teams * team, "count and stage each input once; every member the offsets"});
-    b.push_back({"global-reads-per-cell-per-team", std::max(1.0, team), "each input once per pass; every member the offsets"});
+    b.push_back(
+        {"global-reads", 2 * n + bins * teams * team, "count and stage each input once; every member the offsets"});
+    b.push_back(
+        {"global-reads-per-cell-per-team", std::max(1.0, team), "each input once per pass; every member the offsets"});
     b.push_back({"barriers-per-team", 2, "count: after zeroing, after counting; scatter: after staging"});
     b.push_back({"collectives-per-team", bins * scan_syncs, "one scan per bin"});
-    b.push_back({"scratch-writes-per-team", tile + bins, "zero the counters, one atomic per element (or stage the tile)"});
+    b.push_back(
+        {"scratch-writes-per-team", tile + bins, "zero the counters, one atomic per element (or stage the tile)"});
     b.push_back({"scratch-reads-per-team", 2 * bins * tile, "per bin, both scan passes read the staged tile"});
   }
   return b;
@@ -66,8 +73,10 @@ void set_trace_configs(PuzzleSpec& spec) {
     // The histogram's scans synchronise the team 2 * ceil(N / 4) times per bin: fewer values and
     // bins keep its diagram short.
     const Variant id = variant_of(v.name);
-    if (id == Variant::histogram) options["size"] = 12, options["num-bins"] = 3;
-    else options["tile"] = 16;
+    if (id == Variant::histogram)
+      options["size"] = 12, options["num-bins"] = 3;
+    else
+      options["tile"] = 16;
     if (id == Variant::extract || id == Variant::team_scan) options["target-bin"] = 1;
     v.trace = traceable(options, 4, [id](const Params& p, const Json& config) { return budget(id, p, config); });
   }

@@ -4,6 +4,8 @@
 
 namespace kpz::bin_extract {
 
-void validate_input(const std::vector<float>& values) { require_finite(values, "bin-extract input"); }
+void validate_input(const std::vector<float>& values) {
+  require_finite(values, "bin-extract input");
+}
 
 }  // namespace kpz::bin_extract

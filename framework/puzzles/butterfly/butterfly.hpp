@@ -20,8 +20,8 @@ namespace kpz::butterfly {
 
 struct Launch {
   int team_size;
-  int tile;   // lanes per team: a multiple of group
-  int group;  // W
+  int tile;               // lanes per team: a multiple of group
+  int group;              // W
   int vector_length = 1;  // lanes per member: the scratch kernels' extra lanes repeat idempotent work
 };
 
@@ -29,9 +29,12 @@ enum class Op { max, min, sum };
 
 KOKKOS_INLINE_FUNCTION float apply(Op op, float a, float b) {
   switch (op) {
-    case Op::max: return a > b ? a : b;
-    case Op::min: return a < b ? a : b;
-    default: return a + b;
+    case Op::max:
+      return a > b ? a : b;
+    case Op::min:
+      return a < b ? a : b;
+    default:
+      return a + b;
   }
 }
 
@@ -105,8 +108,7 @@ struct GroupsMinMax {
 inline constexpr int kHostVectorTile = 4096;
 
 template <class Space>
-LaunchShape butterfly_shape(const Space& space, bool vector, int group, const ShapeRequest& request,
-                            Purpose purpose) {
+LaunchShape butterfly_shape(const Space& space, bool vector, int group, const ShapeRequest& request, Purpose purpose) {
   KernelNeeds needs;
   if (vector) {
     needs.gpu_team = 256 / group;
@@ -114,8 +116,10 @@ LaunchShape butterfly_shape(const Space& space, bool vector, int group, const Sh
     needs.host_vector = group;
   }
   LaunchShape shape = launch_shape(space, needs, request, purpose);
-  if (!vector) shape.tile = default_tile<Space>(shape.team_size, group);
-  else shape.tile = is_gpu_v<Space> ? shape.team_size * group * kVectorGroups : kHostVectorTile;
+  if (!vector)
+    shape.tile = default_tile<Space>(shape.team_size, group);
+  else
+    shape.tile = is_gpu_v<Space> ? shape.team_size * group * kVectorGroups : kHostVectorTile;
   return shape;
 }
 

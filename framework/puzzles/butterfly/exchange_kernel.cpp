@@ -21,8 +21,7 @@ void conditional_registers(const Space& space, const Launch& launch, View<const 
   const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size);
   check_warp_launch(policy);
   Kokkos::parallel_for(
-      "butterfly::conditional_registers", policy,
-      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+      "butterfly::conditional_registers", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int first = team.league_rank() * tile;
         const int quarter = tile / 4;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, quarter), [&](int q) {
@@ -83,9 +82,8 @@ void conditional_exchange(const Space& space, const Launch& launch, View<const f
       });
 }
 
-#define KPZ_BUTTERFLY_EXCHANGE_INSTANTIATE(S)                                                  \
-  template void conditional_exchange<S>(const S&, const Launch&, View<const float*, S>,        \
-                                        View<float*, S>, team::XorPath);
+#define KPZ_BUTTERFLY_EXCHANGE_INSTANTIATE(S) \
+  template void conditional_exchange<S>(const S&, const Launch&, View<const float*, S>, View<float*, S>, team::XorPath);
 KPZ_FOR_EACH_SPACE(KPZ_BUTTERFLY_EXCHANGE_INSTANTIATE)
 
 }  // namespace kpz::butterfly

@@ -54,7 +54,9 @@ std::vector<float> make_input(const RunRequest& req, const VariantInfo& v, int n
   return in;
 }
 
-float host_apply(Op op, float a, float b) { return apply(op, a, b); }
+float host_apply(Op op, float a, float b) {
+  return apply(op, a, b);
+}
 
 // The oracle: computed per group directly, not by replaying the butterfly.
 void oracle(const std::vector<float>& in, int group, VariantInfo v, std::vector<double>& expected,
@@ -72,14 +74,20 @@ void oracle(const std::vector<float>& in, int group, VariantInfo v, std::vector<
     }
     for (std::size_t i = g; i < g + group; ++i) {
       switch (v.kind) {
-        case Kind::pair_swap: expected[i] = in[i ^ 1]; break;
+        case Kind::pair_swap:
+          expected[i] = in[i ^ 1];
+          break;
         case Kind::all_reduce:
           expected[i] = v.op == Op::max ? mx : v.op == Op::min ? mn : sum;
           if (v.op == Op::sum) bound[i] = sum_error_bound(abs_sum, group);
           break;
         case Kind::conditional:
-        case Kind::vector: expected[i] = (i % 2 == 0) ? mx : mn; break;
-        case Kind::in_place: expected[i] = mx; break;
+        case Kind::vector:
+          expected[i] = (i % 2 == 0) ? mx : mn;
+          break;
+        case Kind::in_place:
+          expected[i] = mx;
+          break;
       }
     }
   }
@@ -134,8 +142,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int n = static_cast<int>(parallel && !req.params.given("size") ? group : req.params.get("size"));
   if (n % group)
     throw UsageError("--size " + std::to_string(n) + " must be a multiple of --group-size " + std::to_string(group));
-  LaunchShape shape = butterfly_shape(space, v.kind == Kind::vector, group, {req.team_size, req.vector_length},
-                                      Purpose::check);
+  LaunchShape shape =
+      butterfly_shape(space, v.kind == Kind::vector, group, {req.team_size, req.vector_length}, Purpose::check);
   if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
   const int team_size = shape.team_size, tile = shape.tile;
   if (tile % group)
@@ -153,11 +161,21 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   View<const float*, Space> cin = in;
   const auto kern = kernels<Space>(req.impl == Impl::reference);
   switch (v.kind) {
-    case Kind::pair_swap: kern.pair_swap(space, launch, cin, out); break;
-    case Kind::all_reduce: kern.all_reduce(space, launch, v.op, cin, out); break;
-    case Kind::conditional: kern.conditional(space, launch, cin, out); break;
-    case Kind::in_place: kern.bug_in_place(space, launch, cin, out); break;
-    case Kind::vector: kern.vector_minmax(space, launch, cin, out); break;
+    case Kind::pair_swap:
+      kern.pair_swap(space, launch, cin, out);
+      break;
+    case Kind::all_reduce:
+      kern.all_reduce(space, launch, v.op, cin, out);
+      break;
+    case Kind::conditional:
+      kern.conditional(space, launch, cin, out);
+      break;
+    case Kind::in_place:
+      kern.bug_in_place(space, launch, cin, out);
+      break;
+    case Kind::vector:
+      kern.vector_minmax(space, launch, cin, out);
+      break;
   }
   space.fence();
   const std::vector<float> got = to_host(out);
@@ -170,8 +188,10 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   for (const char* key : {"team_size", "vector_length", "tile"}) report.config.set(key, *shape_json.find(key));
   report.config.set("teams", (n + tile - 1) / tile);
   if (req.trace) {
-    if (group > 8) report.notes.push_back("(--trace prints groups of at most 8 lanes: add --group-size 8)");
-    else report.notes = trace_lines(host_in, group, v);
+    if (group > 8)
+      report.notes.push_back("(--trace prints groups of at most 8 lanes: add --group-size 8)");
+    else
+      report.notes = trace_lines(host_in, group, v);
   }
   OwnerFn owner = tile_owner(space_name<Space>(), tile, team_size);
   if (v.kind == Kind::vector) {  // members own rows of kVectorGroups groups, lanes own elements
@@ -200,7 +220,10 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
       {"global-reads-per-cell-per-team", 1, "each input once"},
       {"global-writes-per-cell", 1, "each output once"},
       {"global-reads-per-output", 1, "each input once"},
-      {"barriers-per-team", kind == Kind::vector ? 0 : kind == Kind::pair_swap ? 1 : 1 + steps,
+      {"barriers-per-team",
+       kind == Kind::vector      ? 0
+       : kind == Kind::pair_swap ? 1
+                                 : 1 + steps,
        kind == Kind::vector ? "none: lanes reduce in registers" : "after staging, then one per step"},
       {"collectives-per-team", 0, ""},
   };
@@ -231,72 +254,102 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
 
 TraceSpec trace_config(const std::string& variant, std::map<std::string, std::int64_t> options) {
   const Kind kind = info(variant).kind;
-  return traceable(std::move(options), 4, [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
+  return traceable(std::move(options), 4,
+                   [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
 }
 
 PuzzleSpec make_spec() {
   const OptionSpec group{"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 32, 2, 32};
   const OptionSpec tile{"tile", "lanes per team, a multiple of W (0: the backend's default)", 0, 0, 1 << 13};
-  auto size = [](std::int64_t fallback, const char* help) { return OptionSpec{"size", help, fallback, 1, kMaxSize, "group-size"}; };
+  auto size = [](std::int64_t fallback, const char* help) {
+    return OptionSpec{"size", help, fallback, 1, kMaxSize, "group-size"};
+  };
   PuzzleSpec spec;
   spec.name = "butterfly";
   spec.summary = "XOR exchanges in lane groups: pair swap, butterfly all-reduce, conditional max/min";
   spec.doc = "puzzles/butterfly.md";
   spec.variants = {
-      {"general", "N elements in groups of W over many teams: even lanes group max, odd lanes min",
-       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile}, "conditional",
+      {"general",
+       "N elements in groups of W over many teams: even lanes group max, odd lanes min",
+       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile},
+       "conditional",
        {"--size 64 --group-size 2", "--size 4096 --group-size 16", "--size 96 --team-size 1"}},
-      {"pair-swap", "out[i] = in[i ^ 1]; in = 0..31 gives [1, 0, 3, 2, ...]",
-       {size(32, "N (random inputs when given)"), group, tile}, "pair_swap",
+      {"pair-swap",
+       "out[i] = in[i ^ 1]; in = 0..31 gives [1, 0, 3, 2, ...]",
+       {size(32, "N (random inputs when given)"), group, tile},
+       "pair_swap",
        {"--size 4 --group-size 2", "--size 4096", "--size 96 --group-size 8 --tile 16"}},
-      {"parallel-max", "butterfly with masks W/2 ... 1: every lane gets its group's max",
-       {size(32, "N (random inputs when given; default W)"), group, tile}, "all_reduce",
+      {"parallel-max",
+       "butterfly with masks W/2 ... 1: every lane gets its group's max",
+       {size(32, "N (random inputs when given; default W)"), group, tile},
+       "all_reduce",
        {"--group-size 2", "--group-size 8 --size 96", "--size 4096"}},
-      {"parallel-min", "the same code with min", {size(32, "N (random inputs when given; default W)"), group, tile},
-       "all_reduce", {"--group-size 4 --size 64", "--size 4096"}},
-      {"parallel-sum", "the same code with +", {size(32, "N (random inputs when given; default W)"), group, tile},
-       "all_reduce", {"--group-size 16 --size 4096", "--group-size 2 --size 6"}},
-      {"conditional-max", "64 values, groups of 32 in two teams: even lanes max, odd lanes min",
+      {"parallel-min",
+       "the same code with min",
+       {size(32, "N (random inputs when given; default W)"), group, tile},
+       "all_reduce",
+       {"--group-size 4 --size 64", "--size 4096"}},
+      {"parallel-sum",
+       "the same code with +",
+       {size(32, "N (random inputs when given; default W)"), group, tile},
+       "all_reduce",
+       {"--group-size 16 --size 4096", "--group-size 2 --size 6"}},
+      {"conditional-max",
+       "64 values, groups of 32 in two teams: even lanes max, odd lanes min",
        {size(64, "N (random inputs when given)"), group, {"tile", "lanes per team", 32, 0, 1 << 13}},
-       "conditional", {"--size 96 --group-size 8 --tile 16", "--size 4096 --tile 0"}},
-      {"bug-in-place", "bug hunt: every lane gets its group's max in one buffer; right on Serial by luck",
-       {size(32, "N (random inputs)"), {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
+       "conditional",
+       {"--size 96 --group-size 8 --tile 16", "--size 4096 --tile 0"}},
+      {"bug-in-place",
+       "bug hunt: every lane gets its group's max in one buffer; right on Serial by luck",
+       {size(32, "N (random inputs)"),
+        {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
         {"tile", "lanes per team", 16, 0, 1 << 13}},
-       "bug_in_place", {"--size 96 --group-size 4 --tile 8"}},
-      {"vector", "what --general computes with Kokkos' levels: members walk groups, a group's W lanes are "
-                 "vector lanes that reduce with nested parallel_reduce(ThreadVectorRange, MinMax)",
-       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile}, "vector_minmax",
+       "bug_in_place",
+       {"--size 96 --group-size 4 --tile 8"}},
+      {"vector",
+       "what --general computes with Kokkos' levels: members walk groups, a group's W lanes are "
+       "vector lanes that reduce with nested parallel_reduce(ThreadVectorRange, MinMax)",
+       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile},
+       "vector_minmax",
        {"--size 32", "--size 2 --group-size 2", "--size 160 --tile 64", "--size 4096 --group-size 2 --tile 256",
         "--size 96 --team-size 1", "--size 4096 --group-size 8 --vector-length 2",
         "--size 1024 --group-size 4 --vector-length 16 --tile 64", "--size 3232 --vector-length 1 --tile 320"}},
   };
   spec.course_position = 2;
-  spec.learning_order = {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "bug-in-place", "conditional-max", "general", "vector"};
+  spec.learning_order = {"pair-swap",    "parallel-max",    "parallel-min", "parallel-sum",
+                         "bug-in-place", "conditional-max", "general",      "vector"};
   spec.advice = [](const SpaceLimits& s) {
     std::vector<std::string> lines;
     if (s.space == "cuda") {
-      lines.push_back("XorExchange (and the benchmark's fast kernel) take the warp-shuffle path only when the team "
-                      "size is a multiple of 32 (the default, 256, is); other --team-size values exchange through "
-                      "scratch and barriers");
-      lines.push_back("lanes are team members with vector length 1: groups of 32 lanes are one warp, so keep "
-                      "--group-size 32 and team sizes that are multiples of 32 to compare with CUDA's __shfl_xor_sync");
-      lines.push_back("--vector: a group's W lanes are one member's vector lanes (vector length W, at most 32): "
-                      "Kokkos' nested parallel_reduce is the warp shuffle tree; --vector-length below W gives "
-                      "each lane several elements, above W leaves lanes idle");
+      lines.push_back(
+          "XorExchange (and the benchmark's fast kernel) take the warp-shuffle path only when the team "
+          "size is a multiple of 32 (the default, 256, is); other --team-size values exchange through "
+          "scratch and barriers");
+      lines.push_back(
+          "lanes are team members with vector length 1: groups of 32 lanes are one warp, so keep "
+          "--group-size 32 and team sizes that are multiples of 32 to compare with CUDA's __shfl_xor_sync");
+      lines.push_back(
+          "--vector: a group's W lanes are one member's vector lanes (vector length W, at most 32): "
+          "Kokkos' nested parallel_reduce is the warp shuffle tree; --vector-length below W gives "
+          "each lane several elements, above W leaves lanes idle");
     } else if (s.space != "serial" && s.team_size_max < 8) {
       lines.push_back("a group of 32 lanes is shared by at most " + std::to_string(s.team_size_max) +
                       " team members here: a barrier in the wrong place can pass; " +
-                      (s.space == "threads" ? "check on a machine with 8 cores as well (KOKKOS_NUM_THREADS=8), or on OpenMP"
-                                            : "run with OMP_NUM_THREADS=8 as well"));
+                      (s.space == "threads"
+                           ? "check on a machine with 8 cores as well (KOKKOS_NUM_THREADS=8), or on OpenMP"
+                           : "run with OMP_NUM_THREADS=8 as well"));
     }
     return lines;
   };
   // `kpuzzles trace`: two teams of four members, groups of 8 (the docs' diagrams).
   for (auto& v : spec.variants) {
     const Kind kind = info(v.name).kind;
-    if (kind == Kind::pair_swap) v.trace = trace_config(v.name, {{"size", 16}, {"group-size", 2}, {"tile", 8}});
-    else if (kind == Kind::in_place) v.trace = trace_config(v.name, {});
-    else v.trace = trace_config(v.name, {{"size", 32}, {"group-size", 8}, {"tile", 16}});
+    if (kind == Kind::pair_swap)
+      v.trace = trace_config(v.name, {{"size", 16}, {"group-size", 2}, {"tile", 8}});
+    else if (kind == Kind::in_place)
+      v.trace = trace_config(v.name, {});
+    else
+      v.trace = trace_config(v.name, {{"size", 32}, {"group-size", 8}, {"tile", 16}});
     v.bug_hunt = kind == Kind::in_place;
   }
   spec.run = [](const RunRequest& req) {

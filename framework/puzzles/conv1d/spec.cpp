@@ -88,8 +88,8 @@ template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
   const Variant variant = variant_of(req.variant);
   const bool simple_variant = variant == Variant::simple;
-  const bool worked = variant != Variant::general && variant != Variant::vector &&
-                      !req.params.given("size") && !req.params.given("kernel-size");
+  const bool worked = variant != Variant::general && variant != Variant::vector && !req.params.given("size") &&
+                      !req.params.given("kernel-size");
   const int n = static_cast<int>(req.params.get("size"));
   const int k = static_cast<int>(req.params.get("kernel-size"));
   const int taps = effective_taps(n, k);
@@ -106,9 +106,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   if (vector_variant) {
     const int tile = static_cast<int>(req.params.get("tile"));
     launch.tile = tile > 0 ? tile : vector_tile<Space>(shape.tile, taps, shape.vector_length);
-    check_scratch<Space>(vector_scratch_bytes<Space>(launch.tile, taps, shape.vector_length), 0,
-                         "conv1d --vector with K=" + std::to_string(k) + " and a tile of " +
-                             std::to_string(launch.tile) + " outputs");
+    check_scratch<Space>(
+        vector_scratch_bytes<Space>(launch.tile, taps, shape.vector_length), 0,
+        "conv1d --vector with K=" + std::to_string(k) + " and a tile of " + std::to_string(launch.tile) + " outputs");
   } else if (simple_variant) {
     check_scratch<Space>(simple_scratch_bytes<Space>(n, taps), 0,
                          "conv1d --simple with N=" + std::to_string(n) + ", K=" + std::to_string(k) +
@@ -118,10 +118,10 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     const bool general = variant == Variant::general;
     launch.tile = static_cast<int>(req.params.get("tile"));
     if (general && launch.tile == 0) launch.tile = default_tile<Space>(team_size, taps);
-    check_scratch<Space>(general ? general_scratch_bytes<Space>(launch.tile, taps)
-                                 : tiled_scratch_bytes<Space>(launch.tile, taps),
-                         0, "conv1d --" + req.variant + " with K=" + std::to_string(k) + " and a tile of " +
-                                std::to_string(launch.tile) + " outputs");
+    check_scratch<Space>(
+        general ? general_scratch_bytes<Space>(launch.tile, taps) : tiled_scratch_bytes<Space>(launch.tile, taps), 0,
+        "conv1d --" + req.variant + " with K=" + std::to_string(k) + " and a tile of " + std::to_string(launch.tile) +
+            " outputs");
   }
 
   const Inputs in = make_inputs(req, worked);
@@ -134,11 +134,21 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   View<const float*, Space> ca = a, cb = b;
   const auto kern = kernels<Space>(req.impl == Impl::reference);
   switch (variant) {
-    case Variant::simple: kern.simple(space, team_size, ca, cb, out); break;
-    case Variant::general: kern.general(space, launch, ca, cb, out); break;
-    case Variant::vector: kern.vector_lanes(space, launch, ca, cb, out); break;
-    case Variant::bug_missing_barrier: kern.bug_missing_barrier(space, launch, ca, cb, out); break;
-    case Variant::block_boundary: kern.tiled(space, launch, ca, cb, out); break;
+    case Variant::simple:
+      kern.simple(space, team_size, ca, cb, out);
+      break;
+    case Variant::general:
+      kern.general(space, launch, ca, cb, out);
+      break;
+    case Variant::vector:
+      kern.vector_lanes(space, launch, ca, cb, out);
+      break;
+    case Variant::bug_missing_barrier:
+      kern.bug_missing_barrier(space, launch, ca, cb, out);
+      break;
+    case Variant::block_boundary:
+      kern.tiled(space, launch, ca, cb, out);
+      break;
   }
   space.fence();
   const std::vector<float> got = to_host(out);
@@ -151,8 +161,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   report.config.set("team_size", team_size).set("vector_length", launch.vector_length);
   report.config.set("tile", launch.tile).set("teams", (n + launch.tile - 1) / launch.tile);
   report.config.set("worked_example", worked);
-  compare_within(report, got, expected, bound, owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length,
-                                                   vector_row<Space>(launch.vector_length), pack_width_v<float, Space>));
+  compare_within(report, got, expected, bound,
+                 owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length,
+                          vector_row<Space>(launch.vector_length), pack_width_v<float, Space>));
   if (req.keep_arrays) {
     report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
     report.output = Json::array_of(got);
@@ -165,7 +176,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 // once per team (the halo is read by two teams), writes each output once, and needs one barrier.
 std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& config) {
   const double n = static_cast<double>(p.get("size"));
-  const double taps = effective_taps(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
+  const double taps =
+      effective_taps(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
   const double tile = config.find("tile") ? config.find("tile")->as_double(n) : n;
   const double teams = config.find("teams") ? config.find("teams")->as_double(1) : 1;
   std::vector<BudgetLimit> b = {
@@ -185,7 +197,8 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"global-reads", n + teams * (4 * tap_quads + 3) + teams * taps,
                  "a once plus a halo of ceil(K/4) Quads per team, b once per team"});
     b.push_back({"scratch-writes-per-team", std::ceil(tile / 4) + 2 * tap_quads, "one store per Quad"});
-    b.push_back({"scratch-reads-per-team", std::ceil(tile / 4) * (1 + 2 * tap_quads), "per 4 outputs: 1 + 2 per tap Quad"});
+    b.push_back(
+        {"scratch-reads-per-team", std::ceil(tile / 4) * (1 + 2 * tap_quads), "per 4 outputs: 1 + 2 per tap Quad"});
   } else if (variant == Variant::vector) {
     // The trace build's packs hold one element (kpz/simd_pack.hpp), so a row is lanes x U outputs.
     const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
@@ -198,8 +211,8 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"scratch-reads-per-team", rows * lanes * taps * (kPacksPerLane + 1),
                  "per lane and tap: its U inputs and the weight"});
   } else {
-    b.push_back({"global-reads", n + teams * (taps - 1) + teams * taps,
-                 "a once plus a halo of K-1 per team, b once per team"});
+    b.push_back(
+        {"global-reads", n + teams * (taps - 1) + teams * taps, "a once plus a halo of K-1 per team, b once per team"});
     b.push_back({"scratch-writes-per-team", tile + 2 * taps - 1, "the tile, its halo and b staged once"});
     b.push_back({"scratch-reads-per-team", 2 * tile * taps, "two per term"});
   }
@@ -219,29 +232,34 @@ PuzzleSpec make_spec() {
   spec.summary = "1D convolution with the input tile and its halo staged in team scratch";
   spec.doc = "puzzles/conv1d.md";
   spec.variants = {
-      {"general", "any N and K, fast: 4 outputs per member from 16-byte scratch words",
-       {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}}, "general",
-        {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
-         "--size 4099 --kernel-size 5 --team-size 1"}},
-      {"vector", "one source for CPU and GPU: rows of outputs on threads, packs of outputs on vector lanes",
+      {"general",
+       "any N and K, fast: 4 outputs per member from 16-byte scratch words",
+       {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}},
+       "general",
+       {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
+        "--size 4099 --kernel-size 5 --team-size 1"}},
+      {"vector",
+       "one source for CPU and GPU: rows of outputs on threads, packs of outputs on vector lanes",
        {size_general, k_general, {"tile", "outputs per team (0: the framework's launch shape)", 0, 0, 1 << 13}},
        "vector_lanes",
        {"--size 1 --kernel-size 1", "--size 6 --kernel-size 11", "--size 10007 --kernel-size 33",
         "--size 4099 --kernel-size 5 --team-size 1", "--size 1001 --kernel-size 7 --tile 64 --vector-length 1",
         "--size 3001 --kernel-size 16 --tile 100 --vector-length 4"}},
-      {"simple", "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
+      {"simple",
+       "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
        {{"size", "N (random inputs when given)", 6, 1, 1 << 16},
         {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}},
        "simple",
        {"--size 1 --kernel-size 1", "--size 5 --kernel-size 9", "--size 37 --kernel-size 5"}},
-      {"block-boundary", "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
+      {"block-boundary",
+       "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
        {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
         {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
         {"tile", "outputs per team", 8, 1, 1 << 13}},
        "tiled",
-       {"--size 1 --kernel-size 1", "--size 100 --kernel-size 20 --tile 8",
-        "--size 1000 --kernel-size 3 --tile 64"}},
-      {"bug-missing-barrier", "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
+       {"--size 1 --kernel-size 1", "--size 100 --kernel-size 20 --tile 8", "--size 1000 --kernel-size 3 --tile 64"}},
+      {"bug-missing-barrier",
+       "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
        {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
         {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
         {"tile", "outputs per team", 8, 1, 1 << 13}},
@@ -263,7 +281,8 @@ PuzzleSpec make_spec() {
     const Variant id = variant_of(v.name);
     if (id == Variant::general || id == Variant::vector)
       v.trace = trace_config(id, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
-    else v.trace = trace_config(id, {});
+    else
+      v.trace = trace_config(id, {});
     v.bug_hunt = id == Variant::bug_missing_barrier;
   }
   spec.run = [](const RunRequest& req) {

@@ -15,13 +15,11 @@ using TileScratch = ScratchView<float*, Space>;
 // the outputs from first = t * launch.tile on, with s_a (tile + taps - 1 floats) and s_b (taps
 // floats) carved from the team's scratch (tiled_scratch_bytes).
 template <class Space, class Body>
-void tiled_launch(const Space& space, const Launch& launch, const char* name, int n, int taps,
-                  Body body) {
+void tiled_launch(const Space& space, const Launch& launch, const char* name, int n, int taps, Body body) {
   const int tile = launch.tile;
   const int teams = (n + tile - 1) / tile;
-  const auto policy =
-      TeamPolicy<Space>(space, teams, launch.team_size)
-          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
+  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
   Kokkos::parallel_for(
       name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const TileScratch<Space> s_a(team.team_scratch(0), tile + taps - 1);
@@ -33,27 +31,22 @@ void tiled_launch(const Space& space, const Launch& launch, const char* name, in
 // s_a(i) = a(first + i) for every i of s_a (0 from a's end on), s_b(j) = b(j) for every j of s_b.
 // No barrier: the caller waits before reading them.
 template <class Space>
-KOKKOS_INLINE_FUNCTION void stage_tile(const TeamMember<Space>& team,
-                                       const View<const float*, Space>& a,
-                                       const View<const float*, Space>& b,
-                                       const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
-                                       int first) {
+KOKKOS_INLINE_FUNCTION void stage_tile(const TeamMember<Space>& team, const View<const float*, Space>& a,
+                                       const View<const float*, Space>& b, const TileScratch<Space>& s_a,
+                                       const TileScratch<Space>& s_b, int first) {
   const int n = static_cast<int>(a.extent(0));
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(s_a.extent(0))), [&](int i) {
     const int g = first + i;
     s_a(i) = g < n ? a(g) : 0.0f;
   });
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(s_b.extent(0))),
-                       [&](int j) { s_b(j) = b(j); });
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(s_b.extent(0))), [&](int j) { s_b(j) = b(j); });
 }
 
 // out(first + i) = sum over the taps j of s_a(i + j) * s_b(j), for this team's outputs (fewer
 // than the tile in the last team).
 template <class Space>
-KOKKOS_INLINE_FUNCTION void convolve_tile(const TeamMember<Space>& team,
-                                          const TileScratch<Space>& s_a,
-                                          const TileScratch<Space>& s_b,
-                                          const View<float*, Space>& out, int first) {
+KOKKOS_INLINE_FUNCTION void convolve_tile(const TeamMember<Space>& team, const TileScratch<Space>& s_a,
+                                          const TileScratch<Space>& s_b, const View<float*, Space>& out, int first) {
   const int taps = static_cast<int>(s_b.extent(0));
   const int tile = static_cast<int>(s_a.extent(0)) - taps + 1;
   const int count = Kokkos::min(tile, static_cast<int>(out.extent(0)) - first);

@@ -18,8 +18,8 @@ void finish(const Space& space, View<const T*, Space> partial, View<T*, Space> r
       });
 }
 
-#define KPZ_REDUCE_FINISH_INSTANTIATE(S)                                              \
-  template void finish<S, int>(const S&, View<const int*, S>, View<int*, S>);       \
+#define KPZ_REDUCE_FINISH_INSTANTIATE(S)                                      \
+  template void finish<S, int>(const S&, View<const int*, S>, View<int*, S>); \
   template void finish<S, float>(const S&, View<const float*, S>, View<float*, S>);
 KPZ_FOR_EACH_SPACE(KPZ_REDUCE_FINISH_INSTANTIATE)
 

@@ -19,8 +19,7 @@ namespace detail {
 // launch.league teams of launch.team_size members, `scratch` bytes of level-0 scratch each.
 template <class Space>
 TeamPolicy<Space> ladder_policy(const Space& space, const Launch& launch, std::size_t scratch) {
-  return TeamPolicy<Space>(space, launch.league, launch.team_size)
-      .set_scratch_size(0, Kokkos::PerTeam(scratch));
+  return TeamPolicy<Space>(space, launch.league, launch.team_size).set_scratch_size(0, Kokkos::PerTeam(scratch));
 }
 
 }  // namespace detail
@@ -29,8 +28,8 @@ TeamPolicy<Space> ladder_policy(const Space& space, const Launch& launch, std::s
 // starts with in(t * lanes + i) (0 past N). After a barrier, tree(team, s, lanes) adds the lanes'
 // slots into s(0), and one member writes s(0) to partial(t).
 template <class Space, class T, class Tree>
-void ladder_launch(const Space& space, const Launch& launch, const char* name,
-                   View<const T*, Space> in, View<T*, Space> partial, Tree tree) {
+void ladder_launch(const Space& space, const Launch& launch, const char* name, View<const T*, Space> in,
+                   View<T*, Space> partial, Tree tree) {
   const int n = static_cast<int>(in.extent(0));
   const int lanes = launch.lanes;
   Kokkos::parallel_for(
@@ -38,9 +37,8 @@ void ladder_launch(const Space& space, const Launch& launch, const char* name,
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const Slots<Space, T> s(team.team_scratch(0), lanes);
         const int first = team.league_rank() * lanes;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
-          s(i) = first + i < n ? in(first + i) : T(0);
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes),
+                             [&](int i) { s(i) = first + i < n ? in(first + i) : T(0); });
         team.team_barrier();
         tree(team, s, lanes);
         Kokkos::single(Kokkos::PerTeam(team), [&] { partial(team.league_rank()) = s(0); });
@@ -51,8 +49,7 @@ void ladder_launch(const Space& space, const Launch& launch, const char* name,
 // body(team, s, first) loads them into the slots (load_tile) and adds the slots into s(0), which
 // one member writes to partial(t).
 template <int Unroll, class Space, class T, class Body>
-void unrolled_launch(const Space& space, const Launch& launch, const char* name,
-                     View<T*, Space> partial, Body body) {
+void unrolled_launch(const Space& space, const Launch& launch, const char* name, View<T*, Space> partial, Body body) {
   const int lanes = launch.lanes;
   Kokkos::parallel_for(
       name, detail::ladder_policy(space, launch, tree_scratch_bytes<Space, T>(lanes)),

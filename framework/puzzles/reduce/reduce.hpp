@@ -83,7 +83,9 @@ struct Launch {
 // vector_length * kLaneLoads elements. On a GPU (32 lanes, one warp) that is 16 loads in flight
 // per lane before the warp's shuffles add the row; on a CPU the row is one SIMD loop.
 inline constexpr int kLaneLoads = 16;
-inline int row_width(const Launch& launch) { return launch.vector_length * kLaneLoads; }
+inline int row_width(const Launch& launch) {
+  return launch.vector_length * kLaneLoads;
+}
 
 // The template variant is instantiated for these lane counts.
 inline constexpr int kTemplateLanes[] = {64, 128, 256, 512, 1024};
@@ -119,7 +121,8 @@ template <class Space>
 int persistent_league(const Space& space, std::size_t n, int team_size) {
   const int concurrency = space.concurrency();
   int league = is_gpu_v<Space> ? 2 * (concurrency / team_size) : concurrency / team_size;
-  const std::size_t useful = (n + 16 * static_cast<std::size_t>(team_size) - 1) / (16 * static_cast<std::size_t>(team_size));
+  const std::size_t useful =
+      (n + 16 * static_cast<std::size_t>(team_size) - 1) / (16 * static_cast<std::size_t>(team_size));
   if (static_cast<std::size_t>(league) > useful) league = static_cast<int>(useful);
   return league < 1 ? 1 : league;
 }
@@ -188,11 +191,10 @@ KOKKOS_INLINE_FUNCTION void finish_last_team(const TeamMember<Space>& team, cons
     last(0) = Kokkos::atomic_fetch_add(done.data(), 1u) == static_cast<unsigned>(league - 1);
   }
   team.team_barrier();
-  if (!last(0)) return;  // the whole team takes the same branch
+  if (!last(0)) return;    // the whole team takes the same branch
   Kokkos::memory_fence();  // the other teams' partial sums are read after their counts
   T mine = T(0);
-  for (int i = team.team_rank(); i < league; i += team.team_size())
-    mine += load_relaxed(partial.data() + i);
+  for (int i = team.team_rank(); i < league; i += team.team_size()) mine += load_relaxed(partial.data() + i);
   const T sum = team_sum<Space, T>(team, slots, mine);
   if (team.team_rank() == 0) {
     result(0) = sum;
@@ -293,7 +295,7 @@ KPZ_KERNELS_T(KPZ_REDUCE_KERNELS)
 }  // namespace kpz::reduce
 
 // Compiles one implementation's kernels for execution space S, for int and float values.
-#define KPZ_REDUCE_INSTANTIATE(S)                         \
+#define KPZ_REDUCE_INSTANTIATE(S)                       \
   KPZ_INSTANTIATE_KERNELS_T(KPZ_REDUCE_KERNELS, S, int) \
   KPZ_INSTANTIATE_KERNELS_T(KPZ_REDUCE_KERNELS, S, float)
 
@@ -314,27 +316,60 @@ void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch,
     case Variant::persistent:
       k.persistent(space, launch, in, Kokkos::subview(partial, Kokkos::make_pair(0, launch.league)), done, result);
       return;
-    case Variant::neighbored: kernel = k.neighbored; break;
-    case Variant::neighbored_less: kernel = k.neighbored_less; break;
-    case Variant::interleaved: kernel = k.interleaved; break;
-    case Variant::unroll2: kernel = k.unrolled_2; break;
-    case Variant::unroll4: kernel = k.unrolled_4; break;
-    case Variant::unroll8: kernel = k.unrolled_8; break;
-    case Variant::unroll_warps8: kernel = k.unroll_warps8; break;
-    case Variant::complete_unroll: kernel = k.complete_unroll; break;
+    case Variant::neighbored:
+      kernel = k.neighbored;
+      break;
+    case Variant::neighbored_less:
+      kernel = k.neighbored_less;
+      break;
+    case Variant::interleaved:
+      kernel = k.interleaved;
+      break;
+    case Variant::unroll2:
+      kernel = k.unrolled_2;
+      break;
+    case Variant::unroll4:
+      kernel = k.unrolled_4;
+      break;
+    case Variant::unroll8:
+      kernel = k.unrolled_8;
+      break;
+    case Variant::unroll_warps8:
+      kernel = k.unroll_warps8;
+      break;
+    case Variant::complete_unroll:
+      kernel = k.complete_unroll;
+      break;
     case Variant::template_lanes:
       switch (launch.lanes) {
-        case 64: kernel = k.templated_64; break;
-        case 128: kernel = k.templated_128; break;
-        case 256: kernel = k.templated_256; break;
-        case 512: kernel = k.templated_512; break;
-        case 1024: kernel = k.templated_1024; break;
-        default: throw std::logic_error("reduce --template: no instance for lanes " + std::to_string(launch.lanes));
+        case 64:
+          kernel = k.templated_64;
+          break;
+        case 128:
+          kernel = k.templated_128;
+          break;
+        case 256:
+          kernel = k.templated_256;
+          break;
+        case 512:
+          kernel = k.templated_512;
+          break;
+        case 1024:
+          kernel = k.templated_1024;
+          break;
+        default:
+          throw std::logic_error("reduce --template: no instance for lanes " + std::to_string(launch.lanes));
       }
       break;
-    case Variant::team_reduce: kernel = k.team_reduce; break;
-    case Variant::builtin: k.builtin(space, in, result); return;
-    case Variant::recursive: k.recursive(space, launch, in, work, result); return;
+    case Variant::team_reduce:
+      kernel = k.team_reduce;
+      break;
+    case Variant::builtin:
+      k.builtin(space, in, result);
+      return;
+    case Variant::recursive:
+      k.recursive(space, launch, in, work, result);
+      return;
   }
   // partial may be longer than the league (the benchmark reuses one array): use the first values.
   const View<T*, Space> sums = Kokkos::subview(partial, Kokkos::make_pair(0, launch.league));

@@ -53,7 +53,8 @@ void validate_lanes(const VariantInfo& v, int lanes) {
   switch (v.variant) {
     case Variant::unroll_warps8:
       if (lanes < 64)
-        throw UsageError(given + " is too small for " + flag + ": the warp finish takes the last 64 values; use 64 .. 4096");
+        throw UsageError(given + " is too small for " + flag +
+                         ": the warp finish takes the last 64 values; use 64 .. 4096");
       break;
     case Variant::complete_unroll:
       if (lanes < 64 || lanes > 1024)
@@ -66,9 +67,11 @@ void validate_lanes(const VariantInfo& v, int lanes) {
                          ": it is compiled for lanes 64, 128, 256, 512 and 1024 only");
       break;
     case Variant::recursive:
-      if (lanes < 2) throw UsageError(given + " is not allowed for " + flag + ": a level of 1 lane never shrinks; use 2 .. 4096");
+      if (lanes < 2)
+        throw UsageError(given + " is not allowed for " + flag + ": a level of 1 lane never shrinks; use 2 .. 4096");
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -169,8 +172,9 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
                                     v.variant == Variant::team_reduce ? static_cast<int>(req.params.get("tile")) : 0,
                                     v.variant == Variant::persistent ? static_cast<int>(req.params.get("teams")) : 0,
                                     ShapeRequest{req.team_size, req.vector_length}, Purpose::check, &shape);
-  check_scratch<Space>(scratch_bytes<Space, T>(v, launch), 0,
-                       "reduce --" + std::string(v.name) + (ladder ? " with " + std::to_string(launch.lanes) + " lanes" : ""));
+  check_scratch<Space>(
+      scratch_bytes<Space, T>(v, launch), 0,
+      "reduce --" + std::string(v.name) + (ladder ? " with " + std::to_string(launch.lanes) + " lanes" : ""));
 
   const std::vector<T> host_in = make_input<T>(req, n);
   auto in = to_device(space, "in", host_in);
@@ -192,10 +196,11 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
   const Layout layout = team_kernel ? layout_of(v, n, launch) : Layout{{0, n}};
   const Expected expected = oracle(host_in, layout, team_kernel);
   const std::size_t teams = team_kernel ? static_cast<std::size_t>(launch.league) : 0;
-  const std::string final_pass = v.variant == Variant::builtin    ? "result(0), written by parallel_reduce"
-                                 : v.variant == Variant::recursive  ? "result(0), the last level of the recursion"
-                                 : v.variant == Variant::persistent ? "result(0), the last team done adding the partial sums"
-                                                                    : "result(0), the second launch adding the partial sums";
+  const std::string final_pass = v.variant == Variant::builtin     ? "result(0), written by parallel_reduce"
+                                 : v.variant == Variant::recursive ? "result(0), the last level of the recursion"
+                                 : v.variant == Variant::persistent
+                                     ? "result(0), the last team done adding the partial sums"
+                                     : "result(0), the second launch adding the partial sums";
   const OwnerFn owner = [=](std::size_t i) {
     if (i >= teams) return final_pass;
     return "team " + std::to_string(i) + " (elements " + std::to_string(layout.first[i]) + " .. " +
@@ -213,7 +218,8 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
   }
   if (v.variant == Variant::team_reduce) report.config.set("row", row_width(launch));
   if (team_kernel)
-    report.notes.push_back("values: the partial sum of each of the " + std::to_string(teams) + " team(s), then the total");
+    report.notes.push_back("values: the partial sum of each of the " + std::to_string(teams) +
+                           " team(s), then the total");
   if (v.variant == Variant::recursive) {
     std::string levels = std::to_string(n);
     for (std::size_t c = n; c > 1;) {
@@ -249,16 +255,26 @@ PuzzleSpec make_spec() {
                         kMaxSize};
   const OptionSpec type{"float", "0: int values, summed exactly; 1: float values, within a stated bound", 0, 0, 1};
   const OptionSpec lanes{"lanes", "scratch slots per team (the book's block size), a power of two", 512, 1, 4096};
-  const OptionSpec teams{"teams", "number of teams (0: from the device: two waves of full occupancy on CUDA, one team per group of threads on a host)", 0, 0, 1 << 20};
-  const OptionSpec tile{"tile", "values per team for --team-reduce (0: the framework's launch shape; rows of vector length x 16)", 0, 0, 1 << 24};
+  const OptionSpec teams{"teams",
+                         "number of teams (0: from the device: two waves of full occupancy on CUDA, one team per group "
+                         "of threads on a host)",
+                         0, 0, 1 << 20};
+  const OptionSpec tile{
+      "tile", "values per team for --team-reduce (0: the framework's launch shape; rows of vector length x 16)", 0, 0,
+      1 << 24};
   PuzzleSpec spec;
   spec.name = "reduce";
-  spec.summary = "the reduction ladder: nine team kernels from neighbored pairs to templates, Kokkos' own levels, and beyond";
+  spec.summary =
+      "the reduction ladder: nine team kernels from neighbored pairs to templates, Kokkos' own levels, and beyond";
   spec.doc = "puzzles/reduce.md";
   spec.variants = {
-      {"persistent", "beyond the book: one even share per team, a league sized from the device, four 16-byte loads in flight, warp shuffles",
+      {"persistent",
+       "beyond the book: one even share per team, a league sized from the device, four 16-byte loads in flight, warp "
+       "shuffles",
        {size, type, teams}},
-      {"neighbored", "rung 1: stride doubling, slot i adds slot i + stride when i % (2 stride) == 0", {size, type, lanes}},
+      {"neighbored",
+       "rung 1: stride doubling, slot i adds slot i + stride when i % (2 stride) == 0",
+       {size, type, lanes}},
       {"neighbored-less", "rung 2: the same pairs on contiguous iterations (no idle ones)", {size, type, lanes}},
       {"interleaved", "rung 3: stride halving from lanes / 2, slot i adds slot i + stride", {size, type, lanes}},
       {"unroll2", "rung 4: each lane adds 2 tiles' elements while loading", {size, type, lanes}},
@@ -267,10 +283,13 @@ PuzzleSpec make_spec() {
       {"unroll-warps8", "rung 7: the last 64 values by warp shuffles (XorExchange), no barriers", {size, type, lanes}},
       {"complete-unroll", "rung 8: the tree written out step by step for 64 .. 1024 lanes", {size, type, lanes}},
       {"template", "rung 9: the lane count as a template parameter (64, 128, 256, 512, 1024)", {size, type, lanes}},
-      {"team-reduce", "the portable rung: Kokkos' levels and collectives (TeamThreadRange rows, ThreadVectorRange lanes, nested parallel_reduce), no hand-built tree",
+      {"team-reduce",
+       "the portable rung: Kokkos' levels and collectives (TeamThreadRange rows, ThreadVectorRange lanes, nested "
+       "parallel_reduce), no hand-built tree",
        {size, type, tile}},
       {"builtin", "Kokkos::parallel_reduce: the baseline every kernel is compared with", {size, type}},
-      {"recursive", "host-driven recursion: interleaved on the partial sums until one value is left",
+      {"recursive",
+       "host-driven recursion: interleaved on the partial sums until one value is left",
        {size, type, lanes}},
   };
   // The learner loop: the function whose TODOs each rung exercises, the cases it must pass besides
@@ -287,14 +306,17 @@ PuzzleSpec make_spec() {
   set_exercise(spec, "template", "templated", rung);
   set_exercise(spec, "recursive", "recursive", rung);
   // Tiles of 256 with --vector-length 2 are rows of 32: several rows per team, a short last row.
-  set_exercise(spec, "team-reduce", "team_reduce",
-               {"--size 1", "--size 1001 --float 1 --tile 256 --vector-length 2", "--size 5000 --tile 300 --team-size 1",
-                "--size 4099 --tile 1024 --vector-length 1", "--size 70001 --float 1 --vector-length 4"});
+  set_exercise(
+      spec, "team-reduce", "team_reduce",
+      {"--size 1", "--size 1001 --float 1 --tile 256 --vector-length 2", "--size 5000 --tile 300 --team-size 1",
+       "--size 4099 --tile 1024 --vector-length 1", "--size 70001 --float 1 --vector-length 4"});
   set_exercise(spec, "builtin", "builtin", {"--size 1", "--size 4097 --float 1"});
-  set_exercise(spec, "persistent", "persistent", {"--size 1", "--size 1001 --float 1", "--size 5000 --teams 3 --team-size 1"});
+  set_exercise(spec, "persistent", "persistent",
+               {"--size 1", "--size 1001 --float 1", "--size 5000 --teams 3 --team-size 1"});
   spec.course_position = 4;
-  spec.learning_order = {"neighbored", "neighbored-less", "interleaved", "unroll2", "unroll4", "unroll8", "unroll-warps8",
-                         "complete-unroll", "template", "builtin", "team-reduce", "recursive", "persistent"};
+  spec.learning_order = {"neighbored",  "neighbored-less", "interleaved",     "unroll2",  "unroll4",
+                         "unroll8",     "unroll-warps8",   "complete-unroll", "template", "builtin",
+                         "team-reduce", "recursive",       "persistent"};
   set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });

@@ -43,7 +43,8 @@ std::vector<BudgetLimit> budget(const VariantInfo& v, const Params& p) {
       {"global-reads", reads, recursive ? "each level once" : "each input once, then each partial sum once"},
       {"global-reads-per-cell-per-team", 1, "each element once"},
       {"global-writes-per-cell", 1, "one partial sum per team"},
-      {"collectives-per-team", recursive ? 0.0 : 1.0, recursive ? "only team_barrier()" : "the finishing launch's reduction"},
+      {"collectives-per-team", recursive ? 0.0 : 1.0,
+       recursive ? "only team_barrier()" : "the finishing launch's reduction"},
   };
   switch (v.variant) {
     case Variant::neighbored:
@@ -69,7 +70,8 @@ std::vector<BudgetLimit> budget(const VariantInfo& v, const Params& p) {
       b.push_back({"scratch-reads-per-team", 2 * (lanes - 64) + 64 + 32 * kWarpSteps + 1,
                    "two per tree addition, the last 64 once, one per exchange lane and step, the total"});
       break;
-    default: break;
+    default:
+      break;
   }
   return b;
 }

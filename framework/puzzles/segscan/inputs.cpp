@@ -15,11 +15,16 @@ const std::vector<std::int64_t> kWorkedIds{0, 0, 0, 1, 1, 2, 2, 2, 2, 3};
 
 const char* shape_name(std::int64_t shape) {
   switch (shape) {
-    case 1: return "heavy tail";
-    case 2: return "all of length 1";
-    case 3: return "one segment";
-    case 4: return "empty segments";
-    default: return "random lengths 0..2L";
+    case 1:
+      return "heavy tail";
+    case 2:
+      return "all of length 1";
+    case 3:
+      return "one segment";
+    case 4:
+      return "empty segments";
+    default:
+      return "random lengths 0..2L";
   }
 }
 
@@ -27,11 +32,16 @@ segments::Offsets generate_offsets(std::int64_t shape, Rng& rng, std::int64_t n,
   // The generators' "mean segment length must be >= 1" is this flag's rule here.
   if (shape != 2 && shape != 3 && mean < 1) throw UsageError("--mean-length must be at least 1");
   switch (shape) {
-    case 1: return segments::heavy_tail_offsets(rng, n, mean);
-    case 2: return segments::unit_offsets(n);
-    case 3: return segments::single_offsets(n);
-    case 4: return segments::gappy_offsets(rng, n, mean);
-    default: return segments::random_offsets(rng, n, mean);
+    case 1:
+      return segments::heavy_tail_offsets(rng, n, mean);
+    case 2:
+      return segments::unit_offsets(n);
+    case 3:
+      return segments::single_offsets(n);
+    case 4:
+      return segments::gappy_offsets(rng, n, mean);
+    default:
+      return segments::random_offsets(rng, n, mean);
   }
 }
 
@@ -42,12 +52,20 @@ segments::Offsets generate_rows(std::int64_t shape, Rng& rng, std::int64_t rows,
     auto& l = len[static_cast<std::size_t>(r)];
     switch (shape) {
       case 1:
-        if (rng.uniform() >= 0.25) l = static_cast<std::int64_t>(std::min(1e12, x_min * std::pow(1.0 - rng.uniform(), -1.0 / 1.2)));
+        if (rng.uniform() >= 0.25)
+          l = static_cast<std::int64_t>(std::min(1e12, x_min * std::pow(1.0 - rng.uniform(), -1.0 / 1.2)));
         break;
-      case 2: l = 1; break;
-      case 3: l = r == rows / 2 ? rows * mean : 0; break;
-      case 4: l = (r % 2 == 0 || r == rows - 1) ? 0 : rng.integer(1, 2 * mean); break;  // first and last empty
-      default: l = rng.integer(0, 2 * mean);
+      case 2:
+        l = 1;
+        break;
+      case 3:
+        l = r == rows / 2 ? rows * mean : 0;
+        break;
+      case 4:
+        l = (r % 2 == 0 || r == rows - 1) ? 0 : rng.integer(1, 2 * mean);
+        break;  // first and last empty
+      default:
+        l = rng.integer(0, 2 * mean);
     }
   }
   segments::Offsets offsets(static_cast<std::size_t>(rows) + 1, 0);
@@ -66,8 +84,10 @@ void apply_bad_input(std::int64_t bad, segments::Offsets offsets, std::int64_t n
     std::size_t k = 0;
     for (std::size_t i = 1; i + 1 < offsets.size(); ++i)
       if (offsets[i] < offsets[i + 1] && (k == 0 || (i <= offsets.size() / 2))) k = i;
-    if (k == 0) offsets = {0, n, 0, n};
-    else std::swap(offsets[k], offsets[k + 1]);
+    if (k == 0)
+      offsets = {0, n, 0, n};
+    else
+      std::swap(offsets[k], offsets[k + 1]);
     segments::validate_offsets(offsets, n, what, n_name);
   } else if (bad == 2) {  // the last offset points past the end
     offsets.back() = n + 1;

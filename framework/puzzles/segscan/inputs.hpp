@@ -34,8 +34,10 @@ template <class T>
 std::vector<T> random_values(Rng& rng, std::size_t n, double lo, double hi, std::int64_t ilo, std::int64_t ihi) {
   std::vector<T> v(n);
   for (auto& x : v) {
-    if constexpr (std::is_floating_point_v<T>) x = static_cast<T>(rng.uniform(lo, hi));
-    else x = static_cast<T>(rng.integer(ilo, ihi));
+    if constexpr (std::is_floating_point_v<T>)
+      x = static_cast<T>(rng.uniform(lo, hi));
+    else
+      x = static_cast<T>(rng.integer(ilo, ihi));
   }
   return v;
 }

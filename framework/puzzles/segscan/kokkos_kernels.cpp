@@ -76,8 +76,7 @@ void KokkosKernelsSpmv<Space, T>::operator()() {
 #endif
 }
 
-#define KPZ_SEGSCAN_KK_INSTANTIATE(S) \
-  template struct KokkosKernelsSpmv<S, float>;
+#define KPZ_SEGSCAN_KK_INSTANTIATE(S) template struct KokkosKernelsSpmv<S, float>;
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_KK_INSTANTIATE)
 
 }  // namespace kpz::segscan

@@ -184,7 +184,8 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
         // own and the one after them, which every value of the tile comes before (a sentinel
         // when the tile ends the path, where there is none).
         int a0 = 0;  // the first slot on a 16-byte boundary
-        if constexpr (Loader::direct) a0 = static_cast<int>((16 - reinterpret_cast<std::uintptr_t>(s.data()) % 16) % 16 / 4);
+        if constexpr (Loader::direct)
+          a0 = static_cast<int>((16 - reinterpret_cast<std::uintptr_t>(s.data()) % 16) % 16 / 4);
         const int vq0 = c0.y / 4, vquads = ny > 0 ? (c1.y + 3) / 4 - vq0 : 0;
         const int ej0 = c0.x + 1, ej1 = Kokkos::min(c1.x + 2, offsets_size);  // offsets staged
         const int eq0 = ej0 / 4, equads = (ej1 + 3) / 4 - eq0;
@@ -263,8 +264,10 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
         int lo = Kokkos::max(d0 - ny, 0), hi = Kokkos::min(d0, nx);
         while (lo < hi) {
           const int pivot = lo + (hi - lo) / 2;
-          if (s(c0.x + pivot + eoff).end <= c0.y + d0 - pivot - 1) lo = pivot + 1;
-          else hi = pivot;
+          if (s(c0.x + pivot + eoff).end <= c0.y + d0 - pivot - 1)
+            lo = pivot + 1;
+          else
+            hi = pivot;
         }
         // The walk's state as slots: xs holds the end after the last end met, ys the next value;
         // es is the next end, counted in value slots (an end e comes before value y when
@@ -318,8 +321,8 @@ template <class Space, class T>
 void merge_path_reduce(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
                        View<const T*, Space> values, View<const int*, Space> offsets, View<T*, Space> sums) {
   merge_path::merge_path_run(space, plan, ws,
-                             merge_path::ValueLoader<Space, T>{values, merge_path::quads_of<Space, T>(values)},
-                             offsets, static_cast<int>(values.extent(0)), sums);
+                             merge_path::ValueLoader<Space, T>{values, merge_path::quads_of<Space, T>(values)}, offsets,
+                             static_cast<int>(values.extent(0)), sums);
 }
 
 template <class Space, class T>
@@ -330,12 +333,11 @@ void merge_path_spmv(const Space& space, const MergePathPlan& plan, MergePathWor
                              row_offsets, static_cast<int>(columns.extent(0)), y);
 }
 
-#define KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE_T(S, T)                                                            \
-  template void merge_path_reduce<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,           \
-                                        View<const T*, S>, View<const int*, S>, View<T*, S>);                \
-  template void merge_path_spmv<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,             \
-                                      View<const int*, S>, View<const int*, S>, View<const T*, S>,           \
-                                      View<const T*, S>, View<T*, S>);
+#define KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE_T(S, T)                                                                    \
+  template void merge_path_reduce<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&, View<const T*, S>, \
+                                        View<const int*, S>, View<T*, S>);                                            \
+  template void merge_path_spmv<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&, View<const int*, S>, \
+                                      View<const int*, S>, View<const T*, S>, View<const T*, S>, View<T*, S>);
 #define KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE(S) \
   KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE_T(S, float) KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE_T(S, int)
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_MERGE_PATH_INSTANTIATE)

@@ -35,8 +35,10 @@ KOKKOS_INLINE_FUNCTION Coord merge_path_search(const OffsetView& offsets, int di
   }
   while (lo < hi) {
     const int pivot = lo + (hi - lo) / 2;
-    if (offsets(pivot + 1) <= diagonal - pivot - 1) lo = pivot + 1;
-    else hi = pivot;
+    if (offsets(pivot + 1) <= diagonal - pivot - 1)
+      lo = pivot + 1;
+    else
+      hi = pivot;
   }
   return Coord{lo, diagonal - lo};
 }
@@ -76,16 +78,17 @@ void locate_tiles(const Space& space, const MergePathPlan& plan, MergePathWorksp
         int lo = Kokkos::max(d - n, coords(t0).x), hi = Kokkos::min(d, coords(t1).x);
         while (lo < hi) {
           const int pivot = lo + (hi - lo) / 2;
-          if (offsets(pivot + 1) <= d - pivot - 1) lo = pivot + 1;
-          else hi = pivot;
+          if (offsets(pivot + 1) <= d - pivot - 1)
+            lo = pivot + 1;
+          else
+            hi = pivot;
         }
         coords(t) = Coord{lo, d - lo};
       });
 }
 
-#define KPZ_SEGSCAN_LOCATE_INSTANTIATE_T(S, T)                                                        \
-  template void locate_tiles<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,         \
-                                   View<const int*, S>, int);
+#define KPZ_SEGSCAN_LOCATE_INSTANTIATE_T(S, T) \
+  template void locate_tiles<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&, View<const int*, S>, int);
 #define KPZ_SEGSCAN_LOCATE_INSTANTIATE(S) \
   KPZ_SEGSCAN_LOCATE_INSTANTIATE_T(S, float) KPZ_SEGSCAN_LOCATE_INSTANTIATE_T(S, int)
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_LOCATE_INSTANTIATE)
@@ -120,10 +123,9 @@ void merge_path_locate(const Space& space, const MergePathPlan& plan, MergePathW
   merge_path::locate_tiles(space, plan, ws, offsets, static_cast<int>(ws.values));
 }
 
-#define KPZ_SEGSCAN_WORKSPACE_INSTANTIATE_T(S, T)                                                      \
-  template struct MergePathWorkspace<S, T>;                                                            \
-  template void merge_path_locate<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&,     \
-                                        View<const int*, S>);
+#define KPZ_SEGSCAN_WORKSPACE_INSTANTIATE_T(S, T) \
+  template struct MergePathWorkspace<S, T>;       \
+  template void merge_path_locate<S, T>(const S&, const MergePathPlan&, MergePathWorkspace<S, T>&, View<const int*, S>);
 #define KPZ_SEGSCAN_WORKSPACE_INSTANTIATE(S) \
   KPZ_SEGSCAN_WORKSPACE_INSTANTIATE_T(S, float) KPZ_SEGSCAN_WORKSPACE_INSTANTIATE_T(S, int)
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_WORKSPACE_INSTANTIATE)

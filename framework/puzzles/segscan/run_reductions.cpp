@@ -30,7 +30,8 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   const LaunchShape lshape = segscan_shape(space, req, kind);
   const int team_size = lshape.team_size;
   Launch launch{team_size, lshape.tile, lshape.vector_length};
-  if (vector_kind) launch.carry_team = vector_scan_carry_team(space, req.team_size, lshape.vector_length, Purpose::check);
+  if (vector_kind)
+    launch.carry_team = vector_scan_carry_team(space, req.team_size, lshape.vector_length, Purpose::check);
   MergePathPlan plan = default_merge_path_plan<Space>(team_size, spmv_kind);
   if (merge_path) {
     if (req.params.get("tile")) {
@@ -101,7 +102,8 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
     if constexpr (std::is_same_v<T, float>) {
       if (have_kokkos_kernels()) {
         // The same product by KokkosSparse::spmv (SPMV_NATIVE), checked against the same oracle.
-        View<T*, Space> y_kk(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "y_kokkos_kernels"), static_cast<std::size_t>(segs));
+        View<T*, Space> y_kk(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "y_kokkos_kernels"),
+                             static_cast<std::size_t>(segs));
         poison(y_kk);
         {
           KokkosKernelsSpmv<Space, T> kk(space, static_cast<int>(segs), static_cast<int>(size), d_offsets, d_columns,
@@ -114,9 +116,10 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
         Json j = Json::object();
         j.set("algorithm", "SPMV_NATIVE").set("pass", kk_report.pass).set("mismatch_count", kk_report.mismatch_count);
         report.extra.set("kokkos_kernels", j);
-        report.notes.push_back(std::string("KokkosSparse::spmv (SPMV_NATIVE) on the same matrix: ") +
-                               (kk_report.pass ? "matches the oracle" : "DIFFERS from the oracle in " +
-                                                                            std::to_string(kk_report.mismatch_count) + " rows"));
+        report.notes.push_back(
+            std::string("KokkosSparse::spmv (SPMV_NATIVE) on the same matrix: ") +
+            (kk_report.pass ? "matches the oracle"
+                            : "DIFFERS from the oracle in " + std::to_string(kk_report.mismatch_count) + " rows"));
       }
     }
   } else {
@@ -127,7 +130,8 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
       merge_path_reduce(space, plan, ws, View<const T*, Space>(d_values), co, out);
     } else if (vector_kind) {
       const auto tiles = static_cast<std::size_t>(lshape.league(n));
-      View<SegPair<T>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"), tiles);
+      View<SegPair<T>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"),
+                                           tiles);
       View<int*, Space> tile_open(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_open"), tiles);
       kern.vector_scan(space, launch, d_values, co, out, tile_totals, tile_open);
     } else {
@@ -137,13 +141,16 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   space.fence();
   const std::vector<T> got = to_host(out);
 
-  if (spmv_kind) report.config.set("rows", segs).set("cols", size).set("nnz", n);
-  else report.config.set("size", n).set("segments", segs);
+  if (spmv_kind)
+    report.config.set("rows", segs).set("cols", size).set("nnz", n);
+  else
+    report.config.set("size", n).set("segments", segs);
   report.config.set("longest", segments::longest(offsets)).set("mean_length", mean).set("shape", shape_name(shape));
   report.config.set("values", ints ? "int" : "float").set("team_size", team_size);
   report.config.set("vector_length", vector_kind ? launch.vector_length : 1);
   if (vector_kind) report.config.set("carry_team", launch.carry_team);
-  if (!vector_kind && req.vector_length > 1) report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
+  if (!vector_kind && req.vector_length > 1)
+    report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   if (merge_path) {
     report.config.set("kernel", "merge path").set("tile_items", plan.tile_items);
     report.config.set("teams", segs ? (segs + n + plan.tile_items - 1) / plan.tile_items : 0);

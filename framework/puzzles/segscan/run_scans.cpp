@@ -21,8 +21,8 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   const bool ints = std::is_same_v<T, int>;
   const std::int64_t shape = req.params.get("shape");
   const std::int64_t mean = req.params.get("mean-length");
-  const bool worked = one_team(kind) && !req.params.given("size") && !req.params.given("mean-length") &&
-                      !req.params.given("shape");
+  const bool worked =
+      one_team(kind) && !req.params.given("size") && !req.params.given("mean-length") && !req.params.given("shape");
   const std::int64_t n = worked ? static_cast<std::int64_t>(kWorkedIds.size()) : req.params.get("size");
 
   // Host-side validation and launch configuration first.
@@ -32,8 +32,8 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   const std::string pairs = " (value, flag) pairs";
   if (kind == Kind::simple || kind == Kind::exclusive) {
     check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(static_cast<int>(n)), 0,
-                         "segscan --" + req.variant + " with N=" + std::to_string(n) + " (one team holds two buffers of N" +
-                             pairs + ")");
+                         "segscan --" + req.variant + " with N=" + std::to_string(n) +
+                             " (one team holds two buffers of N" + pairs + ")");
   } else if (kind == Kind::work_efficient) {
     check_scratch<Space>(blelloch_scratch_bytes<Space, T>(static_cast<int>(n)), 0,
                          "segscan --work-efficient with N=" + std::to_string(n) + " (one team holds " +
@@ -48,7 +48,8 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   // The segment description: given as ids (the worked example) or generated as offsets; the
   // framework converts and validates, and the kernels get head flags.
   Rng seg_rng(req.seed), val_rng(req.seed ^ 0x5E65CA17ull);
-  segments::Offsets offsets = worked ? segments::offsets_from_ids(kWorkedIds) : generate_offsets(shape, seg_rng, n, mean);
+  segments::Offsets offsets =
+      worked ? segments::offsets_from_ids(kWorkedIds) : generate_offsets(shape, seg_rng, n, mean);
   if (const std::int64_t bad = req.params.get("bad-input")) apply_bad_input(bad, offsets, n, "segment offsets", "N");
   const std::vector<std::uint8_t> flags = segments::flags_from_offsets(offsets, n);
 
@@ -70,10 +71,18 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   View<const Flag*, Space> cf = d_flags;
   const auto kern = kernels<Space, T>(req.impl == Impl::reference);
   switch (kind) {
-    case Kind::simple: kern.inclusive_simple(space, team_size, cv, cf, out); break;
-    case Kind::exclusive: kern.exclusive(space, team_size, cv, cf, out); break;
-    case Kind::work_efficient: kern.work_efficient(space, team_size, cv, cf, out); break;
-    default: kern.multi_team(space, launch, cv, cf, out); break;
+    case Kind::simple:
+      kern.inclusive_simple(space, team_size, cv, cf, out);
+      break;
+    case Kind::exclusive:
+      kern.exclusive(space, team_size, cv, cf, out);
+      break;
+    case Kind::work_efficient:
+      kern.work_efficient(space, team_size, cv, cf, out);
+      break;
+    default:
+      kern.multi_team(space, launch, cv, cf, out);
+      break;
   }
   space.fence();
   const std::vector<T> got = to_host(out);
@@ -84,13 +93,15 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   if (!worked) report.config.set("mean_length", mean).set("shape", shape_name(shape));
   report.config.set("values", ints ? "int" : "float").set("team_size", team_size).set("vector_length", 1);
   if (!one_team(kind)) report.config.set("tile", launch.tile);
-  if (req.vector_length > 1) report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
+  if (req.vector_length > 1)
+    report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   report.config.set("teams", teams).set("worked_example", worked);
 
   // Step tables (host replay of the kernel's steps).
   const bool small = n <= 32;
   if (small && (kind == Kind::simple || (req.trace && kind == Kind::exclusive))) {
-    report.notes.push_back("Hillis-Steele steps (replayed on the host; step d: element i takes (v, f)[i - d] (+) (v, f)[i]):");
+    report.notes.push_back(
+        "Hillis-Steele steps (replayed on the host; step d: element i takes (v, f)[i - d] (+) (v, f)[i]):");
     for (auto& l : hillis_steele_table(dvalues, flags).lines(static_cast<std::size_t>(n))) report.notes.push_back(l);
   }
   if (small && req.trace && kind == Kind::work_efficient) {
@@ -105,7 +116,8 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
     report.extra.set("segment_totals", Json::array_of(totals));
   }
 
-  check_output(report, got, expected, tile_owner(space_name<Space>(), static_cast<std::size_t>(launch.tile), team_size));
+  check_output(report, got, expected,
+               tile_owner(space_name<Space>(), static_cast<std::size_t>(launch.tile), team_size));
   if (req.keep_arrays) {
     report.inputs.set("values", Json::array_of(values)).set("flags", Json::array_of(flags));
     report.inputs.set("offsets", Json::array_of(offsets));

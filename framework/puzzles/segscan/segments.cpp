@@ -20,8 +20,8 @@ void require_mean_length(std::int64_t mean_length) {
 
 void validate_offsets(const Offsets& offsets, std::int64_t n, const std::string& what, const std::string& n_name) {
   const std::string N = n_name + " = " + std::to_string(n);
-  const std::string rule = "; " + what + " must start at 0, never decrease and end at " + N +
-                           " (segment s is [offsets[s], offsets[s+1]))";
+  const std::string rule =
+      "; " + what + " must start at 0, never decrease and end at " + N + " (segment s is [offsets[s], offsets[s+1]))";
   if (offsets.empty()) throw UsageError(what + " are empty" + rule);
   if (offsets[0] != 0) throw UsageError(what + " start at " + at("offsets", 0, offsets[0]) + rule);
   for (std::size_t k = 0; k < offsets.size(); ++k) {
@@ -41,8 +41,8 @@ Offsets offsets_from_ids(const std::vector<std::int64_t>& ids, std::int64_t num_
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0) throw UsageError("segment ids: " + at("ids", i, ids[i]) + " is negative" + rule);
     if (i > 0 && ids[i] < ids[i - 1])
-      throw UsageError("segment ids decrease: " + at("ids", i, ids[i]) + " is less than " + at("ids", i - 1, ids[i - 1]) +
-                       rule);
+      throw UsageError("segment ids decrease: " + at("ids", i, ids[i]) + " is less than " +
+                       at("ids", i - 1, ids[i - 1]) + rule);
     max_id = ids[i];
   }
   if (num_segments < 0) num_segments = max_id + 1;
@@ -80,7 +80,8 @@ std::vector<std::int64_t> ids_from_offsets(const Offsets& offsets, std::int64_t 
   validate_offsets(offsets, n);
   std::vector<std::int64_t> ids(static_cast<std::size_t>(n));
   for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
-    for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) ids[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(s);
+    for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i)
+      ids[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(s);
   return ids;
 }
 
@@ -128,7 +129,9 @@ Offsets unit_offsets(std::int64_t n) {
   return offsets;
 }
 
-Offsets single_offsets(std::int64_t n) { return {0, n}; }
+Offsets single_offsets(std::int64_t n) {
+  return {0, n};
+}
 
 Offsets gappy_offsets(Rng& rng, std::int64_t n, std::int64_t mean_length) {
   require_mean_length(mean_length);

@@ -45,7 +45,9 @@ std::vector<std::uint8_t> flags_from_offsets(const Offsets& offsets, std::int64_
 std::vector<std::int64_t> ids_from_offsets(const Offsets& offsets, std::int64_t n);
 
 // Number of segments and the longest one.
-inline std::int64_t count(const Offsets& offsets) { return static_cast<std::int64_t>(offsets.size()) - 1; }
+inline std::int64_t count(const Offsets& offsets) {
+  return static_cast<std::int64_t>(offsets.size()) - 1;
+}
 std::int64_t longest(const Offsets& offsets);
 
 // ---- generators (seeded) ----

@@ -141,8 +141,10 @@ template <class OffsetsView>
 KOKKOS_INLINE_FUNCTION int first_at_least(const OffsetsView& offsets, int lo, int hi, int x) {
   while (lo < hi) {
     const int mid = lo + (hi - lo) / 2;
-    if (offsets(mid) < x) lo = mid + 1;
-    else hi = mid;
+    if (offsets(mid) < x)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -273,6 +275,6 @@ KPZ_KERNELS_T(KPZ_SEGSCAN_KERNELS)
 }  // namespace kpz::segscan
 
 // Compiles one implementation's kernels for execution space S, for float and int values.
-#define KPZ_SEGSCAN_INSTANTIATE(S)                          \
+#define KPZ_SEGSCAN_INSTANTIATE(S)                         \
   KPZ_INSTANTIATE_KERNELS_T(KPZ_SEGSCAN_KERNELS, S, float) \
   KPZ_INSTANTIATE_KERNELS_T(KPZ_SEGSCAN_KERNELS, S, int)

@@ -26,11 +26,11 @@ PuzzleSpec make_spec() {
                        "replace the segments by a broken description to see the checks: 1 offsets not monotone, "
                        "2 an offset past N, 3 segment ids decreasing",
                        0, 0, 3};
-  const OptionSpec tile{"tile", "elements per team (0: 1024), or merge items per team with --merge-path 1", 0, 0, 1 << 13};
-  const OptionSpec vtile{"tile", "elements per team (0: the launch shape's, 4096)", 0, 0,
-                         1 << 13};
-  const OptionSpec merge{"merge-path", "1: run the framework's merge-path kernel (the benchmark's) instead of yours",
-                         0, 0, 1};
+  const OptionSpec tile{"tile", "elements per team (0: 1024), or merge items per team with --merge-path 1", 0, 0,
+                        1 << 13};
+  const OptionSpec vtile{"tile", "elements per team (0: the launch shape's, 4096)", 0, 0, 1 << 13};
+  const OptionSpec merge{"merge-path", "1: run the framework's merge-path kernel (the benchmark's) instead of yours", 0,
+                         0, 1};
   auto size = [](std::int64_t fallback, std::int64_t max, const char* help) {
     return OptionSpec{"size", help, fallback, 1, max};
   };
@@ -44,18 +44,24 @@ PuzzleSpec make_spec() {
   spec.summary = "segmented scans with head flags in team scratch, carries across teams, segmented reduce and SpMV";
   spec.doc = "puzzles/segscan.md";
   spec.variants = {
-      {"multi-team", "inclusive segmented scan of any N over many teams: tile scans, scan of tile carries, carry-in",
+      {"multi-team",
+       "inclusive segmented scan of any N over many teams: tile scans, scan of tile carries, carry-in",
        {size((1 << 20) + 3, kMaxSize, "N (random values and segments)"), mean, ints, shape, bad, tile}},
-      {"simple", "ids {0,0,0,1,1,2,2,2,2,3}, values 0..9, one team: Hillis-Steele steps 1, 2, 4, 8 in scratch",
+      {"simple",
+       "ids {0,0,0,1,1,2,2,2,2,3}, values 0..9, one team: Hillis-Steele steps 1, 2, 4, 8 in scratch",
        {size(10, 1 << 16, "N (random inputs when given)"), mean_of(3), ints, shape, bad}},
-      {"exclusive", "the worked example, exclusive: every segment restarts at 0",
+      {"exclusive",
+       "the worked example, exclusive: every segment restarts at 0",
        {size(10, 1 << 16, "N (random inputs when given)"), mean_of(3), ints, shape, bad}},
-      {"work-efficient", "the worked example by a Blelloch up-sweep and down-sweep in scratch (same results)",
+      {"work-efficient",
+       "the worked example by a Blelloch up-sweep and down-sweep in scratch (same results)",
        {size(10, 1 << 16, "N (random inputs when given)"), mean_of(3), ints, shape, bad}},
-      {"reduce", "segment totals from CSR offsets (empty segments give 0): a scan read at segment ends",
+      {"reduce",
+       "segment totals from CSR offsets (empty segments give 0): a scan read at segment ends",
        {size((1 << 20) + 3, kMaxSize, "N values (random values and segments)"), mean_of(8), ints, shape, bad, tile,
         merge}},
-      {"spmv", "y = A x for a random CSR matrix: the segmented reduction of the products A(j) * x(col(j))",
+      {"spmv",
+       "y = A x for a random CSR matrix: the segmented reduction of the products A(j) * x(col(j))",
        {size(100003, kMaxSize, "rows = columns of A"), mean_of(8), ints, shape, bad, tile, merge}},
       {"vector-scan",
        "segment totals with Kokkos' vector-level parallel_scan and the segmented operator as a reducer: "
@@ -64,20 +70,23 @@ PuzzleSpec make_spec() {
   };
   // The learner loop: the function each variant exercises (`combine`, which every variant uses,
   // comes with all of them), the cases it must pass besides its defaults, and the course order.
-  const std::vector<std::string> one_team = {"--size 1", "--size 100 --shape 4", "--size 37 --shape 3 --int 1 --team-size 1"};
+  const std::vector<std::string> one_team = {"--size 1", "--size 100 --shape 4",
+                                             "--size 37 --shape 3 --int 1 --team-size 1"};
   set_exercise(spec, "simple", "hillis_steele", one_team);
   set_exercise(spec, "exclusive", "exclusive", one_team);
   set_exercise(spec, "work-efficient", "work_efficient", one_team);
   set_exercise(spec, "multi-team", "multi_team",
                {"--size 1", "--size 5000 --tile 64 --shape 1", "--size 3000 --shape 3 --int 1 --tile 128"});
-  set_exercise(spec, "reduce", "reduce", {"--size 1", "--size 5000 --shape 4 --tile 64", "--size 3001 --shape 2 --int 1"});
+  set_exercise(spec, "reduce", "reduce",
+               {"--size 1", "--size 5000 --shape 4 --tile 64", "--size 3001 --shape 2 --int 1"});
   set_exercise(spec, "spmv", "spmv", {"--size 1", "--size 300 --tile 64", "--size 1000 --shape 4 --team-size 1"});
   // --vector-scan: segments longer than a row (128), a tile and a team; empty ones; one segment
   // of everything; teams of one member; several vector lengths; at least 3 teams everywhere.
   set_exercise(spec, "vector-scan", "vector_scan_tiles",
                {"--size 1", "--size 1000 --tile 300 --shape 4", "--size 3000 --shape 3 --int 1 --tile 256",
                 "--size 5000 --tile 512 --mean-length 700 --team-size 1", "--size 4099 --tile 1024 --vector-length 4",
-                "--size 2000 --tile 200 --shape 2 --int 1 --vector-length 2", "--size 20000 --shape 1 --mean-length 300 --tile 1000"});
+                "--size 2000 --tile 200 --shape 2 --int 1 --vector-length 2",
+                "--size 20000 --shape 1 --mean-length 300 --tile 1000"});
   spec.course_position = 5;
   spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "vector-scan", "spmv"};
   set_trace_configs(spec);  // trace_config.cpp

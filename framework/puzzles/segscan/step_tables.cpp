@@ -10,9 +10,13 @@ namespace kpz::segscan {
 
 namespace {
 
-HostPair join(const HostPair& a, const HostPair& b) { return {b.f ? b.v : a.v + b.v, a.f | b.f}; }
+HostPair join(const HostPair& a, const HostPair& b) {
+  return {b.f ? b.v : a.v + b.v, a.f | b.f};
+}
 
-std::string cell(const std::string& s, std::size_t w) { return std::string(w > s.size() ? w - s.size() : 0, ' ') + s; }
+std::string cell(const std::string& s, std::size_t w) {
+  return std::string(w > s.size() ? w - s.size() : 0, ' ') + s;
+}
 
 std::vector<HostPair> host_pairs(const std::vector<double>& values, const std::vector<std::uint8_t>& flags) {
   std::vector<HostPair> p(values.size());

@@ -16,7 +16,9 @@ namespace {
 
 // Hillis-Steele over m elements in ceil(log2 m) steps: m staged, then per step m writes and two
 // reads per element past the offset d, one below it; afterwards one read per output.
-double hillis_steele_reads(double m, double steps) { return 2 * m * steps - (std::pow(2, steps) - 1) + m; }
+double hillis_steele_reads(double m, double steps) {
+  return 2 * m * steps - (std::pow(2, steps) - 1) + m;
+}
 
 std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) {
   const double n = static_cast<double>(p.get("size"));
@@ -44,8 +46,10 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
     b.push_back({"global-reads", 4 * n, "each value and flag twice: staging and the last combine"});
     b.push_back({"global-reads-per-cell-per-team", 2, "each value and flag twice"});
     b.push_back({"barriers-per-team", 2 + 2 * steps, "after staging and the root, one per level up and down"});
-    b.push_back({"scratch-writes-per-team", 4 * leaves - 2, "leaves staged, one per up-sweep node, the root, two per down-sweep node"});
-    b.push_back({"scratch-reads-per-team", 5 * (leaves - 1) + n, "two per up-sweep node, three per down-sweep node, one per output"});
+    b.push_back({"scratch-writes-per-team", 4 * leaves - 2,
+                 "leaves staged, one per up-sweep node, the root, two per down-sweep node"});
+    b.push_back({"scratch-reads-per-team", 5 * (leaves - 1) + n,
+                 "two per up-sweep node, three per down-sweep node, one per output"});
   } else if (kind == Kind::vector_scan) {
     // Two launches (tiles, then the one-team carries); a segment that began before its tile is
     // written by the tile and completed by the carries.
@@ -80,7 +84,7 @@ void set_trace_configs(PuzzleSpec& spec) {
       options["tile"] = 8;
       options["mean-length"] = kind == Kind::spmv ? 2 : 5;
       if (kind != Kind::vector_scan) options["merge-path"] = 0;  // the learner's kernels, not the merge path
-      if (kind == Kind::vector_scan) options["tile"] = 16;        // 3 tiles of one short row each
+      if (kind == Kind::vector_scan) options["tile"] = 16;       // 3 tiles of one short row each
     }
     v.trace = traceable(options, 4, [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
   }

@@ -23,8 +23,12 @@ inline Kind kind_of(const std::string& v) {
   if (v == "vector-scan") return Kind::vector_scan;
   return Kind::multi_team;
 }
-inline bool one_team(Kind k) { return k == Kind::simple || k == Kind::exclusive || k == Kind::work_efficient; }
-inline bool is_scan(Kind k) { return k != Kind::reduce && k != Kind::spmv && k != Kind::vector_scan; }
+inline bool one_team(Kind k) {
+  return k == Kind::simple || k == Kind::exclusive || k == Kind::work_efficient;
+}
+inline bool is_scan(Kind k) {
+  return k != Kind::reduce && k != Kind::spmv && k != Kind::vector_scan;
+}
 
 // Launch shapes (kpz/launch_shape.hpp). The scratch-and-barrier kernels keep their shapes:
 // 256 members on a GPU, as many as the backend gives when checking on a CPU, vector length 1
@@ -55,8 +59,8 @@ int vector_scan_carry_team(const Space& space, int team_size, int vector_length,
 template <class Space>
 LaunchShape segscan_shape(const Space& space, const RunRequest& req, Kind kind) {
   const bool lanes = kind == Kind::vector_scan;
-  LaunchShape shape = launch_shape(space, segscan_needs(kind), ShapeRequest{req.team_size, lanes ? req.vector_length : 0},
-                                   Purpose::check);
+  LaunchShape shape = launch_shape(space, segscan_needs(kind),
+                                   ShapeRequest{req.team_size, lanes ? req.vector_length : 0}, Purpose::check);
   if (!one_team(kind) && req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
   return shape;
 }

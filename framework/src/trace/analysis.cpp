@@ -23,7 +23,8 @@ struct MetricText {
 };
 constexpr MetricText kMetrics[kMetricCount] = {
     {Metric::global_reads, "global-reads", "global reads"},
-    {Metric::global_reads_per_cell_per_team, "global-reads-per-cell-per-team", "reads of one global element by one team"},
+    {Metric::global_reads_per_cell_per_team, "global-reads-per-cell-per-team",
+     "reads of one global element by one team"},
     {Metric::global_writes_per_cell, "global-writes-per-cell", "writes of one global element"},
     {Metric::global_reads_per_output, "global-reads-per-output", "global reads per output"},
     {Metric::scratch_reads_per_team, "scratch-reads-per-team", "scratch reads per team"},
@@ -41,12 +42,18 @@ bool conflict(const Actor& a, const Actor& b) {
   return false;
 }
 
-Actor actor_of(const Event& e) { return {e.league, e.rank, e.lane, e.epoch, e.vepoch, e.kind, e.loc}; }
+Actor actor_of(const Event& e) {
+  return {e.league, e.rank, e.lane, e.epoch, e.vepoch, e.kind, e.loc};
+}
 
 }  // namespace
 
-const char* metric_id(Metric m) { return kMetrics[static_cast<int>(m)].id; }
-const char* metric_title(Metric m) { return kMetrics[static_cast<int>(m)].title; }
+const char* metric_id(Metric m) {
+  return kMetrics[static_cast<int>(m)].id;
+}
+const char* metric_title(Metric m) {
+  return kMetrics[static_cast<int>(m)].title;
+}
 std::optional<Metric> metric_from_id(const std::string& id) {
   for (const auto& t : kMetrics)
     if (id == t.id) return t.m;
@@ -138,7 +145,8 @@ Analysis analyze(const Recording& rec) {
     return std::tie(x.launch, x.view, x.first.league, x.offset) < std::tie(y.launch, y.view, y.first.league, y.offset);
   });
   std::sort(a.uninitialized.begin(), a.uninitialized.end(), [](const UninitializedRead& x, const UninitializedRead& y) {
-    return std::tie(x.launch, x.view, x.reader.league, x.offset) < std::tie(y.launch, y.view, y.reader.league, y.offset);
+    return std::tie(x.launch, x.view, x.reader.league, x.offset) <
+           std::tie(y.launch, y.view, y.reader.league, y.offset);
   });
 
   // Metrics.
@@ -166,15 +174,19 @@ Analysis analyze(const Recording& rec) {
     m[static_cast<int>(Metric::global_reads_per_cell_per_team)] =
         std::max(m[static_cast<int>(Metric::global_reads_per_cell_per_team)], v);
   for (const auto& [k, v] : writes_cell)
-    m[static_cast<int>(Metric::global_writes_per_cell)] = std::max(m[static_cast<int>(Metric::global_writes_per_cell)], v);
+    m[static_cast<int>(Metric::global_writes_per_cell)] =
+        std::max(m[static_cast<int>(Metric::global_writes_per_cell)], v);
   m[static_cast<int>(Metric::global_reads_per_output)] =
       writes_cell.empty() ? 0.0 : global_reads / static_cast<double>(writes_cell.size());
   for (const auto& [k, v] : scratch_team) {
-    m[static_cast<int>(Metric::scratch_reads_per_team)] = std::max(m[static_cast<int>(Metric::scratch_reads_per_team)], v.first);
-    m[static_cast<int>(Metric::scratch_writes_per_team)] = std::max(m[static_cast<int>(Metric::scratch_writes_per_team)], v.second);
+    m[static_cast<int>(Metric::scratch_reads_per_team)] =
+        std::max(m[static_cast<int>(Metric::scratch_reads_per_team)], v.first);
+    m[static_cast<int>(Metric::scratch_writes_per_team)] =
+        std::max(m[static_cast<int>(Metric::scratch_writes_per_team)], v.second);
   }
   for (const TeamInfo& t : rec.teams) {
-    m[static_cast<int>(Metric::barriers_per_team)] = std::max<double>(m[static_cast<int>(Metric::barriers_per_team)], t.barriers);
+    m[static_cast<int>(Metric::barriers_per_team)] =
+        std::max<double>(m[static_cast<int>(Metric::barriers_per_team)], t.barriers);
     m[static_cast<int>(Metric::collectives_per_team)] =
         std::max<double>(m[static_cast<int>(Metric::collectives_per_team)], t.collectives);
   }

@@ -22,7 +22,9 @@ char member_char(int rank) {
   return rank < 36 ? digits[rank] : '#';
 }
 
-const char* kind_word(Access k) { return k == Access::read ? "read" : k == Access::write ? "write" : "atomic"; }
+const char* kind_word(Access k) {
+  return k == Access::read ? "read" : k == Access::write ? "write" : "atomic";
+}
 
 std::string row_label(const Recording& rec, const Row& r) {
   const ViewInfo& v = rec.views[r.view];

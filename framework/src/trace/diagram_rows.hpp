@@ -11,8 +11,12 @@
 
 namespace kpz::trace::rows {
 
-inline bool writes(Access k) { return k != Access::read; }
-inline bool reads(Access k) { return k != Access::write; }
+inline bool writes(Access k) {
+  return k != Access::read;
+}
+inline bool reads(Access k) {
+  return k != Access::write;
+}
 
 // The cells one row of a diagram shows: per element, which members touched it.
 struct Row {

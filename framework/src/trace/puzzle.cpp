@@ -44,10 +44,11 @@ VariantTrace trace_variant(const PuzzleSpec& spec, const VariantSpec& variant, c
   if (!variant.trace.traceable) {
     // A declared reason: the variant cannot be traced by design (a Kokkos built-in, a raw
     // Kokkos::View); none: nobody has written its trace configuration yet.
-    t.not_traceable = variant.trace.not_traceable_reason.empty()
-                          ? spec.name + " --" + variant.name +
-                                " is not traceable yet: it declares no trace configuration (see docs/tracing.md)"
-                          : spec.name + " --" + variant.name + " cannot be traced: " + variant.trace.not_traceable_reason;
+    t.not_traceable =
+        variant.trace.not_traceable_reason.empty()
+            ? spec.name + " --" + variant.name +
+                  " is not traceable yet: it declares no trace configuration (see docs/tracing.md)"
+            : spec.name + " --" + variant.name + " cannot be traced: " + variant.trace.not_traceable_reason;
     return t;
   }
   RunRequest& req = t.request;
@@ -112,8 +113,10 @@ namespace {
 
 std::string number(double v) {
   char buf[32];
-  if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.2f", v);
+  if (v == std::floor(v))
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
 }
 
@@ -148,8 +151,9 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
   const std::string who = t.puzzle + " --" + t.variant + " (" + std::string(to_string(t.impl)) + ")";
   if (!t.not_traceable.empty()) return t.not_traceable + "\n";
   out += "trace " + who + ": " + configuration(t) + "\n";
-  out += "cells: a digit is the member (team rank) that touched the element, * several members, . none; "
-         "^ marks a race\n\n";
+  out +=
+      "cells: a digit is the member (team rank) that touched the element, * several members, . none; "
+      "^ marks a race\n\n";
   if (!t.runs.empty()) out += text_diagram(t.runs.front().recording, t.runs.front().analysis, o);
   out += "\n";
   std::set<std::string> seen;
@@ -169,8 +173,10 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
     out += std::string("TeamThreadRange ") + to_string(r.distribution) + ": ";
     out += std::to_string(r.analysis.races.size()) + " racing elements, " +
            std::to_string(r.analysis.uninitialized.size()) + " uninitialised scratch reads, result ";
-    if (!r.kernel_error.empty()) out += "none (kernel error)\n";
-    else if (r.report.pass) out += "correct\n";
+    if (!r.kernel_error.empty())
+      out += "none (kernel error)\n";
+    else if (r.report.pass)
+      out += "correct\n";
     else {
       out += "WRONG: " + std::to_string(r.report.mismatch_count) + " of " + std::to_string(r.report.checked) +
              " outputs differ";
@@ -185,10 +191,12 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
   for (const auto& r : t.runs)
     for (const auto& m : r.report.mismatches) nan |= m.actual.find("nan") != std::string::npos;
   if (nan && (t.races() || t.uninitialized()))
-    out += "note: the trace fills team scratch with NaN before every team, so a value computed from scratch that "
-           "was not written yet comes out NaN\n";
+    out +=
+        "note: the trace fills team scratch with NaN before every team, so a value computed from scratch that "
+        "was not written yet comes out NaN\n";
   std::string verdict;
-  if (t.clean()) verdict = "race-free and within budget";
+  if (t.clean())
+    verdict = "race-free and within budget";
   else {
     std::vector<std::string> why;
     if (t.races()) why.push_back("races");
@@ -205,8 +213,8 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
 std::string render_svg(const VariantTrace& t, const DiagramOptions& o) {
   if (t.runs.empty()) return "";
   const auto& r = t.runs.front();
-  std::string title = "kpuzzles trace " + t.puzzle + " --" + t.variant +
-                      (t.impl == Impl::reference ? " --reference" : "") + "   (";
+  std::string title =
+      "kpuzzles trace " + t.puzzle + " --" + t.variant + (t.impl == Impl::reference ? " --reference" : "") + "   (";
   bool first = true;
   for (const auto& [name, value] : t.request.params.values()) {
     title += (first ? "" : ", ") + name + " " + std::to_string(value);

@@ -11,14 +11,20 @@
 
 namespace kpz::trace {
 
-const char* to_string(Distribution d) { return d == Distribution::cyclic ? "cyclic" : "blockwise"; }
+const char* to_string(Distribution d) {
+  return d == Distribution::cyclic ? "cyclic" : "blockwise";
+}
 
 const char* to_string(SyncKind k) {
   switch (k) {
-    case SyncKind::barrier: return "team_barrier";
-    case SyncKind::reduce: return "team reduction";
-    case SyncKind::scan: return "team_scan";
-    default: return "team_broadcast";
+    case SyncKind::barrier:
+      return "team_barrier";
+    case SyncKind::reduce:
+      return "team reduction";
+    case SyncKind::scan:
+      return "team_scan";
+    default:
+      return "team_broadcast";
   }
 }
 
@@ -37,8 +43,12 @@ std::string where(Loc loc) {
   return loc.file ? display_path(loc.file) + ":" + std::to_string(loc.line) : std::string("?");
 }
 
-void set_current_member(MemberCore* m) { tl_member = m; }
-void drop_deferred() { tl_deferred.clear(); }
+void set_current_member(MemberCore* m) {
+  tl_member = m;
+}
+void drop_deferred() {
+  tl_deferred.clear();
+}
 
 }  // namespace executor
 
@@ -66,7 +76,9 @@ Session::~Session() {
   if (g_session == this) g_session = nullptr;
 }
 
-Session* Session::active() { return g_session; }
+Session* Session::active() {
+  return g_session;
+}
 
 Recording Session::take() {
   flush_deferred();
@@ -101,12 +113,20 @@ void Session::record(const Event& e) {
   rec_.events.push_back(e);
 }
 
-Distribution current_distribution() { return g_session ? g_session->distribution() : g_fallback; }
-void set_fallback_distribution(Distribution d) { g_fallback = d; }
+Distribution current_distribution() {
+  return g_session ? g_session->distribution() : g_fallback;
+}
+void set_fallback_distribution(Distribution d) {
+  g_fallback = d;
+}
 
-MemberCore* current_member() { return tl_member; }
+MemberCore* current_member() {
+  return tl_member;
+}
 
-void defer_flush(void (*fn)(void*), void* obj) { tl_deferred.emplace_back(fn, obj); }
+void defer_flush(void (*fn)(void*), void* obj) {
+  tl_deferred.emplace_back(fn, obj);
+}
 
 void flush_deferred() {
   if (tl_deferred.empty()) return;
@@ -206,8 +226,8 @@ void not_traceable(const std::string& what, Loc loc) {
   throw NotTraceable(what + (loc.line > 0 ? " at " + where(loc) : std::string()));
 }
 
-void throw_out_of_bounds(const void* data, const std::string& label, bool scratch, std::size_t dim,
-                         std::int64_t index, std::int64_t extent, Loc loc) {
+void throw_out_of_bounds(const void* data, const std::string& label, bool scratch, std::size_t dim, std::int64_t index,
+                         std::int64_t extent, Loc loc) {
   std::string name = label;
   if (scratch) {
     name = "a scratch view";
@@ -218,7 +238,8 @@ void throw_out_of_bounds(const void* data, const std::string& label, bool scratc
     }
   }
   std::string who;
-  if (tl_member) who = " (team " + std::to_string(tl_member->league) + ", member " + std::to_string(tl_member->rank) + ")";
+  if (tl_member)
+    who = " (team " + std::to_string(tl_member->league) + ", member " + std::to_string(tl_member->rank) + ")";
   throw KernelError("out of bounds: index " + std::to_string(index) + " of dimension " + std::to_string(dim) + " of " +
                     (name.empty() ? std::string("a view") : name) + " (extent " + std::to_string(extent) + ") at " +
                     where(loc) + who);

@@ -41,7 +41,8 @@ std::string source_line(const std::string& file, int line) {
 
 std::string scratch_view_name(const std::string& file, int line, int occurrence) {
   // `name(team.team_scratch(0), ...)` or `name{...}`, as in declarations and member initialisers.
-  static const std::regex decl(R"(([A-Za-z_][A-Za-z_0-9]*)\s*[({]\s*[A-Za-z_][A-Za-z_0-9]*\s*\.\s*(team_scratch|thread_scratch|team_shmem)\s*\()");
+  static const std::regex decl(
+      R"(([A-Za-z_][A-Za-z_0-9]*)\s*[({]\s*[A-Za-z_][A-Za-z_0-9]*\s*\.\s*(team_scratch|thread_scratch|team_shmem)\s*\()");
   static const std::regex assign(R"(([A-Za-z_][A-Za-z_0-9]*)\s*=[^=;]*(team_scratch|thread_scratch|team_shmem)\s*\()");
   for (int back = 0; back < 3 && line - back >= 1; ++back) {
     const std::string text = source_line(file, line - back) + (back ? " " + source_line(file, line) : std::string());

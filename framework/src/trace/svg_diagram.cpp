@@ -14,11 +14,20 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -66,8 +75,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   int drawn = 0;
   for (const TeamBlocks& tb : teams) {
     if (drawn == o.max_teams) {
-      text(pad, y + 12,
-           "(" + std::to_string(teams.size() - static_cast<std::size_t>(drawn)) + " more teams not drawn)",
+      text(pad, y + 12, "(" + std::to_string(teams.size() - static_cast<std::size_t>(drawn)) + " more teams not drawn)",
            " class=\"small\"");
       y += line_h;
       break;
@@ -119,12 +127,14 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
             body += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
                     std::to_string(cell) + "\" height=\"" + std::to_string(cell) + "\" fill=\"" + fill + "\"" +
                     (raced ? " stroke=\"#d62728\" stroke-width=\"2.5\"" : "") + ">";
-            body += "<title>" + xml_escape(cell_name(rec, r.view, i) + " " + kind_word(r.kind) +
-                                           (who.empty() ? std::string(": untouched") : " by member" +
-                                            std::string(it->second.size() > 1 ? "s " : " ") + who) +
-                                           (raced ? " (race)" : "")) +
+            body += "<title>" +
+                    xml_escape(cell_name(rec, r.view, i) + " " + kind_word(r.kind) +
+                               (who.empty() ? std::string(": untouched")
+                                            : " by member" + std::string(it->second.size() > 1 ? "s " : " ") + who) +
+                               (raced ? " (race)" : "")) +
                     "</title></rect>\n";
-            if (!label.empty()) text(x + cell / 2, y + 12, label, label == "*" ? " class=\"cell many\"" : " class=\"cell\"");
+            if (!label.empty())
+              text(x + cell / 2, y + 12, label, label == "*" ? " class=\"cell many\"" : " class=\"cell\"");
             max_w = std::max(max_w, x + cell + pad);
           }
           y += cell + gap;
@@ -149,11 +159,12 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(max_w) + "\" height=\"" +
                     std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(max_w) + " " +
                     std::to_string(height) + "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n";
-  svg += "<style>text{font-size:12px;fill:#222}.title{font-size:14px;font-weight:bold}"
-         ".team{font-weight:bold}.epoch{fill:#555}.small{font-size:11px;fill:#555}"
-         ".index{font-size:9px;fill:#888;text-anchor:middle}.cell{font-size:11px;fill:#fff;text-anchor:middle}"
-         ".many{fill:#333}"
-         ".label{fill:#222}.scratch{fill:#6a3d9a}.problem{fill:#d62728;font-size:11px}</style>\n";
+  svg +=
+      "<style>text{font-size:12px;fill:#222}.title{font-size:14px;font-weight:bold}"
+      ".team{font-weight:bold}.epoch{fill:#555}.small{font-size:11px;fill:#555}"
+      ".index{font-size:9px;fill:#888;text-anchor:middle}.cell{font-size:11px;fill:#fff;text-anchor:middle}"
+      ".many{fill:#333}"
+      ".label{fill:#222}.scratch{fill:#6a3d9a}.problem{fill:#d62728;font-size:11px}</style>\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
   svg += body;
   svg += "</svg>\n";

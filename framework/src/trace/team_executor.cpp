@@ -93,16 +93,15 @@ class TeamCore {
   }
 };
 
-void MemberCore::collective(SyncKind kind, Loc loc,
-                            void* slot, const std::function<void(const std::vector<void*>&)>& combine) {
+void MemberCore::collective(SyncKind kind, Loc loc, void* slot,
+                            const std::function<void(const std::vector<void*>&)>& combine) {
   flush_deferred();
   const char* what = to_string(kind);
   if (range_depth > 0)
     throw KernelError(std::string(what) + " at " + where(loc) +
                       " inside a TeamThreadRange/TeamVectorRange body: members reach it a different number of times. "
                       "Move it after the loop.");
-  if (vector_depth > 0)
-    throw KernelError(std::string(what) + " at " + where(loc) + " inside a ThreadVectorRange body");
+  if (vector_depth > 0) throw KernelError(std::string(what) + " at " + where(loc) + " inside a ThreadVectorRange body");
   if (single_depth > 0)
     throw KernelError(std::string(what) + " at " + where(loc) +
                       " inside Kokkos::single(PerTeam): only member 0 reaches it");

@@ -20,9 +20,12 @@ std::string member_name(const Actor& a) {
 
 const char* verb(Access k) {
   switch (k) {
-    case Access::read: return "reads ";
-    case Access::write: return "writes";
-    default: return "updates (atomic)";
+    case Access::read:
+      return "reads ";
+    case Access::write:
+      return "writes";
+    default:
+      return "updates (atomic)";
   }
 }
 
@@ -89,9 +92,11 @@ std::string problems_text(const Recording& rec, const Analysis& a, std::size_t m
     std::string teams;
     for (int t : g.teams) teams += (teams.empty() ? "" : ", ") + std::to_string(t);
     out += "RACE on " + std::string(v.scratch ? "scratch " : "global ") + v.name + "[" + ranges(g.offsets) + "]";
-    if (g.cross) out += " between teams " + teams + "\n";
-    else out += " in epoch " + std::to_string(r.first.epoch) + " of team" + (g.teams.size() > 1 ? "s " : " ") + teams +
-                " (" + std::to_string(g.count) + (g.count == 1 ? " element)\n" : " elements)\n");
+    if (g.cross)
+      out += " between teams " + teams + "\n";
+    else
+      out += " in epoch " + std::to_string(r.first.epoch) + " of team" + (g.teams.size() > 1 ? "s " : " ") + teams +
+             " (" + std::to_string(g.count) + (g.count == 1 ? " element)\n" : " elements)\n");
     const Actor& w = writes(r.first.kind) ? r.first : r.second;
     const Actor& o = &w == &r.first ? r.second : r.first;
     const std::string cell = cell_name(rec, r.view, r.offset);
@@ -103,15 +108,18 @@ std::string problems_text(const Recording& rec, const Analysis& a, std::size_t m
     out += line(w);
     out += line(o);
     if (g.cross)
-      out += "  Teams never synchronise inside a kernel: a global element one team writes must not be touched by "
-             "another team.\n";
+      out +=
+          "  Teams never synchronise inside a kernel: a global element one team writes must not be touched by "
+          "another team.\n";
     else if (w.rank != o.rank && writes(o.kind))
-      out += "  Two members write the same element in one barrier epoch: which value survives depends on timing. "
-             "Give every element one owner per epoch.\n";
+      out +=
+          "  Two members write the same element in one barrier epoch: which value survives depends on timing. "
+          "Give every element one owner per epoch.\n";
     else if (w.rank != o.rank)
-      out += "  Different members, same barrier epoch: nothing orders the write and the read, so the read may see "
-             "the old or the new value. Separate them with a team.team_barrier(), or let one member own the "
-             "element in this epoch.\n";
+      out +=
+          "  Different members, same barrier epoch: nothing orders the write and the read, so the read may see "
+          "the old or the new value. Separate them with a team.team_barrier(), or let one member own the "
+          "element in this epoch.\n";
     else
       out += "  Two lanes of one member touch the element in the same vector loop.\n";
   }
@@ -120,8 +128,8 @@ std::string problems_text(const Recording& rec, const Analysis& a, std::size_t m
   std::map<std::string, std::pair<const UninitializedRead*, std::vector<std::int64_t>>> un;
   std::vector<std::string> un_order;
   for (const UninitializedRead& u : a.uninitialized) {
-    const std::string k = "u|" + rec.views[u.view].name + "|" + std::to_string(u.reader.epoch) + "|" +
-                          location_name(rec, u.reader.loc);
+    const std::string k =
+        "u|" + rec.views[u.view].name + "|" + std::to_string(u.reader.epoch) + "|" + location_name(rec, u.reader.loc);
     if (!un.count(k)) {
       un_order.push_back(k);
       un[k].first = &u;
@@ -183,8 +191,10 @@ std::string text_diagram(const Recording& rec, const Analysis& a, const DiagramO
             char c = '.';
             if (it != r.cells.end()) c = it->second.size() == 1 ? member_char(*it->second.begin()) : '*';
             const bool raced = r.raced.count(i) != 0;
-            if (o.color && raced) line += "\x1b[1;31m" + std::string(1, c) + "\x1b[0m";
-            else line += c;
+            if (o.color && raced)
+              line += "\x1b[1;31m" + std::string(1, c) + "\x1b[0m";
+            else
+              line += c;
             marks += raced ? '^' : ' ';
             any_mark |= raced;
           }

@@ -35,9 +35,7 @@ class BallotBinRank {
 
   // Warps where a team is made of whole CUDA warps (kpz::warp_groups); one member per group
   // everywhere else.
-  KOKKOS_INLINE_FUNCTION static constexpr bool warps_possible(int team_size) {
-    return warp_groups<Space>(team_size);
-  }
+  KOKKOS_INLINE_FUNCTION static constexpr bool warps_possible(int team_size) { return warp_groups<Space>(team_size); }
 
   struct PerBin {
     int v[Warps ? 1 : max_bins];
@@ -92,7 +90,8 @@ class BallotBinRank {
   // The group's valid elements per bin since reset().
   KOKKOS_INLINE_FUNCTION PerBin counts() const {
     PerBin out;
-    if constexpr (Warps) out.v[0] = seen_ - others_;
+    if constexpr (Warps)
+      out.v[0] = seen_ - others_;
     else
       for (int b = 0; b < max_bins; ++b) out.v[b] = run_[b];
     return out;
@@ -101,15 +100,18 @@ class BallotBinRank {
   // Bin b's value of p, where b is any int whose low 3 bits are the bin (a step() result will
   // do). Collective on a warp.
   KOKKOS_INLINE_FUNCTION int get(const PerBin& p, unsigned b) const {
-    if constexpr (Warps) return detail::shfl_words(p.v[0], static_cast<int>(b));
-    else return p.v[b & 7];
+    if constexpr (Warps)
+      return detail::shfl_words(p.v[0], static_cast<int>(b));
+    else
+      return p.v[b & 7];
   }
 
   // f(b) for every bin the member holds.
   template <class F>
   KOKKOS_INLINE_FUNCTION PerBin make(const F& f) const {
     PerBin out;
-    if constexpr (Warps) out.v[0] = f(lane_ & 7);
+    if constexpr (Warps)
+      out.v[0] = f(lane_ & 7);
     else
       for (int b = 0; b < max_bins; ++b) out.v[b] = f(b);
     return out;
@@ -129,7 +131,8 @@ class BallotBinRank {
   template <class F>
   KOKKOS_INLINE_FUNCTION PerBin zip(const PerBin& a, const PerBin& c, const F& f) const {
     PerBin out;
-    if constexpr (Warps) out.v[0] = f(lane_ & 7, a.v[0], c.v[0]);
+    if constexpr (Warps)
+      out.v[0] = f(lane_ & 7, a.v[0], c.v[0]);
     else
       for (int b = 0; b < max_bins; ++b) out.v[b] = f(b, a.v[b], c.v[b]);
     return out;
@@ -157,10 +160,10 @@ class BallotBinRank {
 
  private:
   int lane_;
-  unsigned lower_ = 0;                          // warp: the lanes below this one
-  unsigned lane_bits_[Warps ? 3 : 1] = {};      // warp: bit k of the lane's bin as 0 or ~0
-  int seen_ = 0, others_ = 0;                   // warp: elements so far, and those not of bin lane & 7
-  int run_[Warps ? 1 : max_bins] = {};          // one member: elements so far per bin
+  unsigned lower_ = 0;                      // warp: the lanes below this one
+  unsigned lane_bits_[Warps ? 3 : 1] = {};  // warp: bit k of the lane's bin as 0 or ~0
+  int seen_ = 0, others_ = 0;               // warp: elements so far, and those not of bin lane & 7
+  int run_[Warps ? 1 : max_bins] = {};      // one member: elements so far per bin
 };
 
 }  // namespace kpz::team

@@ -31,7 +31,8 @@ inline constexpr bool kBulkCopy = false;
 // The PTX of the bulk path; empty where there is no bulk copy (those builds never call them).
 KOKKOS_INLINE_FUNCTION void mbarrier_init(std::uint64_t* bar) {
 #if KPZ_CUDA_ARCH >= 900
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(bar))) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(bar)))
+               : "memory");
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #else
   (void)bar;
@@ -52,8 +53,8 @@ KOKKOS_INLINE_FUNCTION void bulk_copy(void* dst, const void* src, unsigned bytes
 KOKKOS_INLINE_FUNCTION void mbarrier_wait(std::uint64_t* bar, unsigned parity) {
 #if KPZ_CUDA_ARCH >= 900
   asm volatile(
-      "{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra WAIT_%=;\n}\n" ::"r"(
-          static_cast<unsigned>(__cvta_generic_to_shared(bar))),
+      "{\n .reg .pred done;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra "
+      "WAIT_%=;\n}\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(bar))),
       "r"(parity)
       : "memory");
 #else
@@ -91,7 +92,8 @@ class TileRing {
   // Starts filling slot s with the tile at src (tile floats).
   KOKKOS_INLINE_FUNCTION void fill(const TeamMember<Space>& team, int s, const float* src) const {
     if (bulk_) {
-      if (team.team_rank() == 0) detail::bulk_copy(slot(s), src, static_cast<unsigned>(tile_ * sizeof(float)), bars_ + s);
+      if (team.team_rank() == 0)
+        detail::bulk_copy(slot(s), src, static_cast<unsigned>(tile_ * sizeof(float)), bars_ + s);
     } else {
       float* dst = slot(s);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile_), [&](int i) { dst[i] = src[i]; });

@@ -20,15 +20,15 @@ template <Shuffle How, class T>
 KOKKOS_INLINE_FUNCTION T shuffle_words(const T& value, int operand) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
   T out = value;
-  KOKKOS_IF_ON_DEVICE((
-      unsigned words[sizeof(T) / 4];
-      memcpy(words, &value, sizeof(T));
-      for (std::size_t w = 0; w < sizeof(T) / 4; ++w) {
-        if constexpr (How == Shuffle::xor_lane) words[w] = __shfl_xor_sync(0xffffffffu, words[w], operand, 32);
-        else if constexpr (How == Shuffle::up) words[w] = __shfl_up_sync(0xffffffffu, words[w], operand, 32);
-        else words[w] = __shfl_sync(0xffffffffu, words[w], operand, 32);
-      }
-      memcpy(&out, words, sizeof(T));))
+  KOKKOS_IF_ON_DEVICE((unsigned words[sizeof(T) / 4]; memcpy(words, &value, sizeof(T));
+                       for (std::size_t w = 0; w < sizeof(T) / 4; ++w) {
+                         if constexpr (How == Shuffle::xor_lane)
+                           words[w] = __shfl_xor_sync(0xffffffffu, words[w], operand, 32);
+                         else if constexpr (How == Shuffle::up)
+                           words[w] = __shfl_up_sync(0xffffffffu, words[w], operand, 32);
+                         else
+                           words[w] = __shfl_sync(0xffffffffu, words[w], operand, 32);
+                       } memcpy(&out, words, sizeof(T));))
   (void)operand;
   return out;
 }

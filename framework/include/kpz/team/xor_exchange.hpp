@@ -40,13 +40,10 @@ class XorExchange {
   // a launch). shuffle() is then valid in code that all 32 threads of a warp execute together:
   // straight-line code outside any range, or one TeamThreadRange(team, 32) iteration (ranks
   // 0..31, which make up warp 0).
-  KOKKOS_INLINE_FUNCTION static bool full_warps(int team_size) {
-    return warp_groups<Space>(team_size);
-  }
+  KOKKOS_INLINE_FUNCTION static bool full_warps(int team_size) { return warp_groups<Space>(team_size); }
 
   // True when the shuffle path runs for this launch (the test suite checks both paths agree).
-  KOKKOS_INLINE_FUNCTION static bool uses_shuffle(int team_size, int lanes, int group,
-                                                  XorPath path = XorPath::best) {
+  KOKKOS_INLINE_FUNCTION static bool uses_shuffle(int team_size, int lanes, int group, XorPath path = XorPath::best) {
     return path == XorPath::best && full_warps(team_size) && lanes % (4 * team_size) == 0 && group <= 32;
   }
 
@@ -54,13 +51,10 @@ class XorExchange {
   // kernels: no scratch, no barrier). Returns the value of the thread whose team rank is
   // rank ^ mask (mask < 32). Valid only where full_warps() holds (uses_shuffle() implies it), in
   // code that every thread of the warp executes; elsewhere it returns `value` unchanged.
-  KOKKOS_INLINE_FUNCTION static T shuffle(const T& value, int mask) {
-    return detail::shfl_xor_words(value, mask);
-  }
+  KOKKOS_INLINE_FUNCTION static T shuffle(const T& value, int mask) { return detail::shfl_xor_words(value, mask); }
 
   // Carves its buffer out of level-0 scratch: construct it before any other scratch view.
-  KOKKOS_INLINE_FUNCTION XorExchange(const TeamMember<Space>& team, int lanes, int group,
-                                     XorPath path = XorPath::best)
+  KOKKOS_INLINE_FUNCTION XorExchange(const TeamMember<Space>& team, int lanes, int group, XorPath path = XorPath::best)
       : values_(team.team_scratch(0), lanes),
         lanes_(lanes),
         group_(group),
@@ -73,8 +67,7 @@ class XorExchange {
   //   value(i) <- combine(i, value(i), value(i ^ mask)) for every lane i.
   // Starts and ends with the barriers that make the caller's writes and reads safe.
   template <class Combine>
-  KOKKOS_INLINE_FUNCTION void butterfly(const TeamMember<Space>& team, int from, int to,
-                                        const Combine& combine) {
+  KOKKOS_INLINE_FUNCTION void butterfly(const TeamMember<Space>& team, int from, int to, const Combine& combine) {
     team.team_barrier();
     const Buffer v = values_;
     if (shuffle_) {

@@ -54,7 +54,7 @@ struct UninitializedRead {
 };
 
 struct Analysis {
-  std::vector<Race> races;                     // one per element, the first conflicting pair
+  std::vector<Race> races;                       // one per element, the first conflicting pair
   std::vector<UninitializedRead> uninitialized;  // one per element
   std::array<double, kMetricCount> metrics{};
 };

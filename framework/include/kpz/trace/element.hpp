@@ -24,9 +24,7 @@ struct Site {
   void (*describe)(const void* view_object, ViewInfo& out) = nullptr;
   const void* view_object = nullptr;
 
-  void record(Access kind) const {
-    record_access(view_data, scratch, elem, offset, kind, loc, describe, view_object);
-  }
+  void record(Access kind) const { record_access(view_data, scratch, elem, offset, kind, loc, describe, view_object); }
 };
 
 // One element of arithmetic type, as an expression sees it.
@@ -44,29 +42,19 @@ class Ref {
 
   // Assignments return the value stored (not the element), so that `a(i) = b(j) = x` records
   // two writes and no read, as the code means.
-  value_type operator=(const Ref& other)
-    requires(!std::is_const_v<T>)
-  {
-    return store(other.load());
-  }
-  value_type operator=(const value_type& v)
-    requires(!std::is_const_v<T>)
-  {
-    return store(v);
-  }
+  value_type operator=(const Ref& other) requires(!std::is_const_v<T>) { return store(other.load()); }
+  value_type operator=(const value_type& v) requires(!std::is_const_v<T>) { return store(v); }
   template <class U>
-    requires(!std::is_const_v<T> && std::is_convertible_v<U &&, value_type>)
-  value_type operator=(U&& v) {
+  requires(!std::is_const_v<T> && std::is_convertible_v<U&&, value_type>) value_type operator=(U&& v) {
     return store(static_cast<value_type>(std::forward<U>(v)));
   }
 
-#define KPZ_TRACE_COMPOUND(op)                              \
-  template <class U>                                        \
-    requires(!std::is_const_v<T>)                           \
-  value_type operator op(U&& v) {                           \
-    value_type cur = load();                                \
-    cur op std::forward<U>(v);                              \
-    return store(cur);                                      \
+#define KPZ_TRACE_COMPOUND(op)                                  \
+  template <class U>                                            \
+  requires(!std::is_const_v<T>) value_type operator op(U&& v) { \
+    value_type cur = load();                                    \
+    cur op std::forward<U>(v);                                  \
+    return store(cur);                                          \
   }
   KPZ_TRACE_COMPOUND(+=)
   KPZ_TRACE_COMPOUND(-=)
@@ -80,29 +68,21 @@ class Ref {
   KPZ_TRACE_COMPOUND(>>=)
 #undef KPZ_TRACE_COMPOUND
 
-  value_type operator++()
-    requires(!std::is_const_v<T>)
-  {
+  value_type operator++() requires(!std::is_const_v<T>) {
     value_type cur = load();
     return store(++cur);
   }
-  value_type operator--()
-    requires(!std::is_const_v<T>)
-  {
+  value_type operator--() requires(!std::is_const_v<T>) {
     value_type cur = load();
     return store(--cur);
   }
-  value_type operator++(int)
-    requires(!std::is_const_v<T>)
-  {
+  value_type operator++(int) requires(!std::is_const_v<T>) {
     value_type cur = load();
     value_type next = cur;
     store(++next);
     return cur;
   }
-  value_type operator--(int)
-    requires(!std::is_const_v<T>)
-  {
+  value_type operator--(int) requires(!std::is_const_v<T>) {
     value_type cur = load();
     value_type next = cur;
     store(--next);
@@ -110,7 +90,9 @@ class Ref {
   }
 
   // Only Kokkos' atomic_* functions (and team_scan's `global`) accept the result.
-  Ptr<T> operator&() const { return Ptr<T>(site_); }
+  Ptr<T> operator&() const {
+    return Ptr<T>(site_);
+  }
 
   // The element slot an access expression uses: a ring of slots per thread, so that a Ref
   // lives for the full expression without being copyable.
@@ -152,18 +134,14 @@ class StructRef : public std::remove_const_t<T> {
   StructRef(const StructRef&) = delete;
   StructRef(StructRef&&) = delete;
 
-  value_type operator=(const value_type& v)
-    requires(!std::is_const_v<T>)
-  {
+  value_type operator=(const value_type& v) requires(!std::is_const_v<T>) {
     pending_ = false;
     site_.record(Access::write);
     std::memcpy(static_cast<void*>(ptr_), &v, sizeof(value_type));
     std::memcpy(static_cast<void*>(static_cast<value_type*>(this)), &v, sizeof(value_type));
     return v;
   }
-  value_type operator=(const StructRef& other)
-    requires(!std::is_const_v<T>)
-  {
+  value_type operator=(const StructRef& other) requires(!std::is_const_v<T>) {
     return *this = static_cast<const value_type&>(other);
   }
 
@@ -240,7 +218,7 @@ struct element {
   using type = std::conditional_t<std::is_class_v<std::remove_const_t<X>>, StructRef<X>, Ref<X>>;
 };
 template <class X>
-  requires std::is_union_v<std::remove_const_t<X>>
+requires std::is_union_v<std::remove_const_t<X>>
 struct element<X> {
   using type = X;  // accessed in place, see UnionAccess
 };
@@ -259,16 +237,18 @@ struct plain<StructRef<T>> {
 }  // namespace detail
 
 template <class X>
-inline constexpr bool is_element_v = !std::is_same_v<typename detail::plain<std::remove_cvref_t<X>>::type,
-                                                     std::remove_cvref_t<X>>;
+inline constexpr bool is_element_v =
+    !std::is_same_v<typename detail::plain<std::remove_cvref_t<X>>::type, std::remove_cvref_t<X>>;
 // The value type behind an element proxy; X itself for anything else.
 template <class X>
 using plain_t = typename detail::plain<std::remove_cvref_t<X>>::type;
 // The value of an element proxy (one read); anything else unchanged.
 template <class X>
 decltype(auto) plain(X&& x) {
-  if constexpr (is_element_v<X>) return static_cast<plain_t<X>>(x);
-  else return std::forward<X>(x);
+  if constexpr (is_element_v<X>)
+    return static_cast<plain_t<X>>(x);
+  else
+    return std::forward<X>(x);
 }
 
 template <class X>

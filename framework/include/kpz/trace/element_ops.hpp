@@ -10,27 +10,27 @@
 namespace Kokkos {
 
 // Atomics on traced elements: `Kokkos::atomic_add(&s(i), v)`.
-#define KPZ_TRACE_ATOMIC_VOID(name, expr)                                       \
-  template <class T, class U>                                                   \
-  void name(const kpz::trace::Ptr<T>& p, const U& v) {                          \
-    p.atomic([&](auto& x) { expr; });                                           \
+#define KPZ_TRACE_ATOMIC_VOID(name, expr)              \
+  template <class T, class U>                          \
+  void name(const kpz::trace::Ptr<T>& p, const U& v) { \
+    p.atomic([&](auto& x) { expr; });                  \
   }
-#define KPZ_TRACE_ATOMIC_FETCH(name, expr)                                      \
-  template <class T, class U>                                                   \
-  std::remove_const_t<T> name(const kpz::trace::Ptr<T>& p, const U& v) {        \
-    return p.atomic([&](auto& x) {                                              \
-      const std::remove_const_t<T> old = x;                                     \
-      expr;                                                                     \
-      return old;                                                               \
-    });                                                                         \
+#define KPZ_TRACE_ATOMIC_FETCH(name, expr)                               \
+  template <class T, class U>                                            \
+  std::remove_const_t<T> name(const kpz::trace::Ptr<T>& p, const U& v) { \
+    return p.atomic([&](auto& x) {                                       \
+      const std::remove_const_t<T> old = x;                              \
+      expr;                                                              \
+      return old;                                                        \
+    });                                                                  \
   }
-#define KPZ_TRACE_ATOMIC_OP_FETCH(name, expr)                                   \
-  template <class T, class U>                                                   \
-  std::remove_const_t<T> name(const kpz::trace::Ptr<T>& p, const U& v) {        \
-    return p.atomic([&](auto& x) {                                              \
-      expr;                                                                     \
-      return static_cast<std::remove_const_t<T>>(x);                            \
-    });                                                                         \
+#define KPZ_TRACE_ATOMIC_OP_FETCH(name, expr)                            \
+  template <class T, class U>                                            \
+  std::remove_const_t<T> name(const kpz::trace::Ptr<T>& p, const U& v) { \
+    return p.atomic([&](auto& x) {                                       \
+      expr;                                                              \
+      return static_cast<std::remove_const_t<T>>(x);                     \
+    });                                                                  \
   }
 KPZ_TRACE_ATOMIC_VOID(atomic_add, x += v)
 KPZ_TRACE_ATOMIC_VOID(atomic_sub, x -= v)
@@ -67,17 +67,16 @@ KPZ_TRACE_ATOMIC_OP_FETCH(atomic_xor_fetch, x ^= v)
 
 // Kokkos' math on scalar elements: `Kokkos::max(acc, s(i))` deduces one type from both arguments,
 // which a Ref is not; these read the element and call the plain function.
-#define KPZ_TRACE_BINARY(name)                                                                   \
-  template <class A, class B>                                                                    \
-    requires(kpz::trace::is_element_v<A> || kpz::trace::is_element_v<B>)                        \
-  auto name(const A& a, const B& b) {                                                            \
-    return Kokkos::name(kpz::trace::plain_t<A>(a), kpz::trace::plain_t<B>(b));                   \
+#define KPZ_TRACE_BINARY(name)                                                                             \
+  template <class A, class B>                                                                              \
+  requires(kpz::trace::is_element_v<A> || kpz::trace::is_element_v<B>) auto name(const A& a, const B& b) { \
+    return Kokkos::name(kpz::trace::plain_t<A>(a), kpz::trace::plain_t<B>(b));                             \
   }
-#define KPZ_TRACE_UNARY(name)                                                                    \
-  template <class A>                                                                             \
-    requires kpz::trace::is_element_v<A>                                                         \
-  auto name(const A& a) {                                                                        \
-    return Kokkos::name(kpz::trace::plain_t<A>(a));                                              \
+#define KPZ_TRACE_UNARY(name)                       \
+  template <class A>                                \
+  requires kpz::trace::is_element_v<A>              \
+  auto name(const A& a) {                           \
+    return Kokkos::name(kpz::trace::plain_t<A>(a)); \
   }
 KPZ_TRACE_BINARY(min)
 KPZ_TRACE_BINARY(max)
@@ -97,8 +96,8 @@ KPZ_TRACE_UNARY(isfinite)
 #undef KPZ_TRACE_BINARY
 #undef KPZ_TRACE_UNARY
 template <class A, class B, class C>
-  requires(kpz::trace::is_element_v<A> || kpz::trace::is_element_v<B> || kpz::trace::is_element_v<C>)
-auto clamp(const A& a, const B& lo, const C& hi) {
+requires(kpz::trace::is_element_v<A> || kpz::trace::is_element_v<B> ||
+         kpz::trace::is_element_v<C>) auto clamp(const A& a, const B& lo, const C& hi) {
   return Kokkos::clamp(kpz::trace::plain_t<A>(a), kpz::trace::plain_t<B>(lo), kpz::trace::plain_t<C>(hi));
 }
 

@@ -110,9 +110,10 @@ struct ReducerJoin {
 
 template <class V>
 void require_summable() {
-  static_assert(std::is_arithmetic_v<V> || requires(V& a, const V& b) { a += b; },
-                "trace build: a nested parallel_reduce into a value without += needs a Kokkos reducer "
-                "(Kokkos::Sum, Max, Min, ...)");
+  static_assert(
+      std::is_arithmetic_v<V> || requires(V & a, const V& b) { a += b; },
+      "trace build: a nested parallel_reduce into a value without += needs a Kokkos reducer "
+      "(Kokkos::Sum, Max, Min, ...)");
 }
 
 // The team-wide combination of every member's `value`, in rank order.
@@ -137,11 +138,11 @@ namespace Kokkos {
 
 // Counts and bounds may be view elements (`TeamThreadRange(team, s_count(0))`): read once.
 template <class I, class Space>
-kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space> TeamThreadRange(const kpz::trace::Member<Space>& m,
-                                                                       I&& count) {
+kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I&& count) {
   return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
 }
-template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+template <class I1, class I2, class Space,
+          class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
 kpz::trace::ThreadRange<C, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
   return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
           static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
@@ -151,7 +152,8 @@ kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space, true> TeamVectorRange(con
                                                                              I&& count) {
   return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
 }
-template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+template <class I1, class I2, class Space,
+          class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
 kpz::trace::ThreadRange<C, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
   return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
           static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
@@ -161,7 +163,8 @@ kpz::trace::VectorRange<kpz::trace::plain_t<I>, Space> ThreadVectorRange(const k
                                                                          I&& count) {
   return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
 }
-template <class I1, class I2, class Space, class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
+template <class I1, class I2, class Space,
+          class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
 kpz::trace::VectorRange<C, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
   return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
           static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
@@ -235,8 +238,7 @@ void parallel_reduce(const kpz::trace::VectorRange<I, Space>& r, const F& f, Res
 template <class I, class Space, bool Vec, class F, class V>
 void parallel_scan(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, V& total,
                    kpz::trace::Loc loc = KPZ_TRACE_HERE) {
-  static_assert(std::is_same_v<kpz::trace::scan_value_t<F>, V>,
-                "Non-matching value types of closure and return type");
+  static_assert(std::is_same_v<kpz::trace::scan_value_t<F>, V>, "Non-matching value types of closure and return type");
   static_assert(!Vec, "trace build: parallel_scan over TeamVectorRange is not traceable yet");
   const kpz::trace::Member<Space>& m = r.member;
   kpz::trace::MemberCore& c = m.core();
@@ -280,8 +282,8 @@ void parallel_scan(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, 
 }
 
 template <class I, class Space, class F, class V>
-  requires(!Kokkos::is_reducer<V>::value)
-void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f, V& total) {
+requires(!Kokkos::is_reducer<V>::value) void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f,
+                                                           V& total) {
   V accum = V();
   kpz::trace::for_each_lane(r, [&](I i) { f(i, accum, true); });
   total = accum;
@@ -292,8 +294,8 @@ void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f) {
   Kokkos::parallel_scan(r, f, total);
 }
 template <class I, class Space, class F, class R>
-  requires Kokkos::is_reducer<R>::value
-void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f, const R& reducer) {
+requires Kokkos::is_reducer<R>::value void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f,
+                                                         const R& reducer) {
   typename R::value_type accum;
   reducer.init(accum);
   kpz::trace::for_each_lane(r, [&](I i) { f(i, accum, true); });

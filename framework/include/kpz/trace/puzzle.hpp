@@ -32,8 +32,8 @@ struct DistributionRun {
 
 struct BudgetRow {
   Metric metric;
-  double measured;             // the largest over the runs
-  std::optional<double> max;   // the puzzle's limit, if it declares one
+  double measured;            // the largest over the runs
+  std::optional<double> max;  // the puzzle's limit, if it declares one
   std::string why;
   bool ok() const { return !max || measured <= *max + 1e-9; }
 };
@@ -52,8 +52,9 @@ struct VariantTrace {
   bool within_budget() const;
   bool correct() const;
   // Race-free, no uninitialised scratch reads, no misuse of the team API, within budget, correct.
-  bool clean() const { return not_traceable.empty() && races() == 0 && uninitialized() == 0 && kernel_ok() &&
-                              within_budget() && correct(); }
+  bool clean() const {
+    return not_traceable.empty() && races() == 0 && uninitialized() == 0 && kernel_ok() && within_budget() && correct();
+  }
 };
 
 // Runs the variant once per distribution under a Session. Throws UsageError for bad options or

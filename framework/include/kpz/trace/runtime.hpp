@@ -54,15 +54,15 @@ struct TooLarge : std::runtime_error {
 };
 
 struct Event {
-  std::uintptr_t addr;   // element address (cells are keyed by it, so aliasing views agree)
-  std::int64_t offset;   // element offset in its view
-  std::int32_t view;     // index into Recording::views
-  std::int32_t launch;   // index into Recording::kernels
+  std::uintptr_t addr;  // element address (cells are keyed by it, so aliasing views agree)
+  std::int64_t offset;  // element offset in its view
+  std::int32_t view;    // index into Recording::views
+  std::int32_t launch;  // index into Recording::kernels
   std::int32_t league, rank;
-  std::int32_t lane;     // -1 outside ThreadVectorRange / TeamVectorRange bodies
-  std::int32_t epoch;    // barrier epoch of the team: 0 before the first synchronisation
-  std::int32_t vepoch;   // the member's vector-loop epoch (a vector loop's end syncs its lanes)
-  std::int32_t loc;      // index into Recording::locations
+  std::int32_t lane;    // -1 outside ThreadVectorRange / TeamVectorRange bodies
+  std::int32_t epoch;   // barrier epoch of the team: 0 before the first synchronisation
+  std::int32_t vepoch;  // the member's vector-loop epoch (a vector loop's end syncs its lanes)
+  std::int32_t loc;     // index into Recording::locations
   Access kind;
 };
 
@@ -168,8 +168,7 @@ struct MemberCore {
 
   // A collective: blocks until every member of the team reaches it; `combine` runs once, on the
   // last member to arrive, with every member's `slot` (in rank order), before anyone resumes.
-  void collective(SyncKind kind, Loc loc, void* slot,
-                  const std::function<void(const std::vector<void*>&)>& combine);
+  void collective(SyncKind kind, Loc loc, void* slot, const std::function<void(const std::vector<void*>&)>& combine);
   // Ends a vector loop (its lanes synchronise).
   void end_vector_loop() {
     flush_deferred();

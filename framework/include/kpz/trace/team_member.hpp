@@ -141,18 +141,18 @@ class Member {
   }
 
   template <class R>
-    requires Kokkos::is_reducer<R>::value
-  void team_reduce(const R& reducer, Loc loc = KPZ_TRACE_HERE) const {
+  requires Kokkos::is_reducer<R>::value void team_reduce(const R& reducer, Loc loc = KPZ_TRACE_HERE) const {
     typename R::value_type& mine = reducer.reference();
     core_->collective(SyncKind::reduce, loc, &mine, [reducer](const std::vector<void*>& slots) {
       typename R::value_type total = *static_cast<typename R::value_type*>(slots[0]);
-      for (std::size_t r = 1; r < slots.size(); ++r) reducer.join(total, *static_cast<typename R::value_type*>(slots[r]));
+      for (std::size_t r = 1; r < slots.size(); ++r)
+        reducer.join(total, *static_cast<typename R::value_type*>(slots[r]));
       for (void* s : slots) *static_cast<typename R::value_type*>(s) = total;
     });
   }
   template <class R>
-    requires Kokkos::is_reducer<R>::value
-  void team_reduce(const R& reducer, const typename R::value_type contribution, Loc loc = KPZ_TRACE_HERE) const {
+  requires Kokkos::is_reducer<R>::value void team_reduce(const R& reducer, const typename R::value_type contribution,
+                                                         Loc loc = KPZ_TRACE_HERE) const {
     reducer.reference() = contribution;
     team_reduce(reducer, loc);
   }
@@ -160,20 +160,25 @@ class Member {
   // Exclusive prefix sum over team ranks (team_scan is sum-only in Kokkos).
   template <class T>
   T team_scan(const T& value, Loc loc = KPZ_TRACE_HERE) const {
-    return scan_impl(value, [](T) { return T(); }, loc);
+    return scan_impl(
+        value, [](T) { return T(); }, loc);
   }
   template <class T>
   T team_scan(const T& value, T* const global, Loc loc = KPZ_TRACE_HERE) const {
-    return scan_impl(value, [global](T total) {
-      if (!global) return T();
-      const T old = *global;
-      *global += total;
-      return old;
-    }, loc);
+    return scan_impl(
+        value,
+        [global](T total) {
+          if (!global) return T();
+          const T old = *global;
+          *global += total;
+          return old;
+        },
+        loc);
   }
   template <class T, class P>
   T team_scan(const T& value, const Ptr<P>& global, Loc loc = KPZ_TRACE_HERE) const {
-    return scan_impl(value, [global](T total) { return static_cast<T>(Kokkos::atomic_fetch_add(global, total)); }, loc);
+    return scan_impl(
+        value, [global](T total) { return static_cast<T>(Kokkos::atomic_fetch_add(global, total)); }, loc);
   }
 
   MemberCore& core() const { return *core_; }

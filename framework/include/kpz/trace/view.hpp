@@ -107,8 +107,7 @@ class Traced : public Base {
   }
   template <class... I>
   Result at(Loc loc, I... i) const {
-    static_assert(sizeof...(I) == Base::rank(),
-                  "trace build: index a view with exactly as many indices as its rank");
+    static_assert(sizeof...(I) == Base::rank(), "trace build: index a view with exactly as many indices as its rank");
     flush_deferred();
     const std::int64_t idx[] = {static_cast<std::int64_t>(i)..., 0};
     for (std::size_t r = 0; r < sizeof...(I); ++r)
@@ -122,8 +121,10 @@ class Traced : public Base {
     site.loc = loc;
     site.describe = &describe_view<Base>;
     site.view_object = static_cast<const Base*>(this);
-    if constexpr (std::is_union_v<std::remove_const_t<value_type>>) return UnionAccess<value_type>::access(ptr, site);
-    else return Element::slot(ptr, site);
+    if constexpr (std::is_union_v<std::remove_const_t<value_type>>)
+      return UnionAccess<value_type>::access(ptr, site);
+    else
+      return Element::slot(ptr, site);
   }
   [[noreturn]] void out_of_bounds(Loc loc, std::size_t r, std::int64_t i) const;
 };
@@ -158,9 +159,7 @@ class ScratchView
  public:
   ScratchView() = default;
   ScratchView(const Base& b) : Parent(b) {}
-  explicit ScratchView(const Scratch& s, std::size_t n0, Loc loc = KPZ_TRACE_HERE) : Parent(Base(s, n0)) {
-    noted(loc);
-  }
+  explicit ScratchView(const Scratch& s, std::size_t n0, Loc loc = KPZ_TRACE_HERE) : Parent(Base(s, n0)) { noted(loc); }
   explicit ScratchView(const Scratch& s, std::size_t n0, std::size_t n1, Loc loc = KPZ_TRACE_HERE)
       : Parent(Base(s, n0, n1)) {
     noted(loc);
