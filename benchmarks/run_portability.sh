@@ -15,7 +15,8 @@
 #   KPZ_KOKKOS_ARCHIVE         Kokkos source archive (default: .carry/kokkos-5.0.2.tar.gz)
 #   KPZ_KOKKOSKERNELS_ARCHIVE  Kokkos Kernels archive (default: .carry/kokkos-kernels-*.tar.gz)
 #   KPZ_GTEST_SOURCE_DIR       GoogleTest sources when none is installed (default: .carry/googletest)
-#   KPZ_BUILD_TARGETS          build only these targets (default: everything)
+#   KPZ_BUILD_TARGETS          build only these targets (default: everything); benches need
+#                              kpuzzles-bench (`kpuzzles bench` hands over to it), checks kpuzzles
 #   KPZ_COMMIT                 the commit the tree is (when it is a copy without .git)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -67,15 +67,16 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
 
 // One source for both machines. The three levels: the team (CUDA: a block; OpenMP: one thread at
 // the speed shape) owns a tile; its threads (CUDA: warps) take rows of outputs; each vector lane
-// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes kPacksPerLane packs of outputs,
-// `lanes` packs apart. A pack (kpz::Pack) is one float on a GPU, so a warp's lanes compute
-// consecutive outputs; on a CPU it is a SIMD register of consecutive outputs.
+// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes U consecutive packs of outputs
+// (U = packs_per_lane_v: 5 on a GPU, 4 on a CPU). A pack (kpz::Pack) is one float on a GPU, so a
+// lane's outputs at neighbouring taps share inputs in registers; on a CPU a pack is a SIMD
+// register of consecutive outputs.
 template <class Space>
 void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a, View<const float*, Space> b,
                   View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
   using P = Pack<float, Space>;
-  constexpr int W = pack_width_v<float, Space>, U = kPacksPerLane, L = kVectorLoads;
+  constexpr int W = pack_width_v<float, Space>, U = packs_per_lane_v<Space>, L = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int tile = launch.tile;
@@ -92,7 +93,7 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
         Scratch s_b(team.team_scratch(0), taps);
         const int first = team.league_rank() * tile;
         // TODO(roughly 12 lines): stage s_a in packs with a TeamVectorRange over ceil(packs / L) chunks, packs = ceil(staged / W): chunk c loads the L packs starting at element (c + u * chunks) * W with load_pack (at most min(staged, n - first) minus that start valid) into registers first, then stores them with store_pack (staged minus the start valid). Then b into s_b, and wait.
-        // TODO(roughly 15 lines): rows of `row` outputs on threads; lane l of a ThreadVectorRange over lanes sums U packs of outputs in registers, pack u starting at row start + (u * lanes + l) * W: for each tap k, acc[u] = fma(P(s_b(k)), load_pack<P>(s_a, start + k), acc[u]). Then store_pack each to out, only outputs below count.
+        // TODO(roughly 15 lines): rows of `row` outputs on threads; lane l of a ThreadVectorRange over lanes sums U consecutive packs of outputs in registers, pack u starting at row start + (l * U + u) * W: for each tap k, acc[u] = fma(P(s_b(k)), load_pack<P>(s_a, start + k), acc[u]). Then store_pack each to out, only outputs below count.
       });
 }
 

@@ -120,15 +120,16 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
 
 // One source for both machines. The three levels: the team (CUDA: a block; OpenMP: one thread at
 // the speed shape) owns a tile; its threads (CUDA: warps) take rows of outputs; each vector lane
-// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes kPacksPerLane packs of outputs,
-// `lanes` packs apart. A pack (kpz::Pack) is one float on a GPU, so a warp's lanes compute
-// consecutive outputs; on a CPU it is a SIMD register of consecutive outputs.
+// (CUDA: a lane of the warp; OpenMP: an iteration of a loop) takes U consecutive packs of outputs
+// (U = packs_per_lane_v: 5 on a GPU, 4 on a CPU). A pack (kpz::Pack) is one float on a GPU, so a
+// lane's outputs at neighbouring taps share inputs in registers; on a CPU a pack is a SIMD
+// register of consecutive outputs.
 template <class Space>
 void vector_lanes(const Space& space, const Launch& launch, View<const float*, Space> a, View<const float*, Space> b,
                   View<float*, Space> out) {
   using Scratch = ScratchView<float*, Space>;
   using P = Pack<float, Space>;
-  constexpr int W = pack_width_v<float, Space>, U = kPacksPerLane, L = kVectorLoads;
+  constexpr int W = pack_width_v<float, Space>, U = packs_per_lane_v<Space>, L = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
   const int tile = launch.tile;
@@ -161,19 +162,19 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, taps), [&](int j) { s_b(j) = b(j); });
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 15 lines): rows of `row` outputs on threads; lane l of a ThreadVectorRange over lanes sums U packs of outputs in registers, pack u starting at row start + (u * lanes + l) * W: for each tap k, acc[u] = fma(P(s_b(k)), load_pack<P>(s_a, start + k), acc[u]). Then store_pack each to out, only outputs below count.
+        // KPZ-TODO(roughly 15 lines): rows of `row` outputs on threads; lane l of a ThreadVectorRange over lanes sums U consecutive packs of outputs in registers, pack u starting at row start + (l * U + u) * W: for each tap k, acc[u] = fma(P(s_b(k)), load_pack<P>(s_a, start + k), acc[u]). Then store_pack each to out, only outputs below count.
         const int count = Kokkos::min(tile, n - first);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (count + row - 1) / row), [&](int r) {
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int l) {
-            const int base = r * row + l * W;  // pack u starts at base + u * lanes * W
+            const int base = r * row + l * U * W;  // pack u starts at base + u * W
             P acc[U];
             for (int u = 0; u < U; ++u) acc[u] = P(0.0f);
             for (int k = 0; k < taps; ++k) {
               const P w(s_b(k));
-              for (int u = 0; u < U; ++u) acc[u] = Kokkos::fma(w, load_pack<P>(s_a, base + u * lanes * W + k), acc[u]);
+              for (int u = 0; u < U; ++u) acc[u] = Kokkos::fma(w, load_pack<P>(s_a, base + u * W + k), acc[u]);
             }
             for (int u = 0; u < U; ++u) {
-              const int i = base + u * lanes * W;
+              const int i = base + u * W;
               store_pack(out, first + i, acc[u], count - i);
             }
           });

@@ -66,18 +66,25 @@ int default_tile(int team_size, int taps) {
   return tile;
 }
 
-// `vector_lanes` gives each vector lane kPacksPerLane packs of outputs (kpz/simd_pack.hpp: a
-// SIMD pack on a CPU, one float on a GPU), `lanes` packs apart, and keeps their sums in
-// registers while it runs over the taps: every tap's weight is read once per lane and row, and
-// on a CPU every tap is one fused multiply-add per pack. It stages its tile with kVectorLoads
-// packs per lane loaded before the first store, so that a GPU has several loads in flight.
-inline constexpr int kPacksPerLane = 4;
+// `vector_lanes` gives each vector lane packs_per_lane_v<Space> consecutive packs of outputs
+// (kpz/simd_pack.hpp: a SIMD pack on a CPU, one float on a GPU) and keeps their sums in registers
+// while it runs over the taps: every tap's weight is read once per lane and row, and on a CPU
+// every tap is one fused multiply-add per pack. On a GPU the packs are single floats, so a lane's
+// consecutive outputs at taps k and k + 1 share all but one input: once the compiler unrolls the
+// taps, it loads each input from shared memory once per lane, not once per output. Five, an odd
+// number, keeps the 32 lanes of a warp, 5 floats apart, on 32 different shared-memory banks (4
+// would put 4 lanes on one bank). It stages its tile with kVectorLoads packs per lane loaded
+// before the first store, so that a GPU has several loads in flight.
+inline constexpr int kPacksPerLane = 4;  // CPU and trace build: 4 SIMD registers of sums per lane
+inline constexpr int kGpuPacksPerLane = 5;
+template <class Space>
+inline constexpr int packs_per_lane_v = is_gpu_v<Space> ? kGpuPacksPerLane : kPacksPerLane;
 inline constexpr int kVectorLoads = 4;
 
-// Outputs one row of `vector_lanes` computes: lanes x kPacksPerLane packs.
+// Outputs one row of `vector_lanes` computes: lanes x packs_per_lane_v packs.
 template <class Space>
 int vector_row(int lanes) {
-  return lanes * kPacksPerLane * pack_width_v<float, Space>;
+  return lanes * packs_per_lane_v<Space> * pack_width_v<float, Space>;
 }
 
 // Inputs one team of `vector_lanes` stages: its tile rounded up to whole rows (the last row's

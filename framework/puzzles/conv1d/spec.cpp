@@ -65,17 +65,16 @@ Variant variant_of(const std::string& name) {
 }
 
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
-// `vector` a row of `row` outputs (vector_row) per member, where lane l holds the packs l,
-// l + lanes, ... of `width` consecutive outputs each.
-OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_size, int lanes, int row_length,
-                 int width) {
+// `vector` a row of `row` outputs (vector_row) per member, where lane l holds the l-th of
+// `lanes` equal runs of consecutive outputs (packs_per_lane_v packs each).
+OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_size, int lanes, int row_length) {
   if (variant == Variant::vector) {
     const std::size_t row = static_cast<std::size_t>(row_length);
     const std::size_t rows = (static_cast<std::size_t>(tile) + row - 1) / row;
     const OwnerFn by_row = tile_owner(space, rows, team_size);
     return [=](std::size_t i) {
       const std::size_t j = i % tile;
-      return by_row((i / tile) * rows + j / row) + ", lane " + std::to_string((j % row) / width % lanes);
+      return by_row((i / tile) * rows + j / row) + ", lane " + std::to_string((j % row) / (row / lanes));
     };
   }
   if (variant != Variant::general) return tile_owner(space, static_cast<std::size_t>(tile), team_size);
@@ -163,7 +162,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   report.config.set("worked_example", worked);
   compare_within(report, got, expected, bound,
                  owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length,
-                          vector_row<Space>(launch.vector_length), pack_width_v<float, Space>));
+                          vector_row<Space>(launch.vector_length)));
   if (req.keep_arrays) {
     report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
     report.output = Json::array_of(got);
