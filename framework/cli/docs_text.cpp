@@ -40,13 +40,43 @@ std::string read_text_file(const std::string& path) {
   return s.str();
 }
 
+std::string unwrap_details(const std::string& markdown, bool titles_as_headings) {
+  static const std::regex open_re(R"re(^( *)\?\?\?\+? +[A-Za-z-]+(?: +"([^"]*)")?\s*$)re");
+  std::string out;
+  std::vector<std::size_t> body_indent;  // of each open block, innermost last
+  bool in_fence = false;
+  for (const auto& line : split_lines(markdown)) {
+    const auto first = line.find_first_not_of(' ');
+    if (first == std::string::npos) {
+      out += "\n";
+      continue;
+    }
+    // A block ends at the first non-blank line indented less than its body.
+    while (!body_indent.empty() && first < body_indent.back()) body_indent.pop_back();
+    const std::string text = body_indent.empty() ? line : line.substr(body_indent.back());
+    std::smatch m;
+    if (!in_fence && std::regex_match(text, m, open_re)) {
+      // A nested block's title stays as bold text: a heading would end the hint tier it is in.
+      if (!body_indent.empty() && m[2].length() > 0)
+        out += "**" + m[2].str() + "**\n";
+      else if (titles_as_headings)
+        out += "#### " + m[2].str() + "\n";
+      body_indent.push_back((body_indent.empty() ? 0 : body_indent.back()) + m[1].length() + 4);
+      continue;
+    }
+    if (is_fence(text)) in_fence = !in_fence;
+    out += text + "\n";
+  }
+  return out;
+}
+
 std::vector<HintTodo> parse_hints(const std::string& markdown) {
   static const std::regex todo_re(R"(^### TODO (\d+): (.*?)(?: \(`([^`]+)`\))?\s*$)");
-  static const std::regex hint_re(R"(^#### Hint (\d+)\s*$)");
+  static const std::regex hint_re(R"(^#### Hint (\d+)(?:[^\d].*)?$)");
   std::vector<HintTodo> todos;
   bool in_hints = false, in_fence = false;
   std::string* body = nullptr;
-  for (const auto& line : split_lines(markdown)) {
+  for (const auto& line : split_lines(unwrap_details(markdown, true))) {
     if (is_fence(line)) in_fence = !in_fence;
     const int level = in_fence || is_fence(line) ? 0 : heading_level(line);
     if (level == 2) {
@@ -129,7 +159,7 @@ std::string markdown_section(const std::string& markdown, const std::string& tit
     }
     if (inside) out += line + "\n";
   }
-  return trim_blank_lines(out);
+  return trim_blank_lines(unwrap_details(out, false));
 }
 
 std::string render_markdown(const std::string& markdown) {

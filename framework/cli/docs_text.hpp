@@ -2,11 +2,13 @@
 // What the learner loop reads from a puzzle's docs page (docs/puzzles/<name>.md):
 //   ## Hints
 //   ### TODO 1: stage `a` and `b` (`simple`)      <- the function of the exercise it belongs to
-//   #### Hint 1                                     <- tier 1: a nudge
-//   #### Hint 2                                     <- tier 2: the concept
-//   #### Hint 3                                     <- tier 3: nearly the solution
+//   ??? tip "Hint 1: a nudge"                       <- tier 1, its text indented four spaces
+//   ??? tip "Hint 2: the concept"                   <- tier 2
+//   ??? tip "Hint 3: nearly the solution"           <- tier 3
 //   ## The solution explained                       <- shown by `kpuzzles solution`
-// The page is the single source: the hints on the website and in the terminal are the same.
+// The `???` blocks (pymdownx.details) are collapsed on the website until opened; plain
+// `#### Hint k` headings are read too. The page is the single source: the hints on the website
+// and in the terminal are the same.
 #include <string>
 #include <vector>
 
@@ -34,8 +36,15 @@ int tier_count(const std::vector<HintTodo>& todos);
 // "a nudge", "the concept", "nearly the solution" for tiers 1, 2, 3 (then "hint N").
 std::string tier_name(int tier);
 
+// Collapsible blocks (pymdownx.details: `??? type "Title"` or `???+`, the body indented four
+// spaces) as plain markdown: the body dedented; an outermost block's opening line becomes a
+// `#### Title` heading when `titles_as_headings`, else is dropped; a nested block's title becomes
+// bold text. Lines inside code fences never open a block.
+std::string unwrap_details(const std::string& markdown, bool titles_as_headings);
+
 // The body of the level-2 section titled `title` ("The solution explained"), up to the next
-// level-2 heading; "" when the page has no such section. Headings inside code fences do not count.
+// level-2 heading, its collapsible blocks unwrapped (titles dropped); "" when the page has no such
+// section. Headings inside code fences do not count.
 std::string markdown_section(const std::string& markdown, const std::string& title);
 
 // Markdown made readable in a terminal: fences dropped and code indented, links reduced to

@@ -22,8 +22,9 @@ ExerciseHints load_hints(const PuzzleSpec& puzzle, const VariantSpec& variant) {
   h.todos = hints_for_function(parse_hints(page), variant.function, functions);
   h.tiers = tier_count(h.todos);
   if (h.tiers == 0)
-    throw std::runtime_error(relative_to_source(h.doc_path) +
-                             " has no hints (a '## Hints' section with '### TODO n: ...' and '#### Hint k' headings)");
+    throw std::runtime_error(
+        relative_to_source(h.doc_path) +
+        " has no hints (a '## Hints' section with '### TODO n: ...' headings and '??? tip \"Hint k\"' blocks)");
   return h;
 }
 

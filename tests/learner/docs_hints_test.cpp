@@ -122,6 +122,73 @@ TEST(DocsHints, SolutionSectionEndsAtTheNextLevelTwoHeading) {
   EXPECT_EQ(markdown_section(kPage, "No such section"), "");
 }
 
+// The website's form: hints and the explanation in collapsible `???` blocks (pymdownx.details).
+const char* kCollapsedPage = R"(# A puzzle
+
+## Hints
+
+### TODO 1: load the tile (`load`)
+
+??? tip "Hint 1: a nudge"
+
+    Nudge one,
+    on two lines.
+
+    A second paragraph.
+
+??? tip "Hint 2: the concept"
+
+    ```cpp
+    ??? not a block: inside a fence
+    x = 1;
+    ```
+
+??? tip "Hint 3: nearly the solution"
+    Near one.
+
+    ??? note "An aside"
+
+        Nested.
+
+### TODO 2: compute (`compute`)
+
+???+ tip "Hint 1"
+
+    Nudge two.
+
+#### Hint 2
+
+Concept two.
+
+## The solution explained
+
+??? success "The solution explained"
+
+    Why it works.
+
+    ### A subsection
+
+    More.
+
+## What to try next
+
+Other things.
+)";
+
+TEST(DocsHints, ReadsCollapsibleBlocks) {
+  const auto todos = parse_hints(kCollapsedPage);
+  ASSERT_EQ(todos.size(), 2u);
+  ASSERT_EQ(todos[0].tiers.size(), 3u);
+  EXPECT_EQ(todos[0].tiers[0], "Nudge one,\non two lines.\n\nA second paragraph.");
+  EXPECT_EQ(todos[0].tiers[1], "```cpp\n??? not a block: inside a fence\nx = 1;\n```");
+  EXPECT_EQ(todos[0].tiers[2], "Near one.\n\n**An aside**\n\nNested.");
+  ASSERT_EQ(todos[1].tiers.size(), 2u);
+  EXPECT_EQ(todos[1].tiers[0], "Nudge two.");
+  EXPECT_EQ(todos[1].tiers[1], "Concept two.");
+  EXPECT_EQ(markdown_section(kCollapsedPage, "The solution explained"), "Why it works.\n\n### A subsection\n\nMore.");
+  EXPECT_EQ(unwrap_details("??? tip \"T\"\n\n    body\nafter\n", false), "\nbody\nafter\n");
+}
+
 TEST(DocsHints, RendersMarkdownForATerminal) {
   const std::string r =
       render_markdown("### Title\n\nSee [the table](#table) and `code`.\n\n\n\n```cpp\nint x;\n```\n");
