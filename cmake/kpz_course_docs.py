@@ -219,7 +219,7 @@ def agenda(rows, kind, page, notes=True):
     if stretch:
         text.append("Stretch exercises of the puzzles covered, for those who finish early: " +
                     ", ".join(f"`{r['puzzle']} --{r['variant']}` ({r['minutes']} min)" for r in stretch) + ".")
-    return "\n".join(out) + "\n\n" + "\n".join(text)
+    return "\n".join(out) + "\n\n" + "\n".join("- " + t for t in text)
 
 
 def demo(puzzle, which="last"):

@@ -1,10 +1,12 @@
 // `kpuzzles doctor`'s verdict, the pre-workshop check (docs/instructor/setup-check.md): one line,
-// "ready" exactly when every setup check is ok, otherwise naming what is missing.
+// "ready" exactly when every setup check is ok, otherwise naming what is missing. And the course
+// fields of `kpuzzles list --json` that the instructor's pages are generated from.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -47,7 +49,8 @@ std::string fake_build_tree(const std::string& name, bool with_trace) {
 
 bool has_host_parallel_backend() {
   const std::string j = doctor("", "--json").out;
-  return j.find(R"("name":"openmp")") != std::string::npos || j.find(R"("name":"threads")") != std::string::npos;
+  return j.find(R"re("name":"openmp")re") != std::string::npos ||
+         j.find(R"re("name":"threads")re") != std::string::npos;
 }
 
 TEST(CliDoctor, VerdictIsOneLineAndAgreesWithTheJson) {
@@ -57,9 +60,10 @@ TEST(CliDoctor, VerdictIsOneLineAndAgreesWithTheJson) {
   ASSERT_EQ(lines.size(), 1u) << text.out;
   const Result json = doctor("", "--json");
   ASSERT_EQ(json.code, 0) << json.err;
-  const bool ready = json.out.find(R"("ready":true)") != std::string::npos;
-  EXPECT_NE(json.out.find(ready ? R"("missing":[])" : R"("missing":[")"), std::string::npos) << json.out;
-  EXPECT_NE(json.out.find(R"("verdict":"verdict: )" + std::string(ready ? "ready" : "not ready: ")), std::string::npos)
+  const bool ready = json.out.find(R"re("ready":true)re") != std::string::npos;
+  EXPECT_NE(json.out.find(ready ? R"re("missing":[])re" : R"re("missing":[")re"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find(R"re("verdict":"verdict: )re" + std::string(ready ? "ready" : "not ready: ")),
+            std::string::npos)
       << json.out;
   EXPECT_NE(lines[0].find(ready ? "verdict: ready" : "verdict: not ready: "), std::string::npos) << lines[0];
 }
@@ -90,17 +94,40 @@ TEST(CliDoctor, NamesWhatIsMissing) {
   EXPECT_NE(none.out.find("cmake --preset trace"), std::string::npos) << none.out;
   const Result json =
       doctor("KPZ_BUILD_DIR=" + (fs::path(testing::TempDir()) / "kpz_doctor_none/openmp").string(), "--json");
-  EXPECT_NE(json.out.find(R"("ready":false)"), std::string::npos) << json.out;
-  EXPECT_NE(json.out.find(R"("trace build")"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find(R"re("ready":false)re"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find(R"re("trace build")re"), std::string::npos) << json.out;
   // The trace build present, the build tree configured: only the team size is left to fix.
   if (KPZ_HAS_CUDA) return;
   const std::string json_env = doctor("", "--json").out;
-  if (json_env.find(R"("name":"openmp")") == std::string::npos) return;
+  if (json_env.find(R"re("name":"openmp")re") == std::string::npos) return;
   const Result one = kpz::test::shell("env OMP_NUM_THREADS=1 KPZ_BUILD_DIR=" + fake_build_tree("one-thread", true) +
                                       " " + std::string(KPZ_KPUZZLES) + " doctor");
   const std::vector<std::string> one_lines = verdict_lines(one.out);
   ASSERT_EQ(one_lines.size(), 1u) << one.out;
   EXPECT_NE(one_lines[0].find("not ready: openmp teams ("), std::string::npos) << one_lines[0];
+}
+
+int count(const std::string& s, const std::regex& re) {
+  return static_cast<int>(std::distance(std::sregex_iterator(s.begin(), s.end(), re), std::sregex_iterator()));
+}
+
+TEST(CliCourse, EveryExerciseHasAPositionAnEstimateAndATrack) {
+  const Result l = kpz::test::shell("env KPZ_STATE_FILE=" + testing::TempDir() + "kpz_course_list.json " +
+                                    std::string(KPZ_KPUZZLES) + " list --json");
+  ASSERT_EQ(l.code, 0) << l.err;
+  const int exercises = count(l.out, std::regex(R"re("puzzle":")re"));
+  ASSERT_GT(exercises, 0) << l.out;
+  EXPECT_EQ(count(l.out, std::regex(R"re("minutes":[1-9][0-9]*)re")), exercises) << "an exercise without an estimate";
+  EXPECT_EQ(count(l.out, std::regex(R"re("track":"(core|stretch)")re")), exercises) << l.out;
+  EXPECT_GT(count(l.out, std::regex(R"re("track":"core")re")), 0) << l.out;
+  EXPECT_EQ(count(l.out, std::regex(R"re("doc":"[^"]+\.md")re")), exercises) << l.out;
+  // Positions are 1..N in list order.
+  std::smatch m;
+  int expected = 1;
+  for (auto it = l.out.cbegin(); std::regex_search(it, l.out.cend(), m, std::regex(R"re("position":(\d+))re"));
+       it = m.suffix().first)
+    EXPECT_EQ(std::stoi(m[1]), expected++);
+  EXPECT_EQ(expected - 1, exercises);
 }
 
 }  // namespace
