@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "doctor_verdict.hpp"
 #include "exercises.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/json.hpp"
@@ -28,14 +29,6 @@ namespace kpz::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// One line of the setup report: what was checked, whether it is fine, and how to fix it.
-struct Finding {
-  std::string check;
-  bool ok;
-  std::string detail;
-  std::string fix;
-};
 
 // The CUDA architecture this build compiled for, as 10 * major + minor (0: none / unknown).
 [[maybe_unused]] int compiled_cuda_arch() {
@@ -193,6 +186,7 @@ std::vector<Finding> setup_findings(const std::vector<SpaceLimits>& limits) {
   const bool build_ok = fs::exists(paths.build_dir + "/CMakeCache.txt");
   f.push_back({"build tree", build_ok, paths.build_dir,
                build_ok ? "" : "not a configured build tree: run `cmake --preset openmp`, or set KPZ_BUILD_DIR"});
+  f.push_back(trace_build_finding(paths));
   {
     const int fd = inotify_init1(IN_CLOEXEC);
     const bool ok = fd >= 0;
@@ -315,6 +309,10 @@ int cmd_doctor(const std::vector<std::string>& args) {
     puzzles.push(std::move(e));
   }
   j.set("puzzles", puzzles);
+  const Verdict verdict = doctor_verdict(findings, puzzles);
+  Json missing = Json::array();
+  for (const auto& m : verdict.missing) missing.push(m);
+  j.set("ready", verdict.ready).set("missing", std::move(missing)).set("verdict", verdict_line(verdict));
   if (flags.has("json")) {
     std::cout << j.dump() << '\n';
     return 0;
@@ -363,6 +361,8 @@ int cmd_doctor(const std::vector<std::string>& args) {
       for (const auto& a : s["advice"].items()) std::cout << "      - " << a.as_string() << '\n';
     }
   }
+  const std::string line = verdict_line(verdict);
+  std::cout << '\n' << (verdict.ready ? style.green(line) : style.yellow(line)) << '\n';
   return 0;
 }
 

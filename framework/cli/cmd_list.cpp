@@ -56,6 +56,10 @@ int cmd_list(const std::vector<std::string>& args) {
         j.set("reason", f->usage_error);
       j.set("solved_before", state.solved(e.puzzle->name, e.variant->name)).set("passes_now", results[i].pass);
       j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));
+      // For the course and agenda pages (cmake/kpz_course_docs.py): place, estimate, track, page.
+      j.set("position", static_cast<int>(i + 1)).set("minutes", e.variant->minutes);
+      j.set("track", std::string(to_string(e.variant->stretch ? Track::stretch : Track::core)));
+      j.set("doc", e.puzzle->doc);
       list.push(std::move(j));
     }
     Json j = Json::object();

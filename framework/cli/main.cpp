@@ -57,7 +57,8 @@ constexpr Command kCommands[] = {
      kpz::cli::cmd_check},
     {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
      kpz::cli::cmd_bench},
-    {"doctor", "kpuzzles doctor [--json]                     this build's backends and limits", kpz::cli::cmd_doctor},
+    {"doctor", "kpuzzles doctor [--json]                     backends, limits, ready or what is missing",
+     kpz::cli::cmd_doctor},
     {"trace",
      "kpuzzles trace <puzzle> [--<variant>] [--reference] [--team-size T] [--distribution D] [--svg FILE]\n"
      "             [puzzle options]   access diagram, races, budget (trace build: cmake --preset trace)",

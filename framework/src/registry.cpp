@@ -9,6 +9,10 @@ std::string_view to_string(Impl impl) {
   return impl == Impl::reference ? "reference" : "exercise";
 }
 
+std::string_view to_string(Track track) {
+  return track == Track::stretch ? "stretch" : "core";
+}
+
 void Params::set(const std::string& name, std::int64_t value, bool given) {
   values_[name] = value;
   if (given) given_.insert(name);
@@ -68,6 +72,18 @@ void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string func
     if (v.name != variant) continue;
     v.function = std::move(function);
     v.checks = std::move(checks);
+    return;
+  }
+  throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + variant + "'");
+}
+
+void set_estimate(PuzzleSpec& spec, const std::string& variant, int minutes, Track track) {
+  if (minutes <= 0)
+    throw std::logic_error("puzzle '" + spec.name + "' --" + variant + ": an estimate needs minutes > 0");
+  for (auto& v : spec.variants) {
+    if (v.name != variant) continue;
+    v.minutes = minutes;
+    v.stretch = track == Track::stretch;
     return;
   }
   throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + variant + "'");

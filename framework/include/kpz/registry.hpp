@@ -109,7 +109,17 @@ struct VariantSpec {
   // A bug hunt: the exercise holds a bug that passes on Serial by luck (a KPZ-BUG block in the
   // reference) instead of a TODO; `kpuzzles trace` finds it.
   bool bug_hunt = false;
+  // Minutes a participant needs for this exercise, reading and hints included: an estimate until
+  // measured in a workshop (docs/instructor/estimates.md says how it is made). 0: not estimated.
+  int minutes = 0;
+  // Core exercises make the workshop agendas (docs/instructor/); stretch ones are for those who
+  // finish early or for after the workshop.
+  bool stretch = false;
 };
+
+// Where an exercise sits in a workshop agenda (VariantSpec::stretch).
+enum class Track { core, stretch };
+std::string_view to_string(Track track);
 
 // What one execution space of this build allows a team kernel (for PuzzleSpec::advice).
 struct SpaceLimits {
@@ -163,6 +173,10 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
 // throws std::logic_error when the puzzle has no such variant.
 void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function,
                   std::vector<std::string> checks = {});
+
+// Sets one declared variant's time estimate and track (VariantSpec::minutes and ::stretch);
+// throws std::logic_error when the puzzle has no such variant or minutes is not positive.
+void set_estimate(PuzzleSpec& spec, const std::string& variant, int minutes, Track track);
 
 // The variants of a puzzle in learning order (see PuzzleSpec::learning_order).
 std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec);

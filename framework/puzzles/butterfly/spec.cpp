@@ -355,6 +355,17 @@ PuzzleSpec make_spec() {
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };
+  // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
+  // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
+  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
+  set_estimate(spec, "pair-swap", 25, Track::core);        // 8 lines; new: lanes exchanging through scratch (i ^ 1)
+  set_estimate(spec, "parallel-max", 25, Track::core);     // 8 lines; new: the butterfly all-reduce, double buffering
+  set_estimate(spec, "parallel-min", 5, Track::core);      // reuses all_reduce
+  set_estimate(spec, "parallel-sum", 5, Track::core);      // reuses all_reduce
+  set_estimate(spec, "bug-in-place", 20, Track::stretch);  // bug hunt, in the trace build
+  set_estimate(spec, "conditional-max", 40, Track::core);  // 15 lines; new: pairs writing both max and min
+  set_estimate(spec, "general", 5, Track::core);           // reuses conditional over many teams
+  set_estimate(spec, "vector", 45, Track::stretch);        // 18 lines; new: a nested vector-level reduce, a reducer
   spec.bytes_moved = [](const Params& p) { return 2.0 * sizeof(float) * static_cast<double>(p.get("size")); };
   // `kpuzzles run`'s peak, measured: about 32 bytes per element (input, output, host copies, oracle).
   spec.bytes_needed = [](const std::string&, const Params& p) { return 32.0 * static_cast<double>(p.get("size")); };

@@ -287,6 +287,14 @@ PuzzleSpec make_spec() {
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };
+  // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
+  // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
+  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
+  set_estimate(spec, "simple", 30, Track::core);          // 9 lines; new: a tile staged in team scratch, team_barrier
+  set_estimate(spec, "block-boundary", 35, Track::core);  // 12 lines; new: many teams, each loading a halo
+  set_estimate(spec, "bug-missing-barrier", 20, Track::core);  // bug hunt, in the trace build
+  set_estimate(spec, "general", 65, Track::stretch);           // 30 lines; new: any K against N, 16-byte scratch words
+  set_estimate(spec, "vector", 60, Track::stretch);            // 27 lines; new: ThreadVectorRange, packs of outputs
   spec.bytes_moved = [](const Params& p) {
     return bytes_moved(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
   };

@@ -321,6 +321,22 @@ PuzzleSpec make_spec() {
   spec.run = [](const RunRequest& req) {
     return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
   };
+  // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
+  // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
+  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
+  set_estimate(spec, "neighbored", 25, Track::core);          // 6 lines; new: a tree in team scratch
+  set_estimate(spec, "neighbored-less", 20, Track::core);     // 7 lines
+  set_estimate(spec, "interleaved", 20, Track::core);         // 6 lines
+  set_estimate(spec, "unroll2", 30, Track::core);             // 9 lines; new: several tiles added while loading
+  set_estimate(spec, "unroll4", 5, Track::core);              // reuses load_tile
+  set_estimate(spec, "unroll8", 5, Track::core);              // reuses load_tile
+  set_estimate(spec, "unroll-warps8", 40, Track::stretch);    // 16 lines; new: the last steps by XorExchange
+  set_estimate(spec, "complete-unroll", 40, Track::stretch);  // 20 lines
+  set_estimate(spec, "template", 45, Track::stretch);         // 20 lines; new: the lane count as a template parameter
+  set_estimate(spec, "builtin", 20, Track::core);             // 4 lines; new: Kokkos::parallel_reduce
+  set_estimate(spec, "team-reduce", 40, Track::core);         // 12 lines; new: nested parallel_reduce at both levels
+  set_estimate(spec, "recursive", 25, Track::stretch);        // 9 lines
+  set_estimate(spec, "persistent", 30, Track::stretch);  // 8 lines; new: a league sized from the device, even shares
   spec.bytes_moved = [](const Params& p) { return 4.0 * static_cast<double>(p.get("size")); };
   // `kpuzzles run`'s peak, measured: about 8 bytes per value (the host values and the device copy).
   spec.bytes_needed = [](const std::string&, const Params& p) { return 8.0 * static_cast<double>(p.get("size")); };

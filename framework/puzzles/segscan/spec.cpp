@@ -94,6 +94,16 @@ PuzzleSpec make_spec() {
     const Kind kind = kind_of(req.variant);
     return is_scan(kind) ? run_scans(req, kind) : run_reductions(req, kind);
   };
+  // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
+  // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
+  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
+  set_estimate(spec, "simple", 35, Track::core);     // 10 lines; new: the segmented operator, Hillis-Steele steps
+  set_estimate(spec, "exclusive", 15, Track::core);  // 3 lines
+  set_estimate(spec, "work-efficient", 50, Track::stretch);  // 23 lines; new: Blelloch up-sweep and down-sweep
+  set_estimate(spec, "multi-team", 35, Track::core);         // 14 lines; new: carries across teams
+  set_estimate(spec, "reduce", 25, Track::core);             // 8 lines; new: CSR offsets, a scan read at segment ends
+  set_estimate(spec, "vector-scan", 95, Track::stretch);     // 50 lines; new: a vector-level scan, row carries
+  set_estimate(spec, "spmv", 20, Track::core);               // 4 lines; new: SpMV as a segmented reduction
   spec.bytes_moved = [](const Params& p) {
     // Values, offsets and outputs for a segmented reduction with about N / L segments.
     const double n = static_cast<double>(p.get("size"));

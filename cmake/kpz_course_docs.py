@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""The course's numbers in the docs, generated from the puzzle registry (`kpuzzles list --json`).
+
+Exercise counts, the course order, time estimates and the workshop agendas are never typed in
+the docs: each lives between markers that this script fills in,
+
+    <!-- course:NAME [key=value ...] -->...<!-- course:end -->
+
+in docs/**/*.md and README.md. A marker on a line of its own makes a block, one inside a line an
+inline value. NAMEs: count (exercises), puzzles, summary (a sentence), list (a `kpuzzles list`
+transcript; solved=N pending=N), table (the course: position, puzzle, exercise, what it
+practises, minutes, core or stretch, bug hunt), agenda (kind=day or kind=half;
+notes=no leaves out what was not reached), demo (the H100
+and 16-core CPU numbers of one puzzle's benchmark from benchmarks/results/: puzzle=P, and
+group=first or last, the bench's first or last size or filter length).
+
+  kpz_course_docs.py [--kpuzzles PATH | --list-json FILE] --write   rewrite the blocks
+  kpz_course_docs.py [--kpuzzles PATH | --list-json FILE] --check   exit 1 if any is stale (CI)
+
+`kpuzzles list` runs with a throw-away progress file, so a learner's progress is never touched.
+"""
+import argparse
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results"
+MARKER = re.compile(r"<!-- course:([a-z-]+)((?: [a-z-]+=[\w.-]+)*) -->(.*?)<!-- course:end -->", re.S)
+
+# The agendas' fixed items: (start, minutes, what). Exercises and puzzle introductions fill the
+# time between them in course order; a slot too short for the next exercise is catch-up time.
+INTRO_MINUTES = 10  # the slides of one part (a puzzle), before its first exercise
+AGENDAS = {
+    "day": {
+        "start": "09:00", "end": "17:00",
+        "fixed": [("09:00", 20, "Welcome; everyone's `kpuzzles doctor` says ready ([setup check](setup-check.md))"),
+                  ("10:30", 15, "Break"),
+                  ("12:30", 60, "Lunch"),
+                  ("13:30", 30, "[GPU demo](gpu-demo.md): the references and benchmarks on a GPU"),
+                  ("15:30", 15, "Break"),
+                  ("16:45", 15, "Wrap-up: what Kokkos maps to on each machine, where to go on")],
+    },
+    "half": {
+        "start": "09:00", "end": "12:30",
+        "fixed": [("09:00", 15, "Welcome; everyone's `kpuzzles doctor` says ready ([setup check](setup-check.md))"),
+                  ("10:30", 15, "Break"),
+                  ("11:55", 20, "[GPU demo](gpu-demo.md): the references and benchmarks on a GPU"),
+                  ("12:15", 15, "Wrap-up")],
+    },
+}
+
+
+def load_course(args):
+    if args.list_json:
+        return json.loads(pathlib.Path(args.list_json).read_text())
+    kp = args.kpuzzles or str(ROOT / "build" / "openmp" / "framework" / "cli" / "kpuzzles")
+    if not os.access(kp, os.X_OK):
+        sys.exit(f"kpz_course_docs.py: no kpuzzles at {kp}: build it (cmake --build --preset openmp --target kpuzzles) "
+                 "or pass --kpuzzles PATH / --list-json FILE")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, KPZ_STATE_FILE=os.path.join(tmp, "state.json"))
+        out = subprocess.run([kp, "list", "--json"], env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"kpz_course_docs.py: `kpuzzles list --json` exited {out.returncode}: {out.stderr.strip()}")
+    return json.loads(out.stdout)
+
+
+def exercises(course):
+    rows = course["exercises"]
+    missing = [f"{r['puzzle']} --{r['variant']}" for r in rows if not r.get("minutes")]
+    if missing:
+        sys.exit("kpz_course_docs.py: no time estimate for " + ", ".join(missing) +
+                 ": add set_estimate(spec, \"<variant>\", <minutes>, Track::core or Track::stretch) to its "
+                 "spec.cpp (docs/instructor/estimates.md says how to estimate)")
+    return rows
+
+
+def puzzles_in_order(rows):
+    seen = []
+    for r in rows:
+        if r["puzzle"] not in seen:
+            seen.append(r["puzzle"])
+    return seen
+
+
+def hours(minutes):
+    h, m = divmod(minutes, 60)
+    return f"{h} h {m:02d} min" if h else f"{m} min"
+
+
+def link(doc, page):
+    """A link from `page` (a path under docs/, or README.md) to `doc` (a path under docs/)."""
+    if page == "README.md":
+        return "docs/" + doc
+    return os.path.relpath(doc, os.path.dirname(page) or ".").replace(os.sep, "/")
+
+
+def summary(rows):
+    core = [r for r in rows if r["track"] == "core"]
+    stretch = [r for r in rows if r["track"] != "core"]
+    hunts = sum(r["bug_hunt"] for r in rows)
+    return (f"{len(rows)} exercises in {len(puzzles_in_order(rows))} puzzles: {len(core)} core (about "
+            f"{hours(sum(r['minutes'] for r in core))}) and {len(stretch)} stretch (about "
+            f"{hours(sum(r['minutes'] for r in stretch))}); {hunts} of them "
+            f"{'is a bug hunt' if hunts == 1 else 'are bug hunts'}, which need the trace build")
+
+
+def list_transcript(rows, solved=0, pending=0):
+    """`kpuzzles list` as a learner sees it: the first exercises, then each puzzle's first."""
+    def status(i, r):
+        if i < solved:
+            return "solved"
+        if i < solved + pending:
+            return "pending"
+        return "bug hunt" if r["bug_hunt"] else "not attempted"
+    shown = set(range(solved + pending + 1))
+    first = {}
+    for i, r in enumerate(rows):
+        first.setdefault(r["puzzle"], i)
+    shown |= set(first.values())
+    out = [f"$ kpuzzles list", f"Kokkos Puzzles on openmp: {solved} of {len(rows)} exercises solved"]
+    last = -1
+    for i, r in enumerate(rows):
+        if i not in shown:
+            continue
+        if i != last + 1:
+            out.append("  ...")
+        label = f"{r['puzzle']} --{r['variant']}"
+        out.append(f"{i + 1:3d}  {label:<30} {status(i, r):<14} {r['summary']}")
+        last = i
+    if last != len(rows) - 1:
+        out.append("  ...")
+    nxt = rows[min(solved, len(rows) - 1)]
+    out.append(f"next: {nxt['puzzle']} --{nxt['variant']} (exercises/{nxt['puzzle']}/); `kpuzzles watch` starts there")
+    return "```text\n" + "\n".join(out) + "\n```"
+
+
+def cell(text):
+    return text.replace("|", "\\|")
+
+
+def course_table(rows, page):
+    out = ["| # | puzzle | exercise | what it practises | minutes | track | notes |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        note = "bug hunt: the trace build" if r["bug_hunt"] else ""
+        out.append(f"| {r['position']} | [{r['puzzle']}]({link(r['doc'], page)}) | `--{r['variant']}` | "
+                   f"{cell(r['summary'])} | {r['minutes']} | {r['track']} | {note} |")
+    return "\n".join(out)
+
+
+def clock(t):
+    h, m = map(int, t.split(":"))
+    return h * 60 + m
+
+
+def hhmm(minutes):
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def agenda(rows, kind, page, notes=True):
+    """The agenda's rows: fixed items at their times; in between, each puzzle's introduction and
+    its core exercises in course order, as many as fit before the end. `notes`: what was not
+    reached and the stretch exercises, below the table."""
+    plan = AGENDAS[kind]
+    fixed = sorted((clock(s), m, what) for s, m, what in plan["fixed"])
+    items = []  # (minutes, what, puzzle)
+    for p in puzzles_in_order(rows):
+        core = [r for r in rows if r["puzzle"] == p and r["track"] == "core"]
+        if not core:
+            continue
+        doc = link(core[0]["doc"], page)
+        items.append((INTRO_MINUTES, f"Slides: [{p}]({doc}), its concepts and first diagram", p))
+        for r in core:
+            hunt = " (bug hunt, trace build)" if r["bug_hunt"] else ""
+            items.append((r["minutes"], f"`{p} --{r['variant']}`{hunt}", p))
+    out = ["| time | minutes | what |", "| --- | --- | --- |"]
+    t, end, fi, done = clock(plan["start"]), clock(plan["end"]), 0, 0
+    covered = []
+    while True:
+        # The next fixed item, when its time has come or the next exercise would run into it.
+        nxt = fixed[fi] if fi < len(fixed) else None
+        item = items[done] if done < len(items) else None
+        if nxt and (item is None or t + item[0] > nxt[0]):
+            if nxt[0] > t:
+                out.append(f"| {hhmm(t)} | {nxt[0] - t} | catch up, or a stretch exercise |")
+                t = nxt[0]
+            out.append(f"| {hhmm(t)} | {nxt[1]} | {nxt[2]} |")
+            t += nxt[1]
+            fi += 1
+            continue
+        if item is None or nxt is None:
+            break
+        out.append(f"| {hhmm(t)} | {item[0]} | {item[1]} |")
+        t += item[0]
+        if item[2] not in covered:
+            covered.append(item[2])
+        done += 1
+    if t < end:
+        out.append(f"| {hhmm(t)} | | end |")
+    left = [i for i in items[done:] if not i[1].startswith("Slides")]
+    # A puzzle whose introduction was given but whose core exercises did not all fit is partly covered.
+    partly = sorted({i[2] for i in left} & set(covered), key=covered.index)
+    later = [p for p in puzzles_in_order(rows) if p not in covered]
+    if not notes:
+        return "\n".join(out)
+    core_min = sum(i[0] for i in items[:done] if not i[1].startswith("Slides"))
+    text = [f"Core exercise time in this agenda: {hours(core_min)}; core exercises not reached: {len(left)}."]
+    if partly:
+        text.append("Partly covered (their remaining core exercises are homework): " + ", ".join(partly) + ".")
+    if later:
+        text.append("Not reached (self-study after the workshop): " + ", ".join(later) + ".")
+    stretch = [r for r in rows if r["track"] != "core" and r["puzzle"] in covered]
+    if stretch:
+        text.append("Stretch exercises of the puzzles covered, for those who finish early: " +
+                    ", ".join(f"`{r['puzzle']} --{r['variant']}` ({r['minutes']} min)" for r in stretch) + ".")
+    return "\n".join(out) + "\n\n" + "\n".join("- " + t for t in text)
+
+
+def demo(puzzle, which="last"):
+    """One puzzle's benchmark rows on the H100 (its first or last group of rows: a size, a filter
+    length) with the same kernel on the 16-core CPU beside it."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from portability_report import key  # a row's name without its size, as that page matches them
+    reports = {}
+    for m in ("h100", "cpu16"):
+        path = RESULTS / f"{puzzle}-{m}.json"
+        reports[m] = json.loads(path.read_text()) if path.exists() else {"rows": []}
+    cpu = {key(r): r for r in reports["cpu16"]["rows"]}
+    gpu_rows = reports["h100"]["rows"]
+    if not gpu_rows:
+        return f"(no benchmarks/results/{puzzle}-h100.json yet)"
+    groups = [r["group"] for r in gpu_rows if r.get("group")]
+    chosen = (groups[0] if which == "first" else groups[-1]) if groups else ""  # sizes run smallest first
+    out = ["| kernel | H100 GB/s | H100 % of copy | 16-core CPU GB/s | CPU % of copy |",
+           "| --- | --- | --- | --- | --- |"]
+    for r in gpu_rows:
+        if r.get("group", "") not in (chosen, ""):  # rows of no group (the copies) belong to all
+            continue
+        c = cpu.get(key(r))
+        cg = f"{c['gbps']:.1f}" if c else ""
+        cp = f"{100 * c.get('fraction_of_copy', 0):.1f} %" if c else ""
+        out.append(f"| {cell(r['name'])} | {r['gbps']:.1f} | {100 * r.get('fraction_of_copy', 0):.1f} % | {cg} | {cp} |")
+    return "\n".join(out)
+
+
+def render(name, opts, rows, page):
+    if name == "count":
+        return str(len(rows))
+    if name == "puzzles":
+        return str(len(puzzles_in_order(rows)))
+    if name == "summary":
+        return summary(rows)
+    if name == "list":
+        return list_transcript(rows, int(opts.get("solved", 0)), int(opts.get("pending", 0)))
+    if name == "table":
+        return course_table(rows, page)
+    if name == "agenda":
+        return agenda(rows, opts.get("kind", "day"), page, opts.get("notes", "yes") != "no")
+    if name == "demo":
+        return demo(opts["puzzle"], opts.get("group", "last"))
+    raise ValueError(f"unknown block course:{name}")
+
+
+def fill(text, rows, page):
+    def sub(m):
+        opts = dict(kv.split("=", 1) for kv in m.group(2).split())
+        body = render(m.group(1), opts, rows, page)
+        if m.group(3).startswith("\n"):  # a block: on lines of its own
+            body = "\n" + body + "\n"
+        return f"<!-- course:{m.group(1)}{m.group(2)} -->{body}<!-- course:end -->"
+    return MARKER.sub(sub, text)
+
+
+def pages():
+    return sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kpuzzles", help="the kpuzzles to ask (default: build/openmp/framework/cli/kpuzzles)")
+    ap.add_argument("--list-json", help="a saved `kpuzzles list --json` instead of running kpuzzles")
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true", help="exit 1 if a generated block is out of date")
+    mode.add_argument("--write", action="store_true", help="rewrite the generated blocks")
+    args = ap.parse_args()
+    rows = exercises(load_course(args))
+    stale = []
+    for path in pages():
+        text = path.read_text()
+        if "<!-- course:" not in text:
+            continue
+        page = str(path.relative_to(ROOT / "docs")) if path.is_relative_to(ROOT / "docs") else "README.md"
+        new = fill(text, rows, page)
+        if new != text:
+            stale.append(path.relative_to(ROOT))
+            if args.write:
+                path.write_text(new)
+    verb = "rewrote" if args.write else "out of date"
+    for s in stale:
+        print(f"{verb}: {s}")
+    if args.check and stale:
+        print("regenerate: python3 cmake/kpz_course_docs.py --write (after building kpuzzles), and commit")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
