@@ -2,9 +2,9 @@
 """The workshop slides: one self-contained HTML deck per part, built with pandoc (Debian: `apt-get
 install pandoc`; DZSlides, pandoc's built-in HTML slide format, so no JavaScript to download).
 
-Parts, in course order: welcome (slides/parts/welcome.md), one per puzzle of the course, the GPU
+Parts, in course order: welcome (docs/slides/welcome.md), one per puzzle of the course, the GPU
 demo (gpu-demo.md) and the wrap-up (wrap-up.md). A puzzle's deck is made from the book: its page's
-title and opening paragraph, the concept slides in slides/parts/<puzzle>.md when there are any,
+title and opening paragraph, the concept slides in docs/slides/<puzzle>.md when there are any,
 its exercises with their minutes (the registry), each core exercise's access diagram
 (docs/img/trace/), and its measured row of docs/one-source-two-machines.md. In the parts' text,
 the book's generated blocks (`<!-- course:... -->`, cmake/kpz_course_docs.py) are filled in, and
@@ -12,7 +12,7 @@ the book's generated blocks (`<!-- course:... -->`, cmake/kpz_course_docs.py) ar
     <!-- slides:include PAGE MARKER -->   the block of docs/PAGE between <!-- generated:MARKER -->
                                          and <!-- generated:end --> (the committed measurements)
 
-  slides/build.py [--kpuzzles PATH | --list-json FILE] [--out DIR]   (default DIR: build/slides)
+  cmake/kpz_slides.py [--kpuzzles PATH | --list-json FILE] [--out DIR]   (default DIR: build/slides)
 
 Open DIR/index.html; in a deck, the arrow keys move, Home and End jump, F11 is full screen.
 """
@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PARTS = ROOT / "slides" / "parts"
+PARTS = ROOT / "docs" / "slides"
 DOCS = ROOT / "docs"
 spec = importlib.util.spec_from_file_location("kpz_course_docs", ROOT / "cmake" / "kpz_course_docs.py")
 course_docs = importlib.util.module_from_spec(spec)
@@ -43,7 +43,7 @@ def generated_block(page, marker):
     text = (DOCS / page).read_text()
     m = re.search(rf"<!-- generated:{re.escape(marker)} -->\n(.*?)\n<!-- generated:end -->", text, re.S)
     if not m:
-        sys.exit(f"slides/build.py: docs/{page} has no <!-- generated:{marker} --> block")
+        sys.exit(f"cmake/kpz_slides.py: docs/{page} has no <!-- generated:{marker} --> block")
     return m.group(1)
 
 
@@ -103,11 +103,11 @@ def pandoc(md, html_out, workdir):
     version = subprocess.run(["pandoc", "--version"], capture_output=True, text=True).stdout.split()[1]
     embed = ["--embed-resources", "--standalone"] if tuple(map(int, version.split(".")[:2])) >= (2, 19) else \
         ["--self-contained"]
-    cmd = ["pandoc", "-f", "markdown-smart", "-t", "dzslides", "--slide-level=2", *embed, "--css", str(ROOT / "slides" / "slides.css"),
+    cmd = ["pandoc", "-f", "markdown-smart", "-t", "dzslides", "--slide-level=2", *embed, "--css", str(ROOT / "docs" / "slides" / "slides.css"),
            "--resource-path", str(DOCS), "-o", str(html_out), str(src)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        sys.exit(f"slides/build.py: pandoc failed on {html_out.name}:\n{r.stderr}")
+        sys.exit(f"cmake/kpz_slides.py: pandoc failed on {html_out.name}:\n{r.stderr}")
 
 
 def main():
@@ -117,7 +117,7 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "build" / "slides"), help="output folder (default: build/slides)")
     args = ap.parse_args()
     if not shutil.which("pandoc"):
-        sys.exit("slides/build.py: needs pandoc (Debian/Ubuntu: apt-get install pandoc; macOS: brew install pandoc)")
+        sys.exit("cmake/kpz_slides.py: needs pandoc (Debian/Ubuntu: apt-get install pandoc; macOS: brew install pandoc)")
     rows = course_docs.exercises(course_docs.load_course(args))
     portable = generated_block("one-source-two-machines.md", "table").splitlines()
     out = pathlib.Path(args.out)
