@@ -110,7 +110,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const LaunchShape shape =
       launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
   const Launch launch{shape.team_size, shape.vector_length};
-  const LaunchShape team_only = launch_shape(space, team_needs(), ShapeRequest{req.team_size, 1}, Purpose::speed);
+  // The Team flavour has no lanes: a GPU block of 64 members (a row each), not 8.
+  KernelNeeds team_flavour = team_needs();
+  team_flavour.gpu_team = 64;
+  const LaunchShape team_only = launch_shape(space, team_flavour, ShapeRequest{req.team_size, 1}, Purpose::speed);
 
   BenchReport report;
   report.puzzle = "batched";
