@@ -6,6 +6,9 @@
 #   benchmarks/<name>/*.cpp  benchmark registration -> OBJECT library kpz_bench_<name>
 #   tests/<name>/*.cpp       GoogleTest suites      (tests/CMakeLists.txt)
 #   docs/puzzles/<name>.md   the learner's page
+# A puzzle that needs what not every build has (an optional library) says so in
+# framework/puzzles/<name>/requires.cmake (see kpz_add_puzzle): without it, the build leaves the
+# puzzle out, with a status line saying why.
 # Each part is its own small target so that saving one exercise rebuilds one object.
 include_guard(GLOBAL)
 
@@ -37,6 +40,15 @@ function(kpz_add_puzzle name)
       message(FATAL_ERROR "kpz: puzzle '${name}' has no ${_part}/${name}/ folder")
     endif()
   endforeach()
+  # requires.cmake sets KPZ_PUZZLE_MISSING to what this build lacks for the puzzle (empty: nothing).
+  set(KPZ_PUZZLE_MISSING "")
+  if(EXISTS "${_root}/framework/puzzles/${name}/requires.cmake")
+    include("${_root}/framework/puzzles/${name}/requires.cmake")
+  endif()
+  if(KPZ_PUZZLE_MISSING)
+    message(STATUS "kpz: puzzle '${name}' left out of this build: ${KPZ_PUZZLE_MISSING}")
+    return()
+  endif()
   file(GLOB _spec CONFIGURE_DEPENDS "${_root}/framework/puzzles/${name}/*.cpp")
   file(GLOB _exercise CONFIGURE_DEPENDS "${_root}/exercises/${name}/*.cpp")
   file(GLOB _reference CONFIGURE_DEPENDS "${_root}/reference/${name}/*.cpp")
@@ -75,7 +87,8 @@ function(kpz_add_all_puzzles)
   foreach(_n IN LISTS _names)
     kpz_add_puzzle(${_n})
   endforeach()
-  message(STATUS "kpz: puzzles: ${_names}")
+  get_property(_added GLOBAL PROPERTY KPZ_PUZZLES)
+  message(STATUS "kpz: puzzles: ${_added}")
 endfunction()
 
 # kpz_link_puzzles(<target> [NO_BENCHMARKS] [<puzzle>...]): link every part of the given puzzles

@@ -1,0 +1,53 @@
+// batched exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run batched`
+// (or the tests; bug hunts: `kpuzzles trace batched --bug-...` in the trace build).
+// The solution is in reference/batched/, but try first: docs/puzzles/batched.md has hints.
+// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write batched`
+// restores it (and discards your work).
+#include <KokkosBlas1_team_dot.hpp>
+#include <KokkosBlas2_team_gemv.hpp>
+
+#include "batched/batched.hpp"
+
+namespace kpz::batched::exercise {
+
+template <class Space>
+void hand_written(const Space& space, const Launch& launch, BatchView<const float***, Space> A,
+                  BatchView<const float**, Space> x, BatchView<const float**, Space> rhs, BatchView<float**, Space> r,
+                  View<float*, Space> rr) {
+  const int batch = static_cast<int>(A.extent(0));
+  const int m = static_cast<int>(A.extent(1));
+  const int n = static_cast<int>(A.extent(2));
+  // One team (CUDA: one block) per system; a member's vector lanes are threadIdx.x on CUDA.
+  const TeamPolicy<Space> policy(space, batch, launch.team_size, launch.vector_length);
+  Kokkos::parallel_for(
+      "batched::hand_written", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int b = team.league_rank();
+        float sum_sq = 0.0f;
+        // TODO(roughly 10 lines): for every row i of system b, r(b, i) = rhs(b, i) minus row i
+        // TODO(roughly 1 line): rr(b) = sum_sq, written once per team.
+      });
+}
+
+template <class Space>
+void library(const Space& space, const Launch& launch, BatchView<const float***, Space> A,
+             BatchView<const float**, Space> x, BatchView<const float**, Space> rhs, BatchView<float**, Space> r,
+             View<float*, Space> rr) {
+  const int batch = static_cast<int>(A.extent(0));
+  const int m = static_cast<int>(A.extent(1));
+  const TeamPolicy<Space> policy(space, batch, launch.team_size, launch.vector_length);
+  Kokkos::parallel_for(
+      "batched::library", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int b = team.league_rank();
+        // System b as Views of its own: what Kokkos Kernels' team routines take.
+        const auto A_b = Kokkos::subview(A, b, Kokkos::ALL, Kokkos::ALL);
+        const auto x_b = Kokkos::subview(x, b, Kokkos::ALL);
+        const auto rhs_b = Kokkos::subview(rhs, b, Kokkos::ALL);
+        const auto r_b = Kokkos::subview(r, b, Kokkos::ALL);
+        // TODO(roughly 4 lines): r_b = rhs_b - A_b x_b, the product done by one call of
+        // TODO(roughly 2 lines): rr(b) = r_b . r_b, computed by Kokkos Kernels' team-level
+      });
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_BATCHED_INSTANTIATE)
+
+}  // namespace kpz::batched::exercise

@@ -1,0 +1,51 @@
+#pragma once
+// batched: for B small dense systems, the residual r_b = rhs_b - A_b x_b and its squared norm
+// rr_b = r_b . r_b, one team per system. The kernel signatures (signatures.inc) are implemented
+// twice, with the same text: by the learner in exercises/batched/ (namespace
+// kpz::batched::exercise) and in reference/batched/ (namespace kpz::batched::reference).
+// The puzzle is built only with Kokkos Kernels (requires.cmake).
+#include <cstddef>
+
+#include "batched/signatures.inc"
+#include "kpz/kernel_table.hpp"
+#include "kpz/launch_shape.hpp"
+#include "kpz/spaces.hpp"
+#include "kpz/types.hpp"
+
+namespace kpz::batched {
+
+// The batch in device memory, one system after the other, each row-major (LayoutRight on every
+// backend): A(b, i, j) of one system is contiguous, which a team reading its own system wants.
+template <class DataType, class Space>
+using BatchView = Kokkos::View<DataType, Kokkos::LayoutRight, typename Space::memory_space>;
+
+// What the host side decides before a launch (CUDA: a block of team_size x vector_length threads).
+struct Launch {
+  int team_size;
+  int vector_length;
+};
+
+// One system per team: rows on the members, a row's columns on the vector lanes. GPU: 8 rows at
+// a time, 32 lanes over a row (one warp per row); CPU: one lane, the row is a SIMD loop.
+inline KernelNeeds team_needs() {
+  KernelNeeds needs;
+  needs.gpu_team = 8;
+  needs.gpu_vector = 32;
+  needs.host_vector = 1;
+  needs.check_team = 64;
+  return needs;
+}
+
+// Fewest bytes any batched kernel moves: A, x and rhs read once, r and rr written once.
+inline double bytes_moved(std::size_t batch, std::size_t rows, std::size_t cols) {
+  const double b = static_cast<double>(batch), m = static_cast<double>(rows), n = static_cast<double>(cols);
+  return static_cast<double>(sizeof(float)) * b * (m * n + n + 2.0 * m + 1.0);
+}
+
+// The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().
+KPZ_KERNELS(KPZ_BATCHED_KERNELS)
+
+}  // namespace kpz::batched
+
+// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
+#define KPZ_BATCHED_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_BATCHED_KERNELS, S)

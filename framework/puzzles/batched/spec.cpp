@@ -1,0 +1,187 @@
+// batched's registration: variants, options, inputs, oracle and checking.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "batched/batched.hpp"
+#include "batched/transfer.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::batched {
+namespace {
+
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 28;  // entries of all of A: 1 GiB of floats
+
+struct Sizes {
+  std::size_t batch, rows, cols;
+};
+
+struct Inputs {
+  std::vector<float> A, x, rhs;  // row-major, one system after the other
+};
+
+// The worked example (docs/puzzles/batched.md): A_b(i, j) = b + i * N + j, x_b(j) = j + 1,
+// rhs_b(i) = 10 (i + 1) + b. Anything else is random, asymmetric around 0, so that a sign error,
+// a swapped index or a dropped term shows.
+Inputs make_inputs(const Sizes& s, std::uint64_t seed, bool worked_example) {
+  Inputs in{std::vector<float>(s.batch * s.rows * s.cols), std::vector<float>(s.batch * s.cols),
+            std::vector<float>(s.batch * s.rows)};
+  if (worked_example) {
+    for (std::size_t b = 0; b < s.batch; ++b) {
+      for (std::size_t i = 0; i < s.rows; ++i) {
+        in.rhs[b * s.rows + i] = static_cast<float>(10 * (i + 1) + b);
+        for (std::size_t j = 0; j < s.cols; ++j)
+          in.A[(b * s.rows + i) * s.cols + j] = static_cast<float>(b + i * s.cols + j);
+      }
+      for (std::size_t j = 0; j < s.cols; ++j) in.x[b * s.cols + j] = static_cast<float>(j + 1);
+    }
+    return in;
+  }
+  Rng rng(seed);
+  for (auto& v : in.A) v = static_cast<float>(rng.uniform(-1.0, 1.5));
+  for (auto& v : in.x) v = static_cast<float>(rng.uniform(-2.0, 3.0));
+  for (auto& v : in.rhs) v = static_cast<float>(rng.uniform(-1.0, 2.0));
+  return in;
+}
+
+// Double-precision oracle: r (B x M) then rr (B), and per element the rounding a float kernel
+// may show (rr's bound carries r's rounding: |2 r_i d_i + d_i^2| per term).
+void oracle(const Sizes& s, const Inputs& in, std::vector<double>& expected, std::vector<double>& bound) {
+  expected.assign(s.batch * (s.rows + 1), 0.0);
+  bound.assign(expected.size(), 0.0);
+  for (std::size_t b = 0; b < s.batch; ++b) {
+    double rr = 0, rr_bound = 0;
+    for (std::size_t i = 0; i < s.rows; ++i) {
+      const std::size_t k = b * s.rows + i;
+      double r = in.rhs[k], abs_sum = std::fabs(r);
+      for (std::size_t j = 0; j < s.cols; ++j) {
+        const double p = static_cast<double>(in.A[k * s.cols + j]) * in.x[b * s.cols + j];
+        r -= p;
+        abs_sum += std::fabs(p);
+      }
+      const double d = sum_error_bound(abs_sum, s.cols + 1);
+      expected[k] = r;
+      bound[k] = d;
+      rr += r * r;
+      rr_bound += 2 * std::fabs(r) * d + d * d + sum_error_bound(r * r, s.rows);
+    }
+    expected[s.batch * s.rows + b] = rr;
+    bound[s.batch * s.rows + b] = rr_bound;
+  }
+}
+
+// Who should have written element k of the output (r, then rr): row i of system b belongs to
+// team b and the member whose TeamThreadRange share holds i; rr(b) to one member of team b.
+OwnerFn owner_of(std::string_view space, const Sizes& s, int team_size) {
+  const OwnerFn by_row = tile_owner(space, s.rows, team_size);
+  const std::size_t r_size = s.batch * s.rows;
+  return [=](std::size_t k) {
+    if (k < r_size) return by_row(k) + " (r of system " + std::to_string(k / s.rows) + ")";
+    return "team " + std::to_string(k - r_size) + " (rr of system " + std::to_string(k - r_size) + ")";
+  };
+}
+
+enum class Variant { library, hand_written };
+
+Variant variant_of(const std::string& name) {
+  return name == "hand-written" ? Variant::hand_written : Variant::library;
+}
+
+template <class Space>
+RunReport run_on(const Space& space, const RunRequest& req) {
+  const Sizes s{static_cast<std::size_t>(req.params.get("batch")), static_cast<std::size_t>(req.params.get("rows")),
+                static_cast<std::size_t>(req.params.get("cols"))};
+  if (static_cast<double>(s.batch) * static_cast<double>(s.rows) * static_cast<double>(s.cols) >
+      static_cast<double>(kMaxElements))
+    throw UsageError("batched: --batch x --rows x --cols must be at most " + std::to_string(kMaxElements) +
+                     " (the entries of all the matrices)");
+  const bool worked = !req.params.given("batch") && !req.params.given("rows") && !req.params.given("cols");
+
+  // Host-side launch configuration: the framework's shape for the backend (kpz/launch_shape.hpp);
+  // --team-size / --vector-length override it.
+  const LaunchShape shape =
+      launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const Launch launch{shape.team_size, shape.vector_length};
+
+  const Inputs in = make_inputs(s, req.seed, worked);
+  const auto A = batch_to_device<float***, Space>(space, "A", in.A, s.batch, s.rows, s.cols);
+  const auto x = batch_to_device<float**, Space>(space, "x", in.x, s.batch, s.cols);
+  const auto rhs = batch_to_device<float**, Space>(space, "rhs", in.rhs, s.batch, s.rows);
+  BatchView<float**, Space> r(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "r"), s.batch, s.rows);
+  View<float*, Space> rr(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "rr"), s.batch);
+  poison(r);
+  poison(rr);
+  space.fence();
+
+  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  if (variant_of(req.variant) == Variant::hand_written)
+    kern.hand_written(space, launch, A, x, rhs, r, rr);
+  else
+    kern.library(space, launch, A, x, rhs, r, rr);
+  space.fence();
+  std::vector<float> got = batch_to_host(r);
+  const std::vector<float> got_rr = to_host(rr);
+  got.insert(got.end(), got_rr.begin(), got_rr.end());
+
+  std::vector<double> expected, bound;
+  oracle(s, in, expected, bound);
+
+  RunReport report;
+  report.config.set("batch", s.batch).set("rows", s.rows).set("cols", s.cols);
+  report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
+  report.config.set("teams", s.batch).set("worked_example", worked);
+  compare_within(report, got, expected, bound, owner_of(space_name<Space>(), s, launch.team_size));
+  if (req.keep_arrays) {
+    report.inputs.set("A", Json::array_of(in.A)).set("x", Json::array_of(in.x)).set("rhs", Json::array_of(in.rhs));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+PuzzleSpec make_spec() {
+  const std::vector<OptionSpec> options = {
+      {"batch", "number of systems B (random inputs when a size is given)", 2, 1, kMaxElements},
+      {"rows", "rows M of every A_b (random inputs when a size is given)", 2, 1, 4096},
+      {"cols", "columns N of every A_b (random inputs when a size is given)", 3, 1, 4096}};
+  const std::vector<std::string> checks = {"--batch 1 --rows 1 --cols 1", "--batch 1 --rows 37 --cols 5",
+                                           "--batch 5 --rows 13 --cols 29 --team-size 1",
+                                           "--batch 301 --rows 17 --cols 33", "--batch 7 --rows 70 --cols 1"};
+  PuzzleSpec spec;
+  spec.name = "batched";
+  spec.summary = "many small residuals r = rhs - A x and their norms, with Kokkos Kernels' team routines";
+  spec.doc = "puzzles/batched.md";
+  spec.variants = {
+      {"library", "one team per system calls Kokkos Kernels' team gemv and team dot", options, "library", checks},
+      {"hand-written", "one team per system: rows on the members, each row's dot product on the vector lanes", options,
+       "hand_written", checks},
+  };
+  spec.course_position = 6;
+  spec.learning_order = {"hand-written", "library"};
+  for (auto& v : spec.variants)
+    v.trace.not_traceable_reason =
+        "batched is built only with Kokkos Kernels, whose routines take Kokkos Views: the trace build has none";
+  spec.run = [](const RunRequest& req) {
+    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
+  };
+  spec.bytes_moved = [](const Params& p) {
+    return bytes_moved(static_cast<std::size_t>(p.get("batch")), static_cast<std::size_t>(p.get("rows")),
+                       static_cast<std::size_t>(p.get("cols")));
+  };
+  // `kpuzzles run`'s peak: A on the host and the device (8 bytes an entry), the vectors and the
+  // oracle's doubles (about 40 bytes per row and column).
+  spec.bytes_needed = [](const std::string&, const Params& p) {
+    const double b = static_cast<double>(p.get("batch")), m = static_cast<double>(p.get("rows")),
+                 n = static_cast<double>(p.get("cols"));
+    return b * (8.0 * m * n + 40.0 * (m + n + 1));
+  };
+  return spec;
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::batched

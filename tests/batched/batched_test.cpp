@@ -1,0 +1,101 @@
+// batched: the worked example, edge cases and seeded random cases on every enabled space, for the
+// hand-written team kernel and the one composed from Kokkos Kernels' team routines.
+#include "kpz/launch_shape.hpp"
+#include "kpz_test.hpp"
+
+namespace {
+
+using kpz::test::Case;
+using Sizes = std::map<std::string, std::int64_t>;
+
+const char* const kVariants[] = {"hand-written", "library"};
+
+Sizes sizes(std::int64_t batch, std::int64_t rows, std::int64_t cols) {
+  return {{"batch", batch}, {"rows", rows}, {"cols", cols}};
+}
+
+// Vector lengths worth testing on a space: 1, 2, 4, 32 and the largest the backend allows.
+std::vector<int> vector_lengths(const std::string& space) {
+  const int max =
+      kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
+  std::vector<int> lengths;
+  for (int v : {1, 2, 4, 32})
+    if (v <= max) lengths.push_back(v);
+  if (max > 32) lengths.push_back(max > 64 ? 64 : max);
+  return lengths;
+}
+
+class Batched : public ::testing::TestWithParam<std::string> {
+ protected:
+  kpz::RunReport run(const Case& c) { return kpz::test::run_case("batched", GetParam(), c); }
+};
+
+TEST_P(Batched, WorkedExample) {
+  for (const char* variant : kVariants) {
+    const auto r = run({variant, {}});
+    KPZ_EXPECT_PASS(r) << variant;
+    // r of both systems, then rr: the values printed in docs/puzzles/batched.md.
+    EXPECT_EQ(r.output.dump(), "[2,-6,-3,-11,40,130]") << variant;
+  }
+}
+
+TEST_P(Batched, EdgeCases) {
+  // One system; 1 x 1; one row; one column; fewer rows than a team; rows and columns that are
+  // not a multiple of the team size or the lanes; wide and tall systems.
+  for (const char* variant : kVariants) {
+    for (auto [b, m, n] : {std::tuple{1, 1, 1},
+                           {1, 1, 40},
+                           {1, 37, 1},
+                           {3, 2, 3},
+                           {1, 5, 5},
+                           {4, 13, 29},
+                           {2, 100, 3},
+                           {3, 3, 100},
+                           {1, 65, 67}}) {
+      const auto r = run({variant, sizes(b, m, n), 0, 7u * b + 3u * m + n});
+      KPZ_EXPECT_PASS(r) << variant << " B=" << b << " M=" << m << " N=" << n;
+    }
+  }
+}
+
+TEST_P(Batched, AtLeastThreeTeamsEveryTeamSizeAndVectorLength) {
+  for (const char* variant : kVariants) {
+    for (const int team : kpz::test::team_sizes(GetParam())) {
+      for (const int lanes : vector_lengths(GetParam())) {
+        if (!kpz::test::shape_fits(GetParam(), team, lanes)) continue;
+        for (auto [b, m, n] : {std::tuple{5, 13, 29}, {3, 33, 7}, {17, 9, 70}}) {
+          const auto r = run({variant, sizes(b, m, n), team, 31u * team + lanes + m, lanes});
+          KPZ_EXPECT_PASS(r) << variant << " team " << team << ", lanes " << lanes << ", B=" << b << " M=" << m
+                             << " N=" << n;
+          EXPECT_EQ(r.config.find("team_size")->dump(), std::to_string(team));
+          EXPECT_EQ(r.config.find("vector_length")->dump(), std::to_string(lanes));
+        }
+      }
+    }
+  }
+}
+
+TEST_P(Batched, SeedsChangeInputs) {
+  const auto a = run({"library", sizes(3, 4, 5), 0, 1});
+  const auto b = run({"library", sizes(3, 4, 5), 0, 2});
+  EXPECT_NE(a.inputs.dump(), b.inputs.dump());
+  KPZ_EXPECT_PASS(a);
+  KPZ_EXPECT_PASS(b);
+}
+
+TEST_P(Batched, TooManyEntriesIsAUsageError) {
+  EXPECT_THROW(run({"library", sizes(1 << 20, 4096, 4096)}), kpz::UsageError);
+  EXPECT_THROW(run({"hand-written", sizes(1 << 17, 64, 64)}), kpz::UsageError);
+}
+
+TEST_P(Batched, LargeRandom) {
+  for (const char* variant : kVariants) {
+    const auto r = run({variant, sizes(503, 97, 67), 0, 4242, 0, false});
+    KPZ_EXPECT_PASS(r) << variant;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, Batched, ::testing::ValuesIn(kpz::enabled_space_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
