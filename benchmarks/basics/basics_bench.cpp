@@ -121,8 +121,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       launch();
       space.fence();
       require(to_host(counts) == want, scatter ? "histogram_scatter" : "histogram_atomic");
-      report.rows.push_back({scatter ? "basics --histogram, ScatterView" : "basics --histogram, atomic_add", "puzzle",
-                             group, 4.0 * static_cast<double>(n), time_kernel(space, req.cfg, launch)});
+      report.rows.push_back(
+          {std::string(scatter ? "basics --histogram, ScatterView, " : "basics --histogram, atomic_add, ") +
+               std::to_string(bins) + " bins",
+           "puzzle", group, 4.0 * static_cast<double>(n), time_kernel(space, req.cfg, launch)});
     }
   }
   report.notes.push_back("2D rows: " + std::to_string(rows) + " x " + std::to_string(cols) +
