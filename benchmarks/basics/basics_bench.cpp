@@ -1,0 +1,148 @@
+// `kpuzzles bench basics`: the on-ramp's kernels against a device copy, and the three comparisons
+// its page draws: axpy against the copy (a map runs at copy speed), the MDRange kernel on a
+// LayoutRight and on a LayoutLeft matrix (the layout that matches the backend's iteration order
+// wins), and the histogram with atomics against the one with a ScatterView, with few bins (every
+// thread hits the same counters) and with many.
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "basics/basics.hpp"
+#include "kpz/backend_traits.hpp"
+#include "kpz/bench.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::basics {
+namespace {
+
+// The MDRange kernel of step 3 on a matrix of the given layout (the puzzle's kernel takes the
+// space's default layout: LayoutRight on a CPU, LayoutLeft on a GPU).
+template <class Layout, class Space>
+void mdrange_on(const Space& space, Kokkos::View<const float**, Layout, typename Space::memory_space> in,
+                View<const float*, Space> u, View<const float*, Space> v,
+                Kokkos::View<float**, Layout, typename Space::memory_space> out) {
+  Kokkos::parallel_for(
+      "basics::bench::mdrange",
+      Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>(
+          space, {0, 0}, {static_cast<std::int64_t>(out.extent(0)), static_cast<std::int64_t>(out.extent(1))}),
+      KOKKOS_LAMBDA(int i, int j) { out(i, j) = in(i, j) + u(i) * v(j); });
+}
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error(what + " gives a wrong result: refusing to time it");
+}
+
+template <class Layout, class Space>
+void add_layout_row(BenchReport& report, const Space& space, const BenchRequest& req, const std::vector<float>& a,
+                    View<const float*, Space> u, View<const float*, Space> v, const std::vector<float>& hu,
+                    const std::vector<float>& hv, const std::string& name) {
+  using Matrix = Kokkos::View<float**, Layout, typename Space::memory_space>;
+  const std::size_t rows = hu.size(), cols = hv.size();
+  Matrix in(Kokkos::view_alloc(space, "in"), rows, cols), out(Kokkos::view_alloc(space, "out"), rows, cols);
+  auto h = Kokkos::create_mirror_view(in);
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j) h(i, j) = a[i * cols + j];
+  Kokkos::deep_copy(space, in, h);
+  const auto launch = [&] { mdrange_on<Layout>(space, in, u, v, out); };
+  launch();
+  space.fence();
+  Kokkos::deep_copy(h, out);
+  for (std::size_t i = 0; i < rows; i += rows / 7 + 1)
+    for (std::size_t j = 0; j < cols; j += cols / 7 + 1)
+      require(std::fabs(h(i, j) - (a[i * cols + j] + static_cast<double>(hu[i]) * hv[j])) < 1e-4, name);
+  report.rows.push_back(
+      {name, "puzzle", "2D", 8.0 * static_cast<double>(rows * cols), time_kernel(space, req.cfg, launch)});
+}
+
+template <class Space>
+BenchReport bench_on(const Space& space, const BenchRequest& req) {
+  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
+                        : is_gpu_v<Space>      ? std::size_t{1} << 26
+                                               : std::size_t{1} << 22;
+  const auto k = kernels<Space>(req.impl == Impl::reference);
+  BenchReport report;
+  report.puzzle = "basics";
+  report.space = std::string(space_name<Space>());
+  report.config.set("size", n).set("impl", std::string(to_string(req.impl)));
+  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  add_copy_baselines(report, space, n, req.cfg, "map");
+  Rng rng(req.seed);
+
+  // Step 2: z = alpha x + y reads two arrays and writes one; a copy reads one and writes one.
+  std::vector<float> hx(n), hy(n);
+  for (auto& x : hx) x = static_cast<float>(rng.uniform(-2.0, 3.0));
+  for (auto& y : hy) y = static_cast<float>(rng.uniform(-1.0, 2.0));
+  std::vector<float> pad_x(hx), pad_y(hy);
+  pad_x.resize(padded_range(static_cast<int>(n)), 0.0f);
+  pad_y.resize(pad_x.size(), 0.0f);
+  auto x = to_device(space, "x", pad_x);
+  auto y = to_device(space, "y", pad_y);
+  View<float*, Space> z_mem(Kokkos::view_alloc(space, "z"), pad_x.size());
+  const View<float*, Space> z(z_mem.data(), n);
+  const auto axpy = [&] { k.axpy(space, 1.5f, x, y, z); };
+  axpy();
+  space.fence();
+  const std::vector<float> hz = to_host(z);
+  for (std::size_t i = 0; i < n; i += n / 4099 + 1) require(std::fabs(hz[i] - (1.5 * hx[i] + hy[i])) < 1e-4, "axpy");
+  report.rows.push_back(
+      {"basics --axpy", "puzzle", "map", 12.0 * static_cast<double>(n), time_kernel(space, req.cfg, axpy)});
+
+  // Step 3: one matrix of about n elements, 2048 columns, in both layouts.
+  const std::size_t cols = 2048, rows = n / cols > 0 ? n / cols : 1;
+  std::vector<float> a(rows * cols), hu(rows), hv(cols);
+  for (auto& e : a) e = static_cast<float>(rng.uniform(-2.0, 3.0));
+  for (auto& e : hu) e = static_cast<float>(rng.uniform(-1.0, 2.0));
+  for (auto& e : hv) e = static_cast<float>(rng.uniform(0.5, 1.5));
+  auto u = to_device(space, "u", hu);
+  auto v = to_device(space, "v", hv);
+  add_layout_row<Kokkos::LayoutRight>(report, space, req, a, u, v, hu, hv, "MDRange on LayoutRight (row-major)");
+  add_layout_row<Kokkos::LayoutLeft>(report, space, req, a, u, v, hu, hv, "MDRange on LayoutLeft (column-major)");
+
+  // Step 6: the same values counted with atomics and through a ScatterView.
+  std::vector<int> hvalues(n);
+  for (const int bins : {16, 4096}) {
+    for (auto& b : hvalues) b = static_cast<int>(rng.integer(0, bins - 1));
+    auto values = to_device(space, "values", hvalues);
+    View<int*, Space> counts(Kokkos::view_alloc(space, "bins"), bins);
+    std::vector<int> want(bins, 0);
+    for (const int b : hvalues) ++want[b];
+    const std::string group = "histogram, " + std::to_string(bins) + " bins";
+    for (const bool scatter : {false, true}) {
+      const auto launch = [&] {
+        if (scatter)
+          k.histogram_scatter(space, values, counts);
+        else
+          k.histogram_atomic(space, values, counts);
+      };
+      launch();
+      space.fence();
+      require(to_host(counts) == want, scatter ? "histogram_scatter" : "histogram_atomic");
+      report.rows.push_back(
+          {std::string(scatter ? "basics --histogram, ScatterView, " : "basics --histogram, atomic_add, ") +
+               std::to_string(bins) + " bins",
+           "puzzle", group, 4.0 * static_cast<double>(n), time_kernel(space, req.cfg, launch)});
+    }
+  }
+  report.notes.push_back("2D rows: " + std::to_string(rows) + " x " + std::to_string(cols) +
+                         " floats; the layout whose contiguous index matches the backend's MDRange order is faster");
+  return report;
+}
+
+BenchSpec make_bench() {
+  return {"basics",
+          "the on-ramp: axpy vs a copy, MDRange on LayoutRight vs LayoutLeft, histogram atomics vs ScatterView",
+          {{"size", "N (0: 2^26 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 28}},
+          [](const BenchRequest& req) {
+            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
+          }};
+}
+
+}  // namespace
+
+KPZ_REGISTER_BENCH(make_bench);
+
+}  // namespace kpz::basics

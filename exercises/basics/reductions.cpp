@@ -1,0 +1,43 @@
+// basics exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run basics`
+// (or the tests; bug hunts: `kpuzzles trace basics --bug-...` in the trace build).
+// The solution is in reference/basics/, but try first: docs/puzzles/basics.md has hints.
+// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write basics`
+// restores it (and discards your work).
+#include "basics/basics.hpp"
+
+namespace kpz::basics::exercise {
+
+template <class Space>
+void reduce(const Space& space, View<const float*, Space> x, Extremes& result) {
+  const Kokkos::RangePolicy<Space> range(space, 0, x.extent(0));
+  // TODO(roughly 4 lines): result.max = the largest x(i), with Kokkos' built-in Max reducer.
+  using MinLoc = Kokkos::MinLoc<float, int>;
+  typename MinLoc::value_type min_loc{};
+  // TODO(roughly 6 lines): min_loc = the smallest x(i) (val) and an i where it is (loc).
+  result.min = min_loc.val;
+  result.min_index = min_loc.loc;
+}
+
+template <class Space>
+void scan(const Space& space, View<const int*, Space> counts, View<int*, Space> offsets) {
+  const int n = static_cast<int>(counts.extent(0));
+  // TODO(roughly 6 lines): offsets(i) = the sum of counts(j) for j < i, for every i <= n.
+}
+
+template <class Space>
+void histogram_atomic(const Space& space, View<const int*, Space> values, View<int*, Space> bins) {
+  Kokkos::deep_copy(space, bins, 0);
+  // TODO(roughly 4 lines): count every values(i) in bins; many i share one bin.
+}
+
+template <class Space>
+void histogram_scatter(const Space& space, View<const int*, Space> values, View<int*, Space> bins) {
+  Kokkos::deep_copy(space, bins, 0);
+  // Per-thread copies of bins on a CPU, atomics on a GPU: the backend's choice.
+  Kokkos::Experimental::ScatterView<int*, typename View<int*, Space>::array_layout, Space> scatter(bins);
+  // TODO(roughly 6 lines): count every values(i) through scatter, then add its counts to bins.
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_REDUCTIONS)
+
+}  // namespace kpz::basics::exercise

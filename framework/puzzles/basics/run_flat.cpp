@@ -1,0 +1,181 @@
+// basics steps 1-3 (--views, --axpy, --mdrange): inputs, validation, oracle and check.
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "basics/basics.hpp"
+#include "basics/runs.hpp"
+#include "kpz/check.hpp"
+#include "kpz/errors.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::basics {
+namespace {
+
+constexpr std::int64_t kMaxCells = std::int64_t{1} << 26;
+
+// What one float multiply-add a * b + c may round to, away from the exact value.
+double madd_bound(double ab, double c) {
+  return 2.0 * std::numeric_limits<float>::epsilon() * (std::fabs(ab) + std::fabs(c)) + 1e-30;
+}
+
+std::vector<float> random_floats(Rng& rng, std::size_t n, double lo, double hi) {
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>(rng.uniform(lo, hi));
+  return v;
+}
+
+template <class Space>
+RunReport run_views(const Space& space, const RunRequest& req) {
+  const auto n = static_cast<std::size_t>(req.params.get("size"));
+  Rng rng(req.seed);
+  std::vector<float> in = random_floats(rng, n, -2.0, 3.0);
+  if (worked_example(req, {"size"}))
+    for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<float>(i);
+  std::vector<float> out(n, poison_value<float>());
+  kernels<Space>(req.impl == Impl::reference)
+      .views(space, HostView<const float*>(in.data(), n), HostView<float*>(out.data(), n));
+  space.fence();
+
+  std::vector<double> expected(n), bound(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    expected[i] = 2.0 * in[i] + 1.0;
+    bound[i] = madd_bound(2.0 * in[i], 1.0);
+  }
+  RunReport report;
+  report.config.set("size", n);
+  compare_within(report, out, expected, bound, [](std::size_t i) {
+    return "element " + std::to_string(i) + ": d (TODO 1), the given kernel, h and out (TODO 2)";
+  });
+  if (req.keep_arrays) {
+    report.inputs.set("in", Json::array_of(in));
+    report.output = Json::array_of(out);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+template <class Space>
+RunReport run_axpy(const Space& space, const RunRequest& req) {
+  const int n = static_cast<int>(req.params.get("size"));
+  const int padded = padded_range(n);
+  Rng rng(req.seed);
+  float alpha = static_cast<float>(rng.uniform(0.5, 2.5));
+  std::vector<float> x = random_floats(rng, n, -2.0, 3.0), y = random_floats(rng, n, -1.0, 2.0);
+  if (worked_example(req, {"size"})) {
+    alpha = 2.0f;
+    for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i), y[i] = 1.0f;
+  }
+  // The arrays live in allocations of whole blocks: an index the guard lets through reads and
+  // writes memory of its own array (no crash), and z's poisoned tail shows the writes.
+  std::vector<float> x_mem(x), y_mem(y);
+  x_mem.resize(padded, 0.0f);
+  y_mem.resize(padded, 0.0f);
+  auto dx = to_device(space, "x", x_mem);
+  auto dy = to_device(space, "y", y_mem);
+  View<float*, Space> z_mem(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "z"), padded);
+  poison(z_mem);
+  space.fence();
+  kernels<Space>(req.impl == Impl::reference)
+      .axpy(space, alpha, View<const float*, Space>(dx.data(), n), View<const float*, Space>(dy.data(), n),
+            View<float*, Space>(z_mem.data(), n));
+  space.fence();
+  const std::vector<float> all = to_host(z_mem);
+  const std::vector<float> got(all.begin(), all.begin() + n);
+
+  std::vector<double> expected(n), bound(n);
+  for (int i = 0; i < n; ++i) {
+    expected[i] = static_cast<double>(alpha) * x[i] + y[i];
+    bound[i] = madd_bound(static_cast<double>(alpha) * x[i], y[i]);
+  }
+  RunReport report;
+  report.config.set("size", n).set("alpha", alpha).set("launched", padded);
+  compare_within(report, got, expected, bound,
+                 [](std::size_t i) { return "iteration i = " + std::to_string(i) + " of the RangePolicy"; });
+  report.checked += static_cast<std::size_t>(padded - n);  // z's tail: it must stay poisoned
+  for (int i = n; i < padded; ++i) {
+    if (std::isnan(all[i])) continue;
+    if (report.mismatches.size() < kMaxReportedMismatches)
+      report.mismatches.push_back({static_cast<std::size_t>(i), "untouched (past N = " + std::to_string(n) + ")",
+                                   format_number(all[i]), "iteration i = " + std::to_string(i) + ": the guard i < N"});
+    ++report.mismatch_count;
+    report.pass = false;
+  }
+  if (req.keep_arrays) {
+    report.inputs.set("x", Json::array_of(x)).set("y", Json::array_of(y));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+template <class Space>
+RunReport run_mdrange(const Space& space, const RunRequest& req) {
+  const int rows = static_cast<int>(req.params.get("rows"));
+  const int cols = static_cast<int>(req.params.get("cols"));
+  if (static_cast<std::int64_t>(rows) * cols > kMaxCells)
+    throw UsageError("basics --mdrange with --rows " + std::to_string(rows) + " --cols " + std::to_string(cols) +
+                     " has " + std::to_string(static_cast<std::int64_t>(rows) * cols) + " elements; at most " +
+                     std::to_string(kMaxCells) + " are allowed");
+  const bool worked = worked_example(req, {"rows", "cols"});
+  Rng rng(req.seed);
+  std::vector<float> u = random_floats(rng, rows, -1.0, 2.0), v = random_floats(rng, cols, 0.5, 1.5);
+  std::vector<float> a = random_floats(rng, static_cast<std::size_t>(rows) * cols, -2.0, 3.0);  // a[i * cols + j]
+  if (worked) {
+    for (int i = 0; i < rows; ++i) u[i] = static_cast<float>(i + 1);
+    for (int j = 0; j < cols; ++j) v[j] = static_cast<float>(j);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) a[i * cols + j] = static_cast<float>(10 * i + j);
+  }
+  View<float**, Space> in(Kokkos::view_alloc(space, "in"), rows, cols);
+  View<float**, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), rows, cols);
+  {
+    auto h = Kokkos::create_mirror_view(in);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) h(i, j) = a[static_cast<std::size_t>(i) * cols + j];
+    Kokkos::deep_copy(space, in, h);
+  }
+  auto du = to_device(space, "u", u);
+  auto dv = to_device(space, "v", v);
+  poison(out);
+  space.fence();
+  kernels<Space>(req.impl == Impl::reference).mdrange(space, in, du, dv, out);
+  space.fence();
+  auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  std::vector<float> got(a.size());
+  std::vector<double> expected(a.size()), bound(a.size());
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const std::size_t k = static_cast<std::size_t>(i) * cols + j;
+      got[k] = h_out(i, j);
+      expected[k] = a[k] + static_cast<double>(u[i]) * v[j];
+      bound[k] = madd_bound(static_cast<double>(u[i]) * v[j], a[k]);
+    }
+  RunReport report;
+  report.config.set("rows", rows).set("cols", cols);
+  report.notes.push_back("values: out row by row, out(i, j) at index i * cols + j");
+  compare_within(report, got, expected, bound, [cols](std::size_t k) {
+    return "MDRange iteration (i, j) = (" + std::to_string(k / cols) + ", " + std::to_string(k % cols) + ")";
+  });
+  if (req.keep_arrays) {
+    report.inputs.set("in", Json::array_of(a)).set("u", Json::array_of(u)).set("v", Json::array_of(v));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+}  // namespace
+
+RunReport run_flat(Variant variant, const RunRequest& req) {
+  refuse_team_shape(req);
+  return with_space(req.space, [&](const auto& space) {
+    if (variant == Variant::views) return run_views(space, req);
+    if (variant == Variant::axpy) return run_axpy(space, req);
+    return run_mdrange(space, req);
+  });
+}
+
+}  // namespace kpz::basics

@@ -1,0 +1,135 @@
+// basics steps 4-6 (--reduce, --scan, --histogram): inputs, validation, oracle and check.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "basics/basics.hpp"
+#include "basics/runs.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::basics {
+namespace {
+
+template <class Space>
+RunReport run_reduce(const Space& space, const RunRequest& req) {
+  const auto n = static_cast<std::size_t>(req.params.get("size"));
+  Rng rng(req.seed);
+  std::vector<float> x(n);
+  for (auto& v : x) v = static_cast<float>(rng.uniform(-2.0, 3.0));
+  if (worked_example(req, {"size"})) x = {3.0f, -1.0f, 4.0f, -1.5f, 5.0f, -9.0f, 2.0f, 6.0f};
+  auto dx = to_device(space, "x", x);
+  Extremes result{poison_value<float>(), poison_value<float>(), kIntPoison};
+  kernels<Space>(req.impl == Impl::reference).reduce(space, dx, result);
+  space.fence();
+
+  const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
+  // Any index of the smallest value is right: keep the kernel's when it holds the minimum.
+  const bool index_holds_min = result.min_index >= 0 && static_cast<std::size_t>(result.min_index) < n &&
+                               x[static_cast<std::size_t>(result.min_index)] == *lo;
+  const double want_index = index_holds_min ? result.min_index : static_cast<double>(lo - x.begin());
+  const std::vector<double> got = {result.max, result.min, static_cast<double>(result.min_index)};
+  const std::vector<double> expected = {*hi, *lo, want_index};
+  RunReport report;
+  report.config.set("size", n);
+  report.notes.push_back("values: result.max, result.min, result.min_index");
+  compare_exact(report, got, expected, [](std::size_t i) -> std::string {
+    if (i == 0) return "result.max, from the Max reduction (TODO 1)";
+    return i == 1 ? "result.min, from the MinLoc reduction (TODO 2)" : "result.min_index, from MinLoc (TODO 2)";
+  });
+  if (req.keep_arrays) {
+    report.inputs.set("x", Json::array_of(x));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+template <class Space>
+RunReport run_scan(const Space& space, const RunRequest& req) {
+  const auto n = static_cast<std::size_t>(req.params.get("size"));
+  Rng rng(req.seed);
+  std::vector<int> counts(n);
+  // About a third are 0 (empty segments), the rest 1..7: asymmetric, so that an inclusive scan or
+  // an off-by-one shows.
+  for (auto& c : counts) c = rng.uniform() < 0.3 ? 0 : static_cast<int>(rng.integer(1, 7));
+  if (worked_example(req, {"size"})) counts = {3, 0, 2, 5, 0, 0, 1, 4};
+  auto dcounts = to_device(space, "counts", counts);
+  View<int*, Space> offsets(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "offsets"), n + 1);
+  poison(offsets);
+  space.fence();
+  kernels<Space>(req.impl == Impl::reference).scan(space, dcounts, offsets);
+  space.fence();
+  const std::vector<int> got = to_host(offsets);
+  std::vector<int> expected(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) expected[i + 1] = expected[i] + counts[i];
+  RunReport report;
+  report.config.set("size", n);
+  compare_exact(report, got, expected, [n](std::size_t i) {
+    return i < n ? "offsets(" + std::to_string(i) + "), the scan's final pass at i = " + std::to_string(i)
+                 : "offsets(N), the total, the scan's final pass at i = N";
+  });
+  if (req.keep_arrays) {
+    report.inputs.set("counts", Json::array_of(counts));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+template <class Space>
+RunReport run_histogram(const Space& space, const RunRequest& req) {
+  const auto n = static_cast<std::size_t>(req.params.get("size"));
+  const auto bins = static_cast<std::size_t>(req.params.get("bins"));
+  Rng rng(req.seed);
+  std::vector<int> values(n);
+  // Skewed towards the low bins (u^2), so that counts differ and high bins may stay empty.
+  for (auto& v : values) {
+    const double u = rng.uniform();
+    v = static_cast<int>(std::min<double>(static_cast<double>(bins) - 1, static_cast<double>(bins) * u * u));
+  }
+  if (worked_example(req, {"size", "bins"})) values = {3, 1, 3, 0, 3, 3, 1, 0, 3, 1, 3, 3};
+  auto dvalues = to_device(space, "values", values);
+  View<int*, Space> atomic_bins(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bins_atomic"), bins);
+  View<int*, Space> scatter_bins(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bins_scatter"), bins);
+  poison(atomic_bins);
+  poison(scatter_bins);
+  space.fence();
+  const auto k = kernels<Space>(req.impl == Impl::reference);
+  k.histogram_atomic(space, dvalues, atomic_bins);
+  k.histogram_scatter(space, dvalues, scatter_bins);
+  space.fence();
+  std::vector<int> got = to_host(atomic_bins);
+  const std::vector<int> scattered = to_host(scatter_bins);
+  got.insert(got.end(), scattered.begin(), scattered.end());
+  std::vector<int> expected(bins, 0);
+  for (const int v : values) ++expected[static_cast<std::size_t>(v)];
+  expected.insert(expected.end(), expected.begin(), expected.end());
+  RunReport report;
+  report.config.set("size", n).set("bins", bins);
+  report.notes.push_back("values: the bins of histogram_atomic, then those of histogram_scatter");
+  compare_exact(report, got, expected, [bins](std::size_t i) {
+    return i < bins ? "bin " + std::to_string(i) + " of histogram_atomic"
+                    : "bin " + std::to_string(i - bins) + " of histogram_scatter";
+  });
+  if (req.keep_arrays) {
+    report.inputs.set("values", Json::array_of(values));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+}  // namespace
+
+RunReport run_reductions(Variant variant, const RunRequest& req) {
+  refuse_team_shape(req);
+  return with_space(req.space, [&](const auto& space) {
+    if (variant == Variant::reduce) return run_reduce(space, req);
+    if (variant == Variant::scan) return run_scan(space, req);
+    return run_histogram(space, req);
+  });
+}
+
+}  // namespace kpz::basics

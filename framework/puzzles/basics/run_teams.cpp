@@ -1,0 +1,80 @@
+// basics steps 7-8 (--team, --scratch): launch shape, scratch check, oracle and check.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "basics/basics.hpp"
+#include "basics/runs.hpp"
+#include "kpz/check.hpp"
+#include "kpz/launch_shape.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::basics {
+namespace {
+
+// One lane per member; on a CPU, teams as large as the backend gives, so that a missing barrier shows.
+KernelNeeds team_needs() {
+  KernelNeeds needs;
+  needs.gpu_team = 256;
+  needs.gpu_vector = 1;
+  needs.host_vector = 1;
+  return needs;
+}
+
+template <class Space>
+RunReport run_reverse(const Space& space, Variant variant, const RunRequest& req) {
+  const int n = static_cast<int>(req.params.get("size"));
+  const int tile = static_cast<int>(req.params.get("tile"));
+  const LaunchShape shape =
+      launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  if (shape.vector_length != 1)
+    throw ShapeError("--vector-length is not for basics --" + req.variant + ": its teams use one lane per member");
+  if (variant == Variant::scratch)
+    check_scratch<Space>(scratch_bytes<Space>(tile), 0,
+                         "basics --scratch with a tile of " + std::to_string(tile) + " floats");
+  const Launch launch{shape.team_size, tile};
+
+  Rng rng(req.seed);
+  std::vector<float> in(static_cast<std::size_t>(n));
+  for (auto& x : in) x = static_cast<float>(rng.uniform(-2.0, 3.0));
+  const bool worked = worked_example(req, {"size"});
+  if (worked)
+    for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i);
+  auto din = to_device(space, "in", in);
+  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+  poison(out);
+  space.fence();
+  const auto k = kernels<Space>(req.impl == Impl::reference);
+  if (variant == Variant::scratch)
+    k.scratch_reverse(space, launch, din, out);
+  else
+    k.team_reverse(space, launch, din, out);
+  space.fence();
+  const std::vector<float> got = to_host(out);
+
+  std::vector<float> expected(in.size());
+  for (int first = 0; first < n; first += tile) {
+    const int count = std::min(tile, n - first);
+    for (int i = 0; i < count; ++i) expected[first + i] = in[first + count - 1 - i];
+  }
+  RunReport report;
+  report.config.set("size", n).set("tile", tile).set("team_size", launch.team_size);
+  report.config.set("teams", (n + tile - 1) / tile).set("worked_example", worked);
+  compare_exact(report, got, expected,
+                tile_owner(space_name<Space>(), static_cast<std::size_t>(tile), launch.team_size));
+  if (req.keep_arrays) {
+    report.inputs.set("in", Json::array_of(in));
+    report.output = Json::array_of(got);
+    report.expected = Json::array_of(expected);
+  }
+  return report;
+}
+
+}  // namespace
+
+RunReport run_teams(Variant variant, const RunRequest& req) {
+  return with_space(req.space, [&](const auto& space) { return run_reverse(space, variant, req); });
+}
+
+}  // namespace kpz::basics

@@ -1,0 +1,152 @@
+// basics' registration: the on-ramp's variants (one per Kokkos concept, in course order), their
+// options and checks, trace configurations and budgets. The runners are in run_*.cpp.
+#include <string>
+#include <vector>
+
+#include "basics/basics.hpp"
+#include "basics/runs.hpp"
+#include "kpz/launch_shape.hpp"
+
+namespace kpz::basics {
+
+Variant variant_of(const std::string& name) {
+  if (name == "views") return Variant::views;
+  if (name == "axpy") return Variant::axpy;
+  if (name == "mdrange") return Variant::mdrange;
+  if (name == "reduce") return Variant::reduce;
+  if (name == "scan") return Variant::scan;
+  if (name == "histogram") return Variant::histogram;
+  if (name == "team") return Variant::team;
+  return Variant::scratch;
+}
+
+bool worked_example(const RunRequest& req, std::initializer_list<const char*> options) {
+  for (const char* o : options)
+    if (req.params.given(o)) return false;
+  return true;
+}
+
+void refuse_team_shape(const RunRequest& req) {
+  if (req.team_size != 0 || req.vector_length != 0)
+    throw ShapeError("--team-size and --vector-length are for basics --team and --scratch: --" + req.variant +
+                     " launches no team");
+}
+
+namespace {
+
+// Budgets for `kpuzzles trace` (docs/tracing.md): each input element read once, each output
+// written once; --team needs no barrier, --scratch one, between staging and reading.
+std::vector<BudgetLimit> budget(Variant variant, const Params& p) {
+  const double n = static_cast<double>(p.get("size"));
+  const double tile = static_cast<double>(p.get("tile"));
+  const bool scratch = variant == Variant::scratch;
+  return {
+      {"global-reads", n, "each input once"},
+      {"global-reads-per-cell-per-team", 1, "each input once"},
+      {"global-writes-per-cell", 1, "each output once"},
+      {"barriers-per-team", scratch ? 1.0 : 0.0, scratch ? "one, between staging and reading" : "none: no scratch"},
+      {"collectives-per-team", 0, ""},
+      {"scratch-writes-per-team", scratch ? tile : 0.0, scratch ? "the tile staged once" : "no scratch"},
+      {"scratch-reads-per-team", scratch ? tile : 0.0, scratch ? "each staged element read once" : "no scratch"},
+  };
+}
+
+void set_trace_configs(PuzzleSpec& spec) {
+  for (auto& v : spec.variants) {
+    const Variant id = variant_of(v.name);
+    if (id == Variant::team || id == Variant::scratch) {
+      // The worked example: 10 elements in tiles of 4, three teams (the last one short).
+      v.trace = traceable({{"size", 10}, {"tile", 4}}, 4, [id](const Params& p, const Json&) { return budget(id, p); });
+    } else if (id == Variant::views) {
+      v.trace.not_traceable_reason =
+          "it copies between host and device Views (deep_copy) around one flat RangePolicy kernel, and flat "
+          "kernels run untraced";
+    } else {
+      v.trace.not_traceable_reason =
+          "it is a flat kernel (RangePolicy or MDRangePolicy, no team, no scratch, no barrier), and flat kernels "
+          "run untraced";
+    }
+  }
+}
+
+PuzzleSpec make_spec() {
+  const OptionSpec tile{"tile", "elements per team", 4, 1, 1 << 16};
+  PuzzleSpec spec;
+  spec.name = "basics";
+  spec.summary = "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch";
+  spec.doc = "puzzles/basics.md";
+  spec.variants = {
+      {"views",
+       "Views, a host mirror and deep_copy: out = 2 in + 1 computed on the device (in = 0..7)",
+       {{"size", "N (random inputs when given)", 8, 1, kMaxSize}},
+       "views",
+       {"--size 1", "--size 1000"}},
+      {"axpy",
+       "RangePolicy with a guard: z = alpha x + y over a launch padded to blocks of 128",
+       {{"size", "N (random inputs when given)", 5, 1, kMaxSize}},
+       "axpy",
+       {"--size 1", "--size 128", "--size 1001"}},
+      {"mdrange",
+       "MDRangePolicy: out(i, j) = in(i, j) + u(i) v(j) on a 3 x 4 matrix",
+       {{"rows", "rows of the matrix (random inputs when given)", 3, 1, 1 << 16},
+        {"cols", "columns of the matrix (random inputs when given)", 4, 1, 1 << 16}},
+       "mdrange",
+       {"--rows 1 --cols 1", "--rows 1 --cols 37", "--rows 37 --cols 1", "--rows 100 --cols 33"}},
+      {"reduce",
+       "parallel_reduce: the maximum (built-in Max) and the minimum with its index (MinLoc)",
+       {{"size", "N (random inputs when given)", 8, 1, kMaxSize}},
+       "reduce",
+       {"--size 1", "--size 1000"}},
+      {"scan",
+       "parallel_scan: exclusive prefix sums of counts, the total at the end",
+       {{"size", "N (random inputs when given)", 8, 1, kMaxScanSize}},
+       "scan",
+       {"--size 1", "--size 1000"}},
+      {"histogram",
+       "a histogram twice: with atomic_add and with a ScatterView (12 values, 5 bins)",
+       {{"size", "values (random when size or bins is given)", 12, 1, kMaxSize},
+        {"bins", "bins (random values when size or bins is given)", 5, 1, 1 << 20}},
+       "histogram_atomic",
+       {"--size 1 --bins 1", "--size 3 --bins 20", "--size 10000 --bins 7"}},
+      {"team",
+       "TeamPolicy and TeamThreadRange: reverse each team's tile (N = 10, tiles of 4)",
+       {{"size", "N (random inputs when given)", 10, 1, kMaxSize}, tile},
+       "team_reverse",
+       {"--size 1", "--size 1000 --tile 64", "--size 999 --tile 7 --team-size 1"}},
+      {"scratch",
+       "team scratch and team_barrier: the same reversal through a tile staged in scratch",
+       {{"size", "N (random inputs when given)", 10, 1, kMaxSize}, tile},
+       "scratch_reverse",
+       {"--size 1", "--size 1000 --tile 64", "--size 999 --tile 7 --team-size 1"}},
+  };
+  spec.course_position = 0;  // before conv1d: every concept conv1d --simple uses is introduced here
+  spec.learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"};
+  set_trace_configs(spec);
+  spec.run = [](const RunRequest& req) {
+    const Variant v = variant_of(req.variant);
+    if (v == Variant::views || v == Variant::axpy || v == Variant::mdrange) return run_flat(v, req);
+    if (v == Variant::team || v == Variant::scratch) return run_teams(v, req);
+    return run_reductions(v, req);
+  };
+  // The fewest bytes of the axpy step (x and y read, z written once); the benchmark models each row.
+  spec.bytes_moved = [](const Params& p) {
+    const auto& values = p.values();
+    const auto size = values.find("size");
+    return size == values.end() ? 0.0 : 3.0 * sizeof(float) * static_cast<double>(size->second);
+  };
+  // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
+  // per element.
+  spec.bytes_needed = [](const std::string&, const Params& p) {
+    const auto& values = p.values();
+    const auto size = values.find("size");
+    if (size != values.end()) return 40.0 * static_cast<double>(size->second);
+    return 40.0 * static_cast<double>(p.get("rows")) * static_cast<double>(p.get("cols"));
+  };
+  return spec;
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::basics

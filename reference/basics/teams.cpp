@@ -1,0 +1,56 @@
+// basics reference solution, steps 7-8: TeamPolicy and TeamThreadRange, then team scratch.
+// exercises/basics/teams.cpp is generated from this file by cmake/kpz_skeletons.py: each
+// KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+#include "basics/basics.hpp"
+
+namespace kpz::basics::reference {
+
+template <class Space>
+void team_reverse(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  // `teams` teams (CUDA: blocks) of launch.team_size members (CUDA: threads of a block).
+  Kokkos::parallel_for(
+      "basics::team_reverse", TeamPolicy<Space>(space, teams, launch.team_size),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int first = team.league_rank() * tile;  // this team's first element
+        // KPZ-TODO(roughly 4 lines): reverse this team's elements of in into out.
+        //   count: how many it owns (tile, fewer in the last team); out(first + i), i < count,
+        //   gets the i-th of them from the end; the members share them with a TeamThreadRange.
+        const int count = Kokkos::min(tile, n - first);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                             [&](int i) { out(first + i) = in(first + count - 1 - i); });
+        // KPZ-END
+      });
+}
+
+template <class Space>
+void scratch_reverse(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
+  using Scratch = ScratchView<float*, Space>;
+  const int n = static_cast<int>(in.extent(0));
+  const int tile = launch.tile;
+  const int teams = (n + tile - 1) / tile;
+  // Each team asks for one tile of floats of level-0 scratch (CUDA: __shared__ memory).
+  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
+  Kokkos::parallel_for(
+      "basics::scratch_reverse", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int first = team.league_rank() * tile;
+        const int count = Kokkos::min(tile, n - first);
+        Scratch s(team.team_scratch(0), tile);
+        // KPZ-TODO(roughly 2 lines): stage this team's elements in s, then wait for every member.
+        //   s(i) = in(first + i) for i < count, with a TeamThreadRange.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { s(i) = in(first + i); });
+        team.team_barrier();
+        // KPZ-END
+        // KPZ-TODO(roughly 2 lines): reverse s into out(first) .. out(first + count - 1).
+        //   With a TeamThreadRange, reading only s.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { out(first + i) = s(count - 1 - i); });
+        // KPZ-END
+      });
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_TEAMS)
+
+}  // namespace kpz::basics::reference

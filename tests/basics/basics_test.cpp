@@ -1,0 +1,129 @@
+// basics: the worked examples of docs/puzzles/basics.md, edge cases and seeded random cases of
+// every step, on every enabled space.
+#include "kpz/errors.hpp"
+#include "kpz_test.hpp"
+
+namespace {
+
+using kpz::test::Case;
+
+class Basics : public ::testing::TestWithParam<std::string> {
+ protected:
+  kpz::RunReport run(const Case& c) { return kpz::test::run_case("basics", GetParam(), c); }
+};
+
+// The values printed on the page, one per step (out, or the step's values as its notes say).
+TEST_P(Basics, WorkedExamples) {
+  const std::pair<const char*, const char*> examples[] = {
+      {"views", "[1,3,5,7,9,11,13,15]"},
+      {"axpy", "[1,3,5,7,9]"},
+      {"mdrange", "[0,2,4,6,10,13,16,19,20,24,28,32]"},
+      {"reduce", "[6,-9,5]"},
+      {"scan", "[0,3,3,5,10,10,10,11,15]"},
+      {"histogram", "[2,3,0,7,0,2,3,0,7,0]"},
+      {"team", "[3,2,1,0,7,6,5,4,9,8]"},
+      {"scratch", "[3,2,1,0,7,6,5,4,9,8]"},
+  };
+  for (const auto& [variant, out] : examples) {
+    const auto r = run({variant, {}});
+    KPZ_EXPECT_PASS(r) << " --" << variant;
+    EXPECT_EQ(r.output.dump(), out) << " --" << variant;
+  }
+}
+
+TEST_P(Basics, FlatStepsRandomSizes) {
+  // N = 1, sizes around the axpy block of 128, primes.
+  for (const char* variant : {"views", "axpy", "reduce", "scan"}) {
+    for (const int n : {1, 2, 127, 128, 129, 1001, 4099}) {
+      const auto r = run({variant, {{"size", n}}, 0, 13u * n + 1});
+      KPZ_EXPECT_PASS(r) << " --" << variant << " N=" << n;
+    }
+  }
+}
+
+TEST_P(Basics, AxpyLaunchIsPaddedToWholeBlocks) {
+  const auto r = run({"axpy", {{"size", 129}}, 0, 5});
+  KPZ_EXPECT_PASS(r);
+  EXPECT_EQ(r.config.find("launched")->dump(), "256");
+}
+
+TEST_P(Basics, MdrangeShapes) {
+  // One row, one column, rows != cols both ways, sizes that are not tile multiples.
+  for (auto [rows, cols] : {std::pair{1, 1}, {1, 37}, {37, 1}, {3, 4}, {100, 33}, {33, 100}, {257, 129}}) {
+    const auto r = run({"mdrange", {{"rows", rows}, {"cols", cols}}, 0, 7u * rows + cols});
+    KPZ_EXPECT_PASS(r) << " rows=" << rows << " cols=" << cols;
+  }
+}
+
+TEST_P(Basics, ReduceFindsTheExtremesAnywhere) {
+  for (const int n : {1, 2, 3, 1000, 65537}) {
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+      const auto r = run({"reduce", {{"size", n}}, 0, seed * 101 + n});
+      KPZ_EXPECT_PASS(r) << " N=" << n << " seed " << seed;
+    }
+  }
+}
+
+TEST_P(Basics, HistogramBinsEmptyFullAndMany) {
+  // One bin; more bins than values (most stay empty); few bins (heavy contention); many bins.
+  for (auto [n, bins] : {std::pair{1, 1}, {3, 20}, {10000, 7}, {1000, 1000}, {4099, 1}, {20000, 4096}}) {
+    const auto r = run({"histogram", {{"size", n}, {"bins", bins}}, 0, 3u * n + bins});
+    KPZ_EXPECT_PASS(r) << " N=" << n << " bins=" << bins;
+  }
+}
+
+TEST_P(Basics, TeamStepsEveryTeamSize) {
+  // At least three teams, tiles that do not divide N, N smaller than a team, one-element tiles.
+  for (const char* variant : {"team", "scratch"}) {
+    for (const int team : kpz::test::team_sizes(GetParam())) {
+      for (auto [n, tile] : {std::pair{1, 4}, {3, 64}, {1000, 64}, {999, 7}, {10, 4}, {50, 1}, {300, 300}}) {
+        const auto r = run({variant, {{"size", n}, {"tile", tile}}, team, 17u * n + tile + team});
+        KPZ_EXPECT_PASS(r) << " --" << variant << " N=" << n << " tile=" << tile << " team size " << team;
+        EXPECT_EQ(r.config.find("team_size")->dump(), std::to_string(team));
+      }
+    }
+  }
+}
+
+TEST_P(Basics, SeedsChangeInputs) {
+  for (const char* variant : {"views", "axpy", "reduce", "scan", "team"}) {
+    const auto a = run({variant, {{"size", 40}}, 0, 1});
+    const auto b = run({variant, {{"size", 40}}, 0, 2});
+    EXPECT_NE(a.inputs.dump(), b.inputs.dump()) << " --" << variant;
+    KPZ_EXPECT_PASS(a) << " --" << variant;
+    KPZ_EXPECT_PASS(b) << " --" << variant;
+  }
+  const auto h1 = run({"histogram", {{"size", 40}, {"bins", 6}}, 0, 1});
+  const auto h2 = run({"histogram", {{"size", 40}, {"bins", 6}}, 0, 2});
+  EXPECT_NE(h1.inputs.dump(), h2.inputs.dump());
+  const auto m1 = run({"mdrange", {{"rows", 5}, {"cols", 6}}, 0, 1});
+  const auto m2 = run({"mdrange", {{"rows", 5}, {"cols", 6}}, 0, 2});
+  EXPECT_NE(m1.inputs.dump(), m2.inputs.dump());
+}
+
+TEST_P(Basics, BadRequestsAreUsageErrors) {
+  // No backend holds 2^16 floats in one team's level-0 scratch.
+  EXPECT_THROW(run({"scratch", {{"size", 1 << 16}, {"tile", 1 << 16}}}), kpz::UsageError);
+  EXPECT_THROW(run({"mdrange", {{"rows", 1 << 16}, {"cols", 1 << 16}}}), kpz::UsageError);
+  // A flat kernel has no team to size; the team steps use one lane per member.
+  EXPECT_THROW(run({"axpy", {{"size", 10}}, 2}), kpz::UsageError);
+  EXPECT_THROW(run({"team", {{"size", 10}}, 1, 2026, 2}), kpz::UsageError);
+}
+
+TEST_P(Basics, LargeRandom) {
+  for (const char* variant : {"axpy", "reduce", "scan"}) {
+    const auto r = run({variant, {{"size", (1 << 22) + 3}}, 0, 4242, 0, false});
+    KPZ_EXPECT_PASS(r) << " --" << variant;
+  }
+  const auto s = run({"scratch", {{"size", (1 << 22) + 3}, {"tile", 256}}, 0, 4245, 0, false});
+  KPZ_EXPECT_PASS(s);
+  const auto h = run({"histogram", {{"size", 1 << 22}, {"bins", 1000}}, 0, 4243, 0, false});
+  KPZ_EXPECT_PASS(h);
+  const auto m = run({"mdrange", {{"rows", 1500}, {"cols", 1501}}, 0, 4244, 0, false});
+  KPZ_EXPECT_PASS(m);
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, Basics, ::testing::ValuesIn(kpz::enabled_space_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
