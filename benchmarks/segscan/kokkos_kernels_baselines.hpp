@@ -52,8 +52,7 @@ class TeamDotSegmentSums {
   void operator()(View<const float*, Space> values, View<const int*, Space> offsets, View<float*, Space> sums) const {
     const auto ones = ones_;
     Kokkos::parallel_for(
-        "segscan::kokkos_kernels::team_dot",
-        TeamPolicy<Space>(space_, static_cast<int>(sums.extent(0)), team_size_),
+        "segscan::kokkos_kernels::team_dot", TeamPolicy<Space>(space_, static_cast<int>(sums.extent(0)), team_size_),
         KOKKOS_LAMBDA(const TeamMember<Space>& team) {
           const int s = team.league_rank();
           const auto segment = Kokkos::subview(values, Kokkos::make_pair(offsets(s), offsets(s + 1)));
