@@ -1,7 +1,8 @@
 // `kpuzzles bench reduce`: the book's table for this device. Every rung of the ladder (neighbored
 // ... template), then persistent (beyond the book), team-reduce (the portable rung: Kokkos'
-// levels), recursive, Kokkos::parallel_reduce and, in CUDA builds, CUB DeviceReduce::Sum, next to
-// a device-to-device copy of the same bytes. Each row is the whole reduction to one value (team
+// levels), recursive, Kokkos::parallel_reduce, Kokkos Kernels (KokkosBlas::sum, and the team-level
+// dot doing --team-reduce's job) and, in CUDA builds, CUB DeviceReduce::Sum, next to a
+// device-to-device copy of the same bytes. Each row is the whole reduction to one value (team
 // kernel + second launch, or --persistent's one launch with its last team done), checked before
 // it is timed. Every row runs in the framework's speed shape (kpz/launch_shape.hpp; on a CPU one
 // thread per team), listed per row under config.shapes.
@@ -11,9 +12,11 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "kokkos_kernels_baselines.hpp"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
@@ -182,6 +185,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   };
 
   std::vector<std::size_t> ladder_rows;  // indices into report.rows, in the ladder's order
+  Launch team_launch{0, 0, 0};           // --team-reduce's, for the library's team-level row
   std::vector<Variant> order(std::begin(kLadder), std::end(kLadder));
   order.push_back(Variant::team_reduce);
   order.push_back(Variant::recursive);
@@ -198,6 +202,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
       continue;
     }
     check_scratch<Space>(scratch_bytes<Space, T>(vi, launch), 0, std::string("reduce --") + vi.name);
+    if (v == Variant::team_reduce) team_launch = launch;
     const std::string name = std::string("--") + vi.name + slow_note(v, gpu) + suffix;
     const auto launch_fn = [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result, done); };
     poison(result);
@@ -218,6 +223,31 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
       check_sum(lib.sum, lib.name);
       report.rows.push_back({lib.name + suffix, "library", group, bytes, lib.timing});
     }
+
+#if defined(KPZ_HAS_KOKKOSKERNELS)
+  // Kokkos Kernels: the whole sum in one call, and --team-reduce's job (a team per tile, the same
+  // tile and threads per team) done by the team-level dot.
+  {
+    namespace kk = kokkos_kernels;
+    std::vector<std::pair<std::string, std::function<void()>>> library_rows{
+        {"KokkosBlas::sum", [&] { kk::device_sum<Space, T>(space, in, result); }}};
+    std::unique_ptr<kk::TeamDotSum<Space, T>> team_dot;
+    if (team_launch.team_size > 0) {
+      const int threads = gpu ? std::min(team_launch.team_size * team_launch.vector_length, team_size_max(space))
+                              : team_launch.team_size;
+      team_dot = std::make_unique<kk::TeamDotSum<Space, T>>(space, n, team_launch.tile, threads);
+      library_rows.push_back({"KokkosBlas::Experimental::dot (team, x . 1) per --team-reduce tile + KokkosBlas::sum",
+                              [&] { (*team_dot)(in, result); }});
+    }
+    for (const auto& [name, launch_fn] : library_rows) {
+      poison(result);
+      launch_fn();
+      space.fence();
+      check_sum(static_cast<double>(to_host(result)[0]), name);
+      report.rows.push_back({name + suffix, "library", group, bytes, timed(launch_fn)});
+    }
+  }
+#endif
 
   // The input must be what it was (the kernels take View<const T*>; this checks it end to end).
   if (to_host(in_dev) != host) throw std::runtime_error("reduce bench: a kernel modified the input");
@@ -271,6 +301,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.config.set("sizes", Json::array_of(sizes)).set("type", is_float ? "float" : "int").set("lanes", c.lanes);
   report.config.set("impl", std::string(to_string(req.impl))).set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("timer", gpu ? "cuda events, held stream" : "fence + host timer");
+#if defined(KPZ_HAS_KOKKOSKERNELS)
+  report.config.set("kokkos_kernels", true);
+#else
+  report.config.set("kokkos_kernels", false);
+#endif
   for (const std::size_t n : sizes) {
     if (is_float)
       bench_size<Space, float>(report, space, n, c, req.seed);
@@ -286,18 +321,19 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 }
 
 BenchSpec make_bench() {
-  return {"reduce",
-          "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce and CUB, vs a "
-          "device copy",
-          {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
-           {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size, on a GPU; 64 on a CPU)", 0,
-            0, 4096},
-           {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
-           {"float", "0: int values (the book); 1: float values", 0, 0, 1},
-           {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},
-          [](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-          }};
+  return {
+      "reduce",
+      "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce, Kokkos Kernels "
+      "and CUB, vs a device copy",
+      {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
+       {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size, on a GPU; 64 on a CPU)", 0, 0,
+        4096},
+       {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
+       {"float", "0: int values (the book); 1: float values", 0, 0, 1},
+       {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},
+      [](const BenchRequest& req) {
+        return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
+      }};
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // learner would try first (a team per segment with a nested parallel_reduce, a thread per
 // segment), the portable --vector-scan exercise (a vector-level parallel_scan with the segmented
 // operator as a reducer), and the library baselines of the build: CUB DeviceSegmentedReduce::Sum (CUDA
-// builds) and KokkosSparse::spmv with SPMV_NATIVE (builds with Kokkos Kernels).
+// builds) and, with Kokkos Kernels, KokkosSparse::spmv with SPMV_NATIVE (the SpMV rows, and a
+// segmented sum as spmv with x = [1]) and a team per segment calling the team-level
+// KokkosBlas::Experimental::dot.
 // GB/s counts values + offsets + outputs (SpMV: values, columns, row offsets, x once, y).
 //
 // Launch shapes come from kpz::launch_shape(Purpose::speed): on a CPU one thread per team
@@ -20,6 +22,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kokkos_kernels_baselines.hpp"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
@@ -96,10 +99,11 @@ std::string mean_name(std::int64_t mean) {
 
 template <class Space>
 void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& req,
-                  const std::vector<float>& host_values, View<const float*, Space> values, std::int64_t mean,
+                  const std::vector<float>& host_values, View<float*, Space> mutable_values, std::int64_t mean,
                   const MergePathPlan& plan, int team_size, const LaunchShape& vshape, int carry_team) {
   const bool gpu = is_gpu_v<Space>;
   const auto n = static_cast<std::int64_t>(host_values.size());
+  const View<const float*, Space> values = mutable_values;
   Rng rng(req.seed + static_cast<std::uint64_t>(mean));
   // Random lengths 0..2L for the short segments, equal lengths for L >= 2^20.
   segments::Offsets offsets;
@@ -169,6 +173,26 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
     args.cfg = req.cfg;
     report.rows.push_back({label + ", " + group, "library", group, bytes, cub_run(args)});
   }
+#if defined(KPZ_HAS_KOKKOSKERNELS)
+  // Kokkos Kernels, after CUB (the first library row of a group is the others' baseline): spmv
+  // as the library's segmented sum, and the team-level dot doing the team-per-segment row's job
+  // (kokkos_kernels_baselines.hpp).
+  if (all) {
+    const kokkos_kernels::SpmvSegmentSums<Space> kk_spmv(space, mutable_values, d_offsets, sums);
+    const kokkos_kernels::TeamDotSegmentSums<Space> kk_team(space, segments::longest(offsets), gpu ? 128 : team_size);
+    const std::pair<std::string, std::function<void()>> library_rows[] = {
+        {"KokkosSparse::spmv (SPMV_NATIVE, row = segment, x = [1]), " + group, [&] { kk_spmv(); }},
+        {"team per segment, KokkosBlas::Experimental::dot (team, x . 1), " + group,
+         [&] { kk_team(values, co, sums); }}};
+    for (const auto& [name, launch_fn] : library_rows) {
+      poison(sums);
+      launch_fn();
+      space.fence();
+      check_sums(term, offsets, to_host(sums), name);
+      report.rows.push_back({name, "library", group, bytes, time_kernel(space, req.cfg, launch_fn)});
+    }
+  }
+#endif
   report.notes.push_back(group + ": " + std::to_string(segs) + " segments, longest " +
                          std::to_string(segments::longest(offsets)) + ", merge path " + std::to_string(ws.tiles) +
                          " teams of " + std::to_string(plan.tile_items) + " items");
@@ -316,7 +340,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   }
   if (!have_kokkos_kernels())
     report.notes.push_back(
-        "no Kokkos Kernels in this build: configure with -DKokkosKernels_ROOT=... for the KokkosSparse::spmv rows");
+        "no Kokkos Kernels in this build (configured with -DKPZ_KOKKOSKERNELS=OFF): no KokkosSparse::spmv or "
+        "KokkosBlas rows");
   return report;
 }
 

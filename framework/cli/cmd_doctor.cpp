@@ -12,6 +12,7 @@
 #include "cli.hpp"
 #include "doctor_verdict.hpp"
 #include "exercises.hpp"
+#include "kokkos_kernels_info.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/json.hpp"
 #include "kpz/launch_shape.hpp"
@@ -262,6 +263,11 @@ int cmd_doctor(const std::vector<std::string>& args) {
   j.set("kokkos_version", std::to_string(KOKKOS_VERSION_MAJOR) + "." + std::to_string(KOKKOS_VERSION_MINOR) + "." +
                               std::to_string(KOKKOS_VERSION_PATCH));
   j.set("default_space", default_space_name());
+  const KokkosKernelsInfo kk = kokkos_kernels_info();
+  Json kk_json = Json::object();
+  kk_json.set("in_build", kk.in_build).set("source", kk.source);
+  if (kk.in_build) kk_json.set("version", kk.version);
+  j.set("kokkos_kernels", std::move(kk_json));
   Json spaces = Json::array();
   for (const auto& name : enabled_space_names()) {
     with_space(name, [&](const auto& space) {
@@ -320,6 +326,7 @@ int cmd_doctor(const std::vector<std::string>& args) {
   const Style style{use_color()};
   std::cout << "Kokkos " << KOKKOS_VERSION_MAJOR << '.' << KOKKOS_VERSION_MINOR << '.' << KOKKOS_VERSION_PATCH
             << ", default execution space " << default_space_name() << '\n';
+  std::cout << "Kokkos Kernels " << (kk.in_build ? kk.version + ", " : std::string()) << kk.source << '\n';
   for (const auto& name : enabled_space_names()) {
     with_space(name, [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;

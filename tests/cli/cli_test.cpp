@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -163,6 +164,29 @@ TEST(Cli, ListAndDoctor) {
   EXPECT_EQ(d.code, 0) << d.err;
   EXPECT_NE(d.out.find("Kokkos 5."), std::string::npos) << d.out;
   EXPECT_NE(d.out.find("team_size_max"), std::string::npos);
+}
+
+// doctor names the Kokkos Kernels of the build: its version and where it came from, or that the
+// build has none (-DKPZ_KOKKOSKERNELS=OFF).
+TEST(Cli, DoctorNamesKokkosKernels) {
+  const Result d = kpuzzles("doctor");
+  EXPECT_EQ(d.code, 0) << d.err;
+  const Result j = kpuzzles("doctor --json");
+  EXPECT_EQ(j.code, 0) << j.err;
+  std::smatch m;
+  if (KPZ_HAS_KOKKOSKERNELS) {
+    EXPECT_TRUE(std::regex_search(
+        d.out, std::regex(R"(\nKokkos Kernels [0-9]+\.[0-9]+\.[0-9]+, (installed \(|built in-tree from ))")))
+        << d.out;
+    ASSERT_TRUE(std::regex_search(
+        j.out, m, std::regex(R"re("kokkos_kernels":\{"in_build":true,"source":"([^"]+)","version":"([0-9.]+)"\})re")))
+        << j.out;
+    EXPECT_NE(d.out.find("Kokkos Kernels " + m[2].str() + ", " + m[1].str() + "\n"), std::string::npos) << d.out;
+  } else {
+    EXPECT_NE(d.out.find("\nKokkos Kernels not in this build"), std::string::npos) << d.out;
+    EXPECT_NE(j.out.find(R"("kokkos_kernels":{"in_build":false,"source":"not in this build)"), std::string::npos)
+        << j.out;
+  }
 }
 
 TEST(Cli, TraceNeedsTheTraceBuild) {
