@@ -121,6 +121,16 @@ PuzzleSpec make_spec() {
   };
   spec.course_position = 0;  // before conv1d: every concept conv1d --simple uses is introduced here
   spec.learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"};
+  // Minutes by docs/instructor/estimates.md's rule (10 + 1.5 per line to write + 5 per new concept,
+  // rounded to 5); mdrange and scan are stretch: conv1d --simple needs neither.
+  set_estimate(spec, "views", 35, Track::core);       // 4 lines; new: View, host mirror, deep_copy, fence
+  set_estimate(spec, "axpy", 25, Track::core);        // 3 lines; new: RangePolicy, KOKKOS_LAMBDA, a guard
+  set_estimate(spec, "mdrange", 20, Track::stretch);  // 2 lines; new: MDRangePolicy, layouts
+  set_estimate(spec, "reduce", 35, Track::core);      // 4 lines; new: parallel_reduce, Max, MinLoc
+  set_estimate(spec, "scan", 25, Track::stretch);     // 4 lines; new: parallel_scan, the final flag
+  set_estimate(spec, "histogram", 35, Track::core);   // 5 lines; new: atomic_add, ScatterView
+  set_estimate(spec, "team", 25, Track::core);        // 4 lines; new: TeamPolicy, TeamThreadRange
+  set_estimate(spec, "scratch", 25, Track::core);     // 5 lines; new: team_scratch, team_barrier
   set_trace_configs(spec);
   spec.run = [](const RunRequest& req) {
     const Variant v = variant_of(req.variant);

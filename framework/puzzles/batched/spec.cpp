@@ -160,6 +160,9 @@ PuzzleSpec make_spec() {
   };
   spec.course_position = 6;
   spec.learning_order = {"hand-written", "library"};
+  // Minutes by docs/instructor/estimates.md's rule; stretch: a one-day workshop ends with segscan.
+  set_estimate(spec, "hand-written", 40, Track::stretch);  // 12 lines; new: a batch of small systems, one team each
+  set_estimate(spec, "library", 30, Track::stretch);       // 6 lines; new: Kokkos Kernels' team gemv and dot
   for (auto& v : spec.variants)
     v.trace.not_traceable_reason =
         "batched is built only with Kokkos Kernels, whose routines take Kokkos Views: the trace build has none";
