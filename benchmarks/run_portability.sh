@@ -36,7 +36,7 @@ export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 
 configure_and_build() {  # preset
   local extra=(-DKPZ_GTEST_SOURCE_DIR="$gtest")
-  [ -n "$kk" ] && extra+=(-DKPZ_FETCH_KOKKOSKERNELS=ON -DKPZ_KOKKOSKERNELS_URL="$kk")
+  [ -n "$kk" ] && extra+=(-DKPZ_KOKKOSKERNELS_ARCHIVE="$kk")
   if [ ! -f "build/$1/build.ninja" ]; then
     cmake --preset "$1" "${extra[@]}" >"$out/configure-$1.log" 2>&1 || { tail -30 "$out/configure-$1.log"; return 1; }
   fi
