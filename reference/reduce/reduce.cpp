@@ -16,7 +16,9 @@ namespace kpz::reduce::reference {
 template <class Space, class T>
 KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes,
                                              int keep) {
-  // KPZ-TODO(roughly 6 lines): for stride = lanes / 2 down to keep (halving): a TeamThreadRange over stride where slot i adds s(i + stride) into s(i); a team barrier after each step.
+  // KPZ-TODO(roughly 6 lines): carry out the tree the comment above describes on the slots of s,
+  //   leaving the sums in s(0) .. s(keep - 1); no step may start before the previous one is
+  //   complete.
   for (int stride = lanes / 2; stride >= keep; stride /= 2) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, stride), [&](int i) { s(i) += s(i + stride); });
     team.team_barrier();
@@ -29,7 +31,9 @@ KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, cons
 template <int Unroll, class Space, class T>
 KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n, int first,
                                       const Slots<Space, T>& s, int lanes) {
-  // KPZ-TODO(roughly 9 lines): a TeamThreadRange over lanes: lane i loads its Unroll elements into a local array first (0 past n), then adds them and stores the sum in s(i). Then a team barrier.
+  // KPZ-TODO(roughly 9 lines): the loads the comment above describes: each lane i of the team fills
+  //   s(i) with the sum of its Unroll elements of the tile, all of its loads issued before it adds;
+  //   the team then waits for every slot.
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
     T x[Unroll];
     for (int u = 0; u < Unroll; ++u) {
@@ -53,7 +57,9 @@ KOKKOS_INLINE_FUNCTION void warp_finish(const TeamMember<Space>& team, const Slo
                                         team::XorExchange<Space, T>& warp, const View<T*, Space>& partial) {
   using Exchange = team::XorExchange<Space, T>;
   const int t = team.league_rank();
-  // KPZ-TODO(roughly 16 lines): if Exchange::full_warps(team.team_size()): a TeamThreadRange over 32 where lane i takes x = s(i) + s(i + 32), then x += Exchange::shuffle(x, mask) for mask = 16, 8, 4, 2, 1, and lane 0 writes x to partial(t). Otherwise: lane i writes s(i) + s(i + 32) into warp.values()(i), warp.all_reduce(team, op) with op adding two values, and one member writes warp.values()(0) to partial(t).
+  // KPZ-TODO(roughly 16 lines): the last 64 slots into partial(t), as the comment above describes:
+  //   with Exchange::full_warps, in registers with Exchange::shuffle; otherwise through warp (its
+  //   values() and all_reduce).
   if (Exchange::full_warps(team.team_size())) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 32), [&](int i) {
       T x = s(i) + s(i + 32);
@@ -76,7 +82,9 @@ void neighbored(const Space& space, const Launch& launch, View<const T*, Space> 
   ladder_launch(
       space, launch, "reduce::neighbored", in, partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // KPZ-TODO(roughly 6 lines): for stride = 1, 2, 4, ... below lanes: in a TeamThreadRange over all lanes, lane i adds s(i + stride) into s(i) when i is a multiple of 2 * stride; a team barrier after each step.
+        // KPZ-TODO(roughly 6 lines): add the team's slots into s(0) with neighbours paired first
+        //   (strides 1, 2, 4, ...), every lane of a TeamThreadRange over `lanes` visiting each
+        //   step; the team waits after each step.
         for (int stride = 1; stride < lanes; stride *= 2) {
           // The book tests i % (2 * stride) == 0; a mask says the same for these powers of two
           // without an integer division per lane and step (some 25 cycles on a CPU).
@@ -94,7 +102,8 @@ void neighbored_less(const Space& space, const Launch& launch, View<const T*, Sp
   ladder_launch(
       space, launch, "reduce::neighbored_less", in, partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // KPZ-TODO(roughly 7 lines): the same pairs as neighbored, without idle iterations: for stride = 1, 2, 4, ... below lanes, a TeamThreadRange over lanes / (2 * stride) where iteration k adds s(i + stride) into s(i) for i = 2 * stride * k; a team barrier after each step.
+        // KPZ-TODO(roughly 7 lines): the same pairs in the same steps as neighbored, but each
+        //   step's TeamThreadRange runs only over the pairs that add, so that no iteration is idle.
         for (int stride = 1; stride < lanes; stride *= 2) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes / (2 * stride)), [&](int k) {
             const int i = 2 * stride * k;
@@ -148,7 +157,9 @@ void complete_unroll(const Space& space, const Launch& launch, View<const T*, Sp
       space, launch, "reduce::complete_unroll",
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, lanes);
-        // KPZ-TODO(roughly 20 lines): the tree written out, no loop: for each size 1024, 512, 256, 128 in turn, if lanes >= size: a TeamThreadRange over size / 2 where slot i adds s(i + size / 2) into s(i), then a team barrier. 64 slots are left for the warp finish.
+        // KPZ-TODO(roughly 20 lines): the interleaved tree down to 64 slots, written out for teams
+        //   of up to 1024 with no loop, skipping the steps that do not apply to `lanes`; the last
+        //   64 slots are left for warp_finish.
         if (lanes >= 1024) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 512), [&](int i) { s(i) += s(i + 512); });
           team.team_barrier();
@@ -178,7 +189,9 @@ void templated(const Space& space, const Launch& launch, View<const T*, Space> i
       space, launch, "reduce::templated",
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, Lanes);
-        // KPZ-TODO(roughly 20 lines): as in complete_unroll, with the compile-time constant Lanes: if constexpr (Lanes >= size) for size = 1024, 512, 256, 128, so that the steps that do not apply are not even compiled.
+        // KPZ-TODO(roughly 20 lines): the unrolled tree of complete_unroll, but on the compile-time
+        //   constant Lanes, so that the steps that do not apply are not even compiled (if
+        //   constexpr).
         if constexpr (Lanes >= 1024) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 512), [&](int i) { s(i) += s(i + 512); });
           team.team_barrier();
@@ -216,7 +229,9 @@ void team_reduce(const Space& space, const Launch& launch, View<const T*, Space>
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);  // this team's values: rows of `width`, the last one shorter
         const int rows = (count + width - 1) / width;
-        // KPZ-TODO(roughly 12 lines): this tile's sum into partial(t): TeamThreadRange over rows, ThreadVectorRange in a row
+        // KPZ-TODO(roughly 12 lines): this tile's sum into partial(t) with Kokkos' nested
+        //   reductions: members take rows (TeamThreadRange), a row's lanes take its values
+        //   (ThreadVectorRange); one member writes the sum.
         T total = T(0);
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, rows),
@@ -256,7 +271,9 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
         const std::int64_t begin = share_begin(nq, league, t), end = share_begin(nq, league, t + 1);
         const int quarter = static_cast<int>((end - begin) / 4);
         T acc = T(0);  // this member's sum
-        // KPZ-TODO(roughly 8 lines): a TeamThreadRange over quarter: iteration g first loads the four Quads begin + g + k * quarter (k = 0, 1, 2, 3) into locals, then adds their sixteen values (quad_sum) to acc. Four independent 16-byte loads per member and iteration keep the memory system busy.
+        // KPZ-TODO(roughly 8 lines): this member's part of the team's share into acc: its Quads of
+        //   the four runs of `quarter` (quad_sum), four independent 16-byte loads per iteration
+        //   before any add.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, quarter), [&](int g) {
           const std::int64_t q = begin + g;
           const Quad<T> a = quads(q), b = quads(q + quarter), c = quads(q + 2 * quarter), d = quads(q + 3 * quarter);
@@ -279,7 +296,8 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
 template <class Space, class T>
 void builtin(const Space& space, View<const T*, Space> in, View<T*, Space> result) {
   const int n = static_cast<int>(in.extent(0));
-  // KPZ-TODO(roughly 4 lines): one Kokkos::parallel_reduce over Kokkos::RangePolicy<Space>(space, 0, n) whose KOKKOS_LAMBDA(int i, T& acc) adds in(i) to acc, with Kokkos::subview(result, 0) (a View of one value) as the result.
+  // KPZ-TODO(roughly 4 lines): the sum of in into result(0) with Kokkos' own
+  //   Kokkos::parallel_reduce over a RangePolicy of n, the result given as a View of one value.
   Kokkos::parallel_reduce(
       "reduce::builtin", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(int i, T& acc) { acc += in(i); },
       Kokkos::subview(result, 0));
@@ -292,7 +310,9 @@ void recursive(const Space& space, const Launch& launch, View<const T*, Space> i
   const std::size_t lanes = static_cast<std::size_t>(launch.lanes);
   View<const T*, Space> level = in;  // the values still to be added
   std::size_t offset = 0;            // where the next level's partial sums go in `work`
-  // KPZ-TODO(roughly 9 lines): while level has more than one value: count = ceil(level size / lanes); sums = the next count values of work (Kokkos::subview(work, Kokkos::make_pair(offset, offset + count))); run interleaved<Space, T> on level into sums with a Launch of count teams; continue with level = sums. Then Kokkos::deep_copy(space, result, level): the last level has one value, the sum.
+  // KPZ-TODO(roughly 9 lines): run interleaved on the partial sums again and again, each pass
+  //   writing into the next unused part of work, until a single value is left; then copy it into
+  //   result.
   while (level.extent(0) > 1) {
     const std::size_t count = (level.extent(0) + lanes - 1) / lanes;
     const View<T*, Space> sums = Kokkos::subview(work, Kokkos::make_pair(offset, offset + count));
