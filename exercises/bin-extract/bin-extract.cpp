@@ -18,12 +18,11 @@ void histogram(const Space& space, int team_size, int num_bins, View<const float
       "bin_extract::histogram", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_x(team.team_scratch(0), n);
         ScratchView<int*, Space> s_bin(team.team_scratch(0), n);
-        // TODO(roughly 5 lines): stage the input in scratch: s_x holds in and s_bin the bin of
-        //   each element (bin_of); no member may read them before the whole team has written them.
+        // TODO(roughly 5 lines): stage the input in scratch: in into s_x and each element's bin
+        //   (bin_of) into s_bin; then the team waits for both.
         for (int k = 0; k < num_bins; ++k) {
-          // TODO(roughly 8 lines): compact bin k: the elements of s_x in bin k go to out(k,
-          //   ...) in their input order, with one Kokkos::parallel_scan over the team's n elements;
-          //   counts(k) gets how many there are.
+          // TODO(roughly 8 lines): compact bin k into out(k, ...) in input order with one
+          //   Kokkos::parallel_scan over the team's n elements, and its size into counts(k).
         }
       });
 }
@@ -50,8 +49,7 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
   // Level 2: an exclusive scan of the team counts across the whole league, in place. Entry
   // `teams` (a zero on entry) receives the total: the number of selected elements.
   // TODO(roughly 6 lines): the exclusive scan of tile_offsets in place, as the comment above
-  //   describes: one Kokkos::parallel_scan over teams + 1 entries, whose last entry ends with the
-  //   total.
+  //   describes (one Kokkos::parallel_scan over teams + 1 entries; the last gets the total).
 
   // Level 1 again: every team scans its tile and scatters its elements from its offset on.
   Kokkos::parallel_for(
@@ -60,9 +58,9 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
         const int base = tile_offsets(t);  // selected elements of all earlier tiles
-        // TODO(roughly 7 lines): every selected element of this tile (bin target_bin) goes to
-        //   out after the `base` ones of earlier tiles, in input order, with a team-level
-        //   Kokkos::parallel_scan over count.
+        // TODO(roughly 7 lines): this tile's selected elements (bin target_bin) to out in input
+        //   order after the `base` of earlier tiles (a team-level Kokkos::parallel_scan over
+        //   count).
       });
 }
 
@@ -82,9 +80,9 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
-        // TODO(roughly 9 lines): this tile's histogram in s_hist (counters the whole team
-        //   updates, so atomically), then its counts into tile_offsets in bin-major order: all
-        //   teams' counts of bin b side by side.
+        // TODO(roughly 9 lines): this tile's histogram in s_hist (the team shares the counters:
+        //   atomics), then the counts into tile_offsets in bin-major order (bin b's teams side by
+        //   side).
       });
 
   // One exclusive scan over all (bin, team) counts in bin-major order: all of bin 0 (team 0,
@@ -104,9 +102,9 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         const int count = Kokkos::min(tile, n - first);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { s_x(i) = in(first + i); });
         team.team_barrier();
-        // TODO(roughly 10 lines): for every bin, this tile's elements of that bin go to out in
-        //   input order, after what its entry of tile_offsets counts before them (a team-level
-        //   Kokkos::parallel_scan per bin).
+        // TODO(roughly 10 lines): for every bin, this tile's elements of it to out in input
+        //   order, after those its tile_offsets entry counts before them (a team-level
+        //   Kokkos::parallel_scan).
       });
 }
 
@@ -129,8 +127,8 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         // Row r is in(first + r * lanes), ... (the last row may be shorter): members take rows, lanes
         // take a row's elements.
         // TODO(roughly 10 lines): the number of this tile's selected elements into
-        //   team_offsets(t): a nested reduction, rows on members and a row's elements on vector
-        //   lanes; one member writes it.
+        //   team_offsets(t) with a nested reduction: rows on members, a row's elements on vector
+        //   lanes.
       });
 
   // Launch 2: the exclusive scan of the team counts, in place, as in extract (entry `teams`
@@ -166,10 +164,9 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         // The predicate is computed once, in the reduction (a loop a CPU vectorises), and kept in
         // s_flag: the scan, a loop-carried offset and a conditional store, then only moves data.
         // team_scan synchronises the team, so a lane may read a flag that another lane wrote.
-        // TODO(roughly 14 lines): each member flags and counts the selected elements of its
-        //   segment (s_flag, a vector-level reduction), learns how many the lower ranks selected
-        //   (team.team_scan), then writes its own to out after base and those (a vector-level
-        //   scan).
+        // TODO(roughly 14 lines): place this tile's selected elements in out after base, in
+        //   input order; each member handles its own part of the tile (begin, length), s_flag keeps
+        //   the predicate, and team.team_scan gives the members' offsets.
       });
 }
 

@@ -18,8 +18,8 @@ void pair_swap(const Space& space, const Launch& launch, View<const float*, Spac
       "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
         const int first = team.league_rank() * tile;
-        // TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 where
-        //   the tile runs past n); no lane may read another's slot before all of them are written.
+        // TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
+        //   n); then the team waits for every slot.
         // TODO(roughly 3 lines): each lane inside n writes to out(first + i) the value its
         //   partner holds: the lane of its pair, whose index differs from its own in the lowest
         //   bit.
@@ -42,9 +42,9 @@ void all_reduce(const Space& space, const Launch& launch, Op op, View<const floa
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { cur(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // TODO(roughly 8 lines): when this block ends, cur(i) holds op over the whole group of
-        //   lane i, for every lane: lanes exchange values in XOR steps, reading cur and writing
-        //   next (apply, Kokkos::kokkos_swap).
+        // TODO(roughly 8 lines): afterwards cur(i) holds op over all of lane i's group, for
+        //   every lane, by the butterfly exchange between cur and next (apply,
+        //   Kokkos::kokkos_swap).
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
           if (first + i < n) out(first + i) = cur(i);
         });
@@ -67,9 +67,9 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // TODO(roughly 12 lines): in place, with no second buffer: when this block ends, hi(i)
-        //   holds the maximum and lo(i) the minimum of lane i's group, for every lane; no lane may
-        //   write a slot that another lane reads in the same step.
+        // TODO(roughly 12 lines): in place, no second buffer: afterwards hi(i) holds the
+        //   maximum and lo(i) the minimum of lane i's group; within a step, no lane writes a slot
+        //   that another reads.
         // TODO(roughly 3 lines): each lane inside n writes its result to out(first + i): even
         //   lanes their group's maximum, odd lanes its minimum.
       });
@@ -125,9 +125,8 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
           const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
           Extremes e;
-          // TODO(roughly 12 lines): for each of this row's groups (g0 + u for u < U, those
-          //   below end), the minimum and the maximum of its `group` inputs into e, with the
-          //   GroupsMinMax<U> reducer over the vector lanes.
+          // TODO(roughly 12 lines): the minimum and maximum of each of this row's groups (g0 +
+          //   u, u < U, below end) into e, reduced over the vector lanes with GroupsMinMax<U>.
           // TODO(roughly 6 lines): write the row's groups (those below end) to out from e: in
           //   each group, even positions get the group's maximum, odd positions its minimum.
         });

@@ -19,9 +19,8 @@ namespace kpz::reduce::exercise {
 template <class Space, class T>
 KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes,
                                              int keep) {
-  // TODO(roughly 6 lines): carry out the tree the comment above describes on the slots of s,
-  //   leaving the sums in s(0) .. s(keep - 1); no step may start before the previous one is
-  //   complete.
+  // TODO(roughly 6 lines): the tree the comment above describes on the slots of s, down to s(0)
+  //   .. s(keep - 1); no step may start before the previous one is complete.
 }
 
 // Loading with unrolling: lane i of the tile starting at `first` gets the sum of the Unroll
@@ -29,9 +28,8 @@ KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, cons
 template <int Unroll, class Space, class T>
 KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n, int first,
                                       const Slots<Space, T>& s, int lanes) {
-  // TODO(roughly 9 lines): the loads the comment above describes: each lane i of the team fills
-  //   s(i) with the sum of its Unroll elements of the tile, all of its loads issued before it adds;
-  //   the team then waits for every slot.
+  // TODO(roughly 9 lines): as the comment above describes: s(i) gets the sum of lane i's Unroll
+  //   elements of the tile, all loaded before any add; then the team waits.
 }
 
 // The last 64 partial sums (s(0) .. s(63), after the tree's last barrier) into partial(team),
@@ -43,9 +41,8 @@ KOKKOS_INLINE_FUNCTION void warp_finish(const TeamMember<Space>& team, const Slo
                                         team::XorExchange<Space, T>& warp, const View<T*, Space>& partial) {
   using Exchange = team::XorExchange<Space, T>;
   const int t = team.league_rank();
-  // TODO(roughly 16 lines): the last 64 slots into partial(t), as the comment above describes:
-  //   with Exchange::full_warps, in registers with Exchange::shuffle; otherwise through warp (its
-  //   values() and all_reduce).
+  // TODO(roughly 16 lines): the last 64 slots into partial(t) as the comment above describes:
+  //   Exchange::shuffle when Exchange::full_warps, otherwise warp (values(), all_reduce).
 }
 
 // ---- The ladder ----------------------------------------------------------------------------
@@ -55,9 +52,9 @@ void neighbored(const Space& space, const Launch& launch, View<const T*, Space> 
   ladder_launch(
       space, launch, "reduce::neighbored", in, partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // TODO(roughly 6 lines): add the team's slots into s(0) with neighbours paired first
-        //   (strides 1, 2, 4, ...), every lane of a TeamThreadRange over `lanes` visiting each
-        //   step; the team waits after each step.
+        // TODO(roughly 6 lines): the team's sum into s(0) by the neighbored tree (pairs of
+        //   neighbours first), each step a TeamThreadRange over all `lanes`, the team waiting after
+        //   each.
       });
 }
 
@@ -113,9 +110,8 @@ void complete_unroll(const Space& space, const Launch& launch, View<const T*, Sp
       space, launch, "reduce::complete_unroll",
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, lanes);
-        // TODO(roughly 20 lines): the interleaved tree down to 64 slots, written out for teams
-        //   of up to 1024 with no loop, skipping the steps that do not apply to `lanes`; the last
-        //   64 slots are left for warp_finish.
+        // TODO(roughly 20 lines): the interleaved tree down to 64 slots written out with no
+        //   loop, for teams of up to 1024 lanes, leaving the last 64 for warp_finish.
         warp_finish<Space, T>(team, s, warp, partial);
       });
 }
@@ -152,8 +148,8 @@ void team_reduce(const Space& space, const Launch& launch, View<const T*, Space>
         const int count = Kokkos::min(tile, n - first);  // this team's values: rows of `width`, the last one shorter
         const int rows = (count + width - 1) / width;
         // TODO(roughly 12 lines): this tile's sum into partial(t) with Kokkos' nested
-        //   reductions: members take rows (TeamThreadRange), a row's lanes take its values
-        //   (ThreadVectorRange); one member writes the sum.
+        //   reductions: rows on members (TeamThreadRange), a row's values on lanes
+        //   (ThreadVectorRange).
       });
 }
 
@@ -179,9 +175,9 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
         const std::int64_t begin = share_begin(nq, league, t), end = share_begin(nq, league, t + 1);
         const int quarter = static_cast<int>((end - begin) / 4);
         T acc = T(0);  // this member's sum
-        // TODO(roughly 8 lines): this member's part of the team's share into acc: its Quads of
-        //   the four runs of `quarter` (quad_sum), four independent 16-byte loads per iteration
-        //   before any add.
+        // TODO(roughly 8 lines): this member's share of the team's Quads into acc (quad_sum):
+        //   the four runs of `quarter`, four independent 16-byte loads per iteration before any
+        //   add.
         // The 0 to 3 Quads after the four runs, and in the last team the elements after the last Quad.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(end - begin - 4 * quarter)),
                              [&](int r) { acc += quad_sum(quads(begin + 4 * quarter + r)); });
@@ -208,9 +204,8 @@ void recursive(const Space& space, const Launch& launch, View<const T*, Space> i
   const std::size_t lanes = static_cast<std::size_t>(launch.lanes);
   View<const T*, Space> level = in;  // the values still to be added
   std::size_t offset = 0;            // where the next level's partial sums go in `work`
-  // TODO(roughly 9 lines): run interleaved on the partial sums again and again, each pass
-  //   writing into the next unused part of work, until a single value is left; then copy it into
-  //   result.
+  // TODO(roughly 9 lines): apply interleaved to the partial sums pass after pass, each pass
+  //   writing to the next unused part of work, until one value is left; copy it to result.
 }
 
 KPZ_FOR_EACH_SPACE(KPZ_REDUCE_INSTANTIATE)

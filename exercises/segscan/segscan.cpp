@@ -30,9 +30,8 @@ KOKKOS_INLINE_FUNCTION SegPair<T> identity() {
 // swapped after every step, so cur and next may have traded places).
 template <class Member, class Buffer>
 KOKKOS_INLINE_FUNCTION void hillis_steele(const Member& team, Buffer& cur, Buffer& next, int n) {
-  // TODO(roughly 8 lines): the Hillis-Steele scan of the comment above, with combine on cur and
-  //   next: a step per doubling offset, the team waiting after each, and Kokkos::kokkos_swap so
-  //   that cur holds the latest.
+  // TODO(roughly 8 lines): the Hillis-Steele scan the comment above describes, with combine, on
+  //   cur and next (Kokkos::kokkos_swap), the team waiting after each step.
 }
 
 template <class Space, class T>
@@ -93,10 +92,9 @@ void work_efficient(const Space& space, int team_size, View<const T*, Space> val
         team.team_barrier();
         // TODO(roughly 8 lines): Blelloch's up-sweep over the p pairs of a, with combine as the
         //   operator and the team waiting between levels.
-        // TODO(roughly 12 lines): Blelloch's down-sweep on a: identity<T>() at the root,
-        //   written by one member (Kokkos::single), then the levels back down with combine, the
-        //   team waiting between them. Afterwards a(i) holds the exclusive pair scan: everything
-        //   before element i.
+        // TODO(roughly 12 lines): Blelloch's down-sweep on a, with identity<T>() and combine,
+        //   the team waiting between levels; afterwards a(i) holds the exclusive pair scan
+        //   (everything before element i).
         // TODO(roughly 3 lines): out(i) for every i < n: the inclusive scan, from the exclusive
         //   pair a(i) and element i itself (values, flags), with combine.
       });
@@ -129,9 +127,9 @@ void multi_team(const Space& space, const Launch& launch, View<const T*, Space> 
         team.team_barrier();
         hillis_steele(team, cur, next, count);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { out(first + i) = cur(i).value; });
-        // TODO(roughly 8 lines): record the tile's aggregate, the scanned pair of its last
-        //   element (agg_values, agg_flags), and first_head(t): where its first head is, or count
-        //   when it has none.
+        // TODO(roughly 8 lines): the tile's aggregate, the scanned pair of its last element
+        //   (agg_values, agg_flags), and in first_head(t) where its first head is (count if it has
+        //   none).
       });
   if (tiles == 1) return;
 
@@ -222,16 +220,16 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         team.team_barrier();
-        // TODO(roughly 30 lines): scan each row of the tile with one vector-level parallel_scan
-        //   (SegReducer): a lane sums its chunk of per_lane elements segment by segment, writing
-        //   sums(s) for each segment that ends in it (or open_seg, open_value when its head lies
-        //   before the row); row_total(r) gets the row's total.
-        // TODO(roughly 12 lines): row_carry: the exclusive scan of row_total over the rows,
-        //   done by one member (a vector-level parallel_scan with SegReducer); tile_totals(t) gets
-        //   the whole tile's total.
+        // TODO(roughly 30 lines): each row's segment sums: sums(s) for every segment that ends
+        //   in row r, open_seg(r) and open_value(r) for one whose head lies before the row, and
+        //   row_total(r); one vector-level parallel_scan per row (SegReducer), a lane per per_lane
+        //   elements.
+        // TODO(roughly 12 lines): row_carry: the exclusive scan of row_total over the rows, by
+        //   one member (a vector-level parallel_scan, SegReducer), and the tile's total in
+        //   tile_totals(t).
         // TODO(roughly 8 lines): finish each row's open segment (open_seg, open_value) with its
-        //   carry-in row_carry(r); a segment that began before the tile gets the rest from the
-        //   carries launch.
+        //   carry-in row_carry(r); one that began before the tile gets the rest from the carries
+        //   launch.
       });
 }
 

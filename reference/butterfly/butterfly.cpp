@@ -15,8 +15,8 @@ void pair_swap(const Space& space, const Launch& launch, View<const float*, Spac
       "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
         const int first = team.league_rank() * tile;
-        // KPZ-TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 where
-        //   the tile runs past n); no lane may read another's slot before all of them are written.
+        // KPZ-TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
+        //   n); then the team waits for every slot.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { lane(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
@@ -47,9 +47,9 @@ void all_reduce(const Space& space, const Launch& launch, Op op, View<const floa
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { cur(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // KPZ-TODO(roughly 8 lines): when this block ends, cur(i) holds op over the whole group of
-        //   lane i, for every lane: lanes exchange values in XOR steps, reading cur and writing
-        //   next (apply, Kokkos::kokkos_swap).
+        // KPZ-TODO(roughly 8 lines): afterwards cur(i) holds op over all of lane i's group, for
+        //   every lane, by the butterfly exchange between cur and next (apply,
+        //   Kokkos::kokkos_swap).
         for (int mask = group / 2; mask >= 1; mask /= 2) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                                [&](int i) { next(i) = apply(op, cur(i), cur(i ^ mask)); });
@@ -79,9 +79,9 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // KPZ-TODO(roughly 12 lines): in place, with no second buffer: when this block ends, hi(i)
-        //   holds the maximum and lo(i) the minimum of lane i's group, for every lane; no lane may
-        //   write a slot that another lane reads in the same step.
+        // KPZ-TODO(roughly 12 lines): in place, no second buffer: afterwards hi(i) holds the
+        //   maximum and lo(i) the minimum of lane i's group; within a step, no lane writes a slot
+        //   that another reads.
         for (int mask = group / 2; mask >= 1; mask /= 2) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
             if (i & mask) return;  // the lower lane of each pair does the work for both
@@ -160,9 +160,8 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
           const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
           Extremes e;
-          // KPZ-TODO(roughly 12 lines): for each of this row's groups (g0 + u for u < U, those
-          //   below end), the minimum and the maximum of its `group` inputs into e, with the
-          //   GroupsMinMax<U> reducer over the vector lanes.
+          // KPZ-TODO(roughly 12 lines): the minimum and maximum of each of this row's groups (g0 +
+          //   u, u < U, below end) into e, reduced over the vector lanes with GroupsMinMax<U>.
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, group),
               [&](int l, Extremes& m) {

@@ -18,8 +18,8 @@ void simple(const Space& space, int team_size, View<const float*, Space> a, View
       "conv1d::simple", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Scratch s_a(team.team_scratch(0), n);
         Scratch s_b(team.team_scratch(0), taps);
-        // KPZ-TODO(roughly 3 lines): stage a in s_a and the first `taps` values of b in s_b; no
-        //   member may read either of them before the whole team has written them.
+        // KPZ-TODO(roughly 3 lines): stage a in s_a and the first `taps` values of b in s_b; then
+        //   the team waits for both.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) { s_a(i) = a(i); });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](int j) { s_b(j) = b(j); });
         team.team_barrier();
@@ -47,9 +47,8 @@ void tiled(const Space& space, const Launch& launch, View<const float*, Space> a
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
                     int first) {
         // s_a(i) holds a(first + i) for i < tile + taps - 1: the tile and its halo; s_b(j) holds b(j).
-        // KPZ-TODO(roughly 6 lines): fill s_a and s_b as the comment above describes, with zeros
-        //   where the halo runs past the end of a; no member may read them before the whole team
-        //   has written them.
+        // KPZ-TODO(roughly 6 lines): fill s_a and s_b as the comment above describes (zeros past
+        //   the end of a); then the team waits for both.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile + taps - 1), [&](int i) {
           const int g = first + i;
           s_a(i) = g < n ? a(g) : 0.0f;
@@ -88,8 +87,7 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
         Scratch s_b(team.team_scratch(0), tap_quads);
         const int first = team.league_rank() * tile;
         // KPZ-TODO(roughly 14 lines): fill every Quad of s_a and s_b as the comment above describes
-        //   (zeros past n and past taps), writing each Quad to scratch in one store; no member may
-        //   read them before the whole team has written them.
+        //   (zeros past n and taps), one store per Quad; then the team waits for both.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, a_quads), [&](int q) {
           Quad x;
           for (int r = 0; r < 4; ++r) {
@@ -105,9 +103,9 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
         });
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 16 lines): this team's outputs, four consecutive ones per member, read
-        //   from s_a and s_b a Quad at a time and summed in registers; the last tile may hold fewer
-        //   than `tile` outputs, and nothing beyond them is written.
+        // KPZ-TODO(roughly 16 lines): this team's outputs, four consecutive ones per member, from
+        //   s_a and s_b a Quad at a time; the last tile may hold fewer than `tile`, and nothing
+        //   past it is written.
         const int count = Kokkos::min(tile, n - first);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (count + 3) / 4), [&](int q) {
           float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -153,10 +151,9 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
         Scratch s_a(team.team_scratch(0), staged);
         Scratch s_b(team.team_scratch(0), taps);
         const int first = team.league_rank() * tile;
-        // KPZ-TODO(roughly 12 lines): stage s_a as the comment above describes, in Packs of W
-        //   floats (load_pack, store_pack) over a TeamVectorRange, with L loads in flight per lane
-        //   before its first store; then s_b; no member may read them before the whole team has
-        //   written them.
+        // KPZ-TODO(roughly 12 lines): stage s_a as the comment above describes in Packs of W floats
+        //   (load_pack, store_pack), L loads in flight per lane (TeamVectorRange); then s_b; then
+        //   the team waits for both.
         const int packs = (staged + W - 1) / W, chunks = (packs + L - 1) / L;
         const int present = Kokkos::min(staged, n - first);  // inputs of a this team can read
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, chunks), [&](int c) {
@@ -174,8 +171,8 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
         team.team_barrier();
         // KPZ-END
         // KPZ-TODO(roughly 15 lines): this team's outputs in rows of `row`: a row per member, and
-        //   in it each vector lane keeps U Packs of outputs in registers (Kokkos::fma over the
-        //   taps); nothing beyond the tile's last output is written.
+        //   in it U Packs of outputs per vector lane, kept in registers (Kokkos::fma); nothing past
+        //   the tile is written.
         const int count = Kokkos::min(tile, n - first);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (count + row - 1) / row), [&](int r) {
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int l) {

@@ -16,9 +16,8 @@ namespace kpz::reduce::reference {
 template <class Space, class T>
 KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes,
                                              int keep) {
-  // KPZ-TODO(roughly 6 lines): carry out the tree the comment above describes on the slots of s,
-  //   leaving the sums in s(0) .. s(keep - 1); no step may start before the previous one is
-  //   complete.
+  // KPZ-TODO(roughly 6 lines): the tree the comment above describes on the slots of s, down to s(0)
+  //   .. s(keep - 1); no step may start before the previous one is complete.
   for (int stride = lanes / 2; stride >= keep; stride /= 2) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, stride), [&](int i) { s(i) += s(i + stride); });
     team.team_barrier();
@@ -31,9 +30,8 @@ KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, cons
 template <int Unroll, class Space, class T>
 KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n, int first,
                                       const Slots<Space, T>& s, int lanes) {
-  // KPZ-TODO(roughly 9 lines): the loads the comment above describes: each lane i of the team fills
-  //   s(i) with the sum of its Unroll elements of the tile, all of its loads issued before it adds;
-  //   the team then waits for every slot.
+  // KPZ-TODO(roughly 9 lines): as the comment above describes: s(i) gets the sum of lane i's Unroll
+  //   elements of the tile, all loaded before any add; then the team waits.
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lanes), [&](int i) {
     T x[Unroll];
     for (int u = 0; u < Unroll; ++u) {
@@ -57,9 +55,8 @@ KOKKOS_INLINE_FUNCTION void warp_finish(const TeamMember<Space>& team, const Slo
                                         team::XorExchange<Space, T>& warp, const View<T*, Space>& partial) {
   using Exchange = team::XorExchange<Space, T>;
   const int t = team.league_rank();
-  // KPZ-TODO(roughly 16 lines): the last 64 slots into partial(t), as the comment above describes:
-  //   with Exchange::full_warps, in registers with Exchange::shuffle; otherwise through warp (its
-  //   values() and all_reduce).
+  // KPZ-TODO(roughly 16 lines): the last 64 slots into partial(t) as the comment above describes:
+  //   Exchange::shuffle when Exchange::full_warps, otherwise warp (values(), all_reduce).
   if (Exchange::full_warps(team.team_size())) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 32), [&](int i) {
       T x = s(i) + s(i + 32);
@@ -82,9 +79,9 @@ void neighbored(const Space& space, const Launch& launch, View<const T*, Space> 
   ladder_launch(
       space, launch, "reduce::neighbored", in, partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // KPZ-TODO(roughly 6 lines): add the team's slots into s(0) with neighbours paired first
-        //   (strides 1, 2, 4, ...), every lane of a TeamThreadRange over `lanes` visiting each
-        //   step; the team waits after each step.
+        // KPZ-TODO(roughly 6 lines): the team's sum into s(0) by the neighbored tree (pairs of
+        //   neighbours first), each step a TeamThreadRange over all `lanes`, the team waiting after
+        //   each.
         for (int stride = 1; stride < lanes; stride *= 2) {
           // The book tests i % (2 * stride) == 0; a mask says the same for these powers of two
           // without an integer division per lane and step (some 25 cycles on a CPU).
@@ -157,9 +154,8 @@ void complete_unroll(const Space& space, const Launch& launch, View<const T*, Sp
       space, launch, "reduce::complete_unroll",
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, lanes);
-        // KPZ-TODO(roughly 20 lines): the interleaved tree down to 64 slots, written out for teams
-        //   of up to 1024 with no loop, skipping the steps that do not apply to `lanes`; the last
-        //   64 slots are left for warp_finish.
+        // KPZ-TODO(roughly 20 lines): the interleaved tree down to 64 slots written out with no
+        //   loop, for teams of up to 1024 lanes, leaving the last 64 for warp_finish.
         if (lanes >= 1024) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 512), [&](int i) { s(i) += s(i + 512); });
           team.team_barrier();
@@ -230,8 +226,8 @@ void team_reduce(const Space& space, const Launch& launch, View<const T*, Space>
         const int count = Kokkos::min(tile, n - first);  // this team's values: rows of `width`, the last one shorter
         const int rows = (count + width - 1) / width;
         // KPZ-TODO(roughly 12 lines): this tile's sum into partial(t) with Kokkos' nested
-        //   reductions: members take rows (TeamThreadRange), a row's lanes take its values
-        //   (ThreadVectorRange); one member writes the sum.
+        //   reductions: rows on members (TeamThreadRange), a row's values on lanes
+        //   (ThreadVectorRange).
         T total = T(0);
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, rows),
@@ -271,9 +267,9 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
         const std::int64_t begin = share_begin(nq, league, t), end = share_begin(nq, league, t + 1);
         const int quarter = static_cast<int>((end - begin) / 4);
         T acc = T(0);  // this member's sum
-        // KPZ-TODO(roughly 8 lines): this member's part of the team's share into acc: its Quads of
-        //   the four runs of `quarter` (quad_sum), four independent 16-byte loads per iteration
-        //   before any add.
+        // KPZ-TODO(roughly 8 lines): this member's share of the team's Quads into acc (quad_sum):
+        //   the four runs of `quarter`, four independent 16-byte loads per iteration before any
+        //   add.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, quarter), [&](int g) {
           const std::int64_t q = begin + g;
           const Quad<T> a = quads(q), b = quads(q + quarter), c = quads(q + 2 * quarter), d = quads(q + 3 * quarter);
@@ -310,9 +306,8 @@ void recursive(const Space& space, const Launch& launch, View<const T*, Space> i
   const std::size_t lanes = static_cast<std::size_t>(launch.lanes);
   View<const T*, Space> level = in;  // the values still to be added
   std::size_t offset = 0;            // where the next level's partial sums go in `work`
-  // KPZ-TODO(roughly 9 lines): run interleaved on the partial sums again and again, each pass
-  //   writing into the next unused part of work, until a single value is left; then copy it into
-  //   result.
+  // KPZ-TODO(roughly 9 lines): apply interleaved to the partial sums pass after pass, each pass
+  //   writing to the next unused part of work, until one value is left; copy it to result.
   while (level.extent(0) > 1) {
     const std::size_t count = (level.extent(0) + lanes - 1) / lanes;
     const View<T*, Space> sums = Kokkos::subview(work, Kokkos::make_pair(offset, offset + count));

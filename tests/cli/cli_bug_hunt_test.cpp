@@ -78,8 +78,10 @@ TEST(CliBugHunt, RunPointsAtAnExistingTraceBuild) {
   fs::permissions(trace, fs::perms::owner_all);
   const auto& [puzzle, variant] = c.hunts.front();
   const Result r = kpuzzles("KPZ_SOURCE_DIR=" + source.string(), "run " + puzzle + " --" + variant);
-  EXPECT_NE(r.out.find(kNote + ", and yours is built: cmake --build --preset trace --target kpuzzles && "
-                               "build/trace/framework/cli/kpuzzles trace " + puzzle + " --" + variant),
+  EXPECT_NE(r.out.find(kNote +
+                       ", and yours is built: cmake --build --preset trace --target kpuzzles && "
+                       "build/trace/framework/cli/kpuzzles trace " +
+                       puzzle + " --" + variant),
             std::string::npos)
       << r.out << r.err;
 }
