@@ -1,6 +1,6 @@
 #pragma once
 // Bug hunts are checked only by the trace build (`kpuzzles trace`): outside it their checks pass
-// by luck. When the learner loop reaches one (`kpuzzles watch`, its n and p keys, `kpuzzles run`)
+// by luck. When the learner loop reaches one (`kpuzzles watch` and its keys, `run`, `list`'s next)
 // it says so in one line, with the commands that build and run the trace build.
 #include <string>
 

@@ -1,5 +1,5 @@
 // kpuzzles end to end, issue 21: a bug hunt is checked only by the trace build, so when the
-// learner loop reaches one outside it (`kpuzzles run`, `kpuzzles watch` and its n key), one line
+// learner loop reaches one outside it (`kpuzzles run`, `list`'s next, `watch` and its n key), one line
 // says how to build the trace preset and which `kpuzzles trace` to run there. Driven by the
 // registry's bug_hunt flags: the exercises come from `kpuzzles list --json`.
 #include <gtest/gtest.h>
@@ -24,6 +24,7 @@ Result kpuzzles(const std::string& env, const std::string& args) {
 }
 
 struct Course {
+  std::vector<std::string> ids;                                    // puzzle/variant, in course order
   std::vector<std::pair<std::string, std::string>> hunts, others;  // (puzzle, variant)
 };
 
@@ -31,8 +32,11 @@ Course course() {
   Course c;
   const Result l = kpuzzles("", "list --json");
   EXPECT_EQ(l.code, 0) << l.err;
-  for (const auto& e : kpz::Json::parse(l.out)["exercises"].items())
+  for (const auto& e : kpz::Json::parse(l.out)["exercises"].items()) {
+    c.ids.push_back(e["puzzle"].as_string() + "/" + e["variant"].as_string());
+    c.is_hunt.push_back(e["bug_hunt"].as_bool());
     (e["bug_hunt"].as_bool() ? c.hunts : c.others).emplace_back(e["puzzle"].as_string(), e["variant"].as_string());
+  }
   return c;
 }
 
@@ -108,6 +112,29 @@ TEST(CliBugHunt, WatchSaysSoWhenItIsOnABugHunt) {
   const Result plain = watch(other, other_variant, "--no-tty");
   EXPECT_EQ(plain.code, 0) << plain.out << plain.err;
   EXPECT_EQ(plain.out.find(kNote), std::string::npos) << plain.out;
+}
+
+// `list` names the next exercise; when that is a bug hunt, the line follows. The exercises before
+// the first bug hunt are recorded as solved, so that it is the next one.
+TEST(CliBugHunt, ListSaysSoWhenTheNextExerciseIsABugHunt) {
+  const Course c = course();
+  ASSERT_FALSE(c.hunts.empty());
+  const std::string hunt = c.hunts.front().first + "/" + c.hunts.front().second;
+  std::string solved;
+  for (const auto& id : c.ids) {
+    if (id == hunt) break;
+    solved += std::string(solved.empty() ? "" : ",") + "\"" + id + "\":{\"solved\":\"2026-01-31T12:00:00Z\"}";
+  }
+  const std::string state = testing::TempDir() + "kpz_cli_bug_hunt_list.json";
+  std::ofstream(state, std::ios::trunc) << "{\"exercises\":{" << solved << "},\"version\":1}\n";
+  const Result r = kpuzzles("KPZ_STATE_FILE=" + state, "list");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto next = r.out.find("next: " + c.hunts.front().first + " --" + c.hunts.front().second);
+  ASSERT_NE(next, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n" + kNote, next), std::string::npos) << r.out;
+  // From the first exercise on (nothing solved), the next one is no bug hunt, and nothing is said.
+  std::ofstream(state, std::ios::trunc) << "{\"exercises\":{},\"version\":1}\n";
+  if (!c.is_hunt.front()) EXPECT_EQ(kpuzzles("KPZ_STATE_FILE=" + state, "list").out.find(kNote), std::string::npos);
 }
 
 }  // namespace
