@@ -25,19 +25,25 @@ Result kpuzzles(const std::string& env, const std::string& args) {
 
 struct Course {
   std::vector<std::string> ids;                                    // puzzle/variant, in course order
+  std::vector<bool> is_hunt;                                       // of each id
   std::vector<std::pair<std::string, std::string>> hunts, others;  // (puzzle, variant)
 };
 
-Course course() {
-  Course c;
-  const Result l = kpuzzles("", "list --json");
-  EXPECT_EQ(l.code, 0) << l.err;
-  for (const auto& e : kpz::Json::parse(l.out)["exercises"].items()) {
-    c.ids.push_back(e["puzzle"].as_string() + "/" + e["variant"].as_string());
-    c.is_hunt.push_back(e["bug_hunt"].as_bool());
-    (e["bug_hunt"].as_bool() ? c.hunts : c.others).emplace_back(e["puzzle"].as_string(), e["variant"].as_string());
-  }
-  return c;
+// The course as `list --json` gives it (read once: `list` checks every exercise).
+const Course& course() {
+  static const Course once = [] {
+    Course c;
+    const Result l = kpuzzles("", "list --json");
+    EXPECT_EQ(l.code, 0) << l.err;
+    const kpz::Json list = kpz::Json::parse(l.out);  // kept: the loop reads into it
+    for (const auto& e : list["exercises"].items()) {
+      c.ids.push_back(e["puzzle"].as_string() + "/" + e["variant"].as_string());
+      c.is_hunt.push_back(e["bug_hunt"].as_bool());
+      (e["bug_hunt"].as_bool() ? c.hunts : c.others).emplace_back(e["puzzle"].as_string(), e["variant"].as_string());
+    }
+    return c;
+  }();
+  return once;
 }
 
 int count(const std::string& text, const std::string& what) {
@@ -47,7 +53,7 @@ int count(const std::string& text, const std::string& what) {
 }
 
 TEST(CliBugHunt, RunSaysHowToBuildAndRunTheTraceBuild) {
-  const Course c = course();
+  const Course& c = course();
   ASSERT_FALSE(c.hunts.empty()) << "no bug hunt in the course";
   ASSERT_FALSE(c.others.empty());
   for (const auto& [puzzle, variant] : c.hunts) {
@@ -72,7 +78,7 @@ TEST(CliBugHunt, RunSaysHowToBuildAndRunTheTraceBuild) {
 }
 
 TEST(CliBugHunt, RunPointsAtAnExistingTraceBuild) {
-  const Course c = course();
+  const Course& c = course();
   ASSERT_FALSE(c.hunts.empty());
   const fs::path source = testing::TempDir() + "kpz_cli_bug_hunt_source";
   fs::remove_all(source);
@@ -93,7 +99,7 @@ TEST(CliBugHunt, RunPointsAtAnExistingTraceBuild) {
 // `watch` shows the line under the exercise's title (and in its --json results). KPZ_CMAKE=true:
 // the rebuild is a no-op, so the loop checks with this build's kpuzzles and ends with stdin.
 TEST(CliBugHunt, WatchSaysSoWhenItIsOnABugHunt) {
-  const Course c = course();
+  const Course& c = course();
   ASSERT_FALSE(c.hunts.empty());
   const std::string state = testing::TempDir() + "kpz_cli_bug_hunt_state.json";
   const auto watch = [&](const std::string& puzzle, const std::string& variant, const std::string& mode) {
@@ -117,7 +123,7 @@ TEST(CliBugHunt, WatchSaysSoWhenItIsOnABugHunt) {
 // `list` names the next exercise; when that is a bug hunt, the line follows. The exercises before
 // the first bug hunt are recorded as solved, so that it is the next one.
 TEST(CliBugHunt, ListSaysSoWhenTheNextExerciseIsABugHunt) {
-  const Course c = course();
+  const Course& c = course();
   ASSERT_FALSE(c.hunts.empty());
   const std::string hunt = c.hunts.front().first + "/" + c.hunts.front().second;
   std::string solved;
