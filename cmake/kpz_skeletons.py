@@ -3,13 +3,15 @@
 
 In a reference file, a block
 
-    // KPZ-TODO(roughly 3 lines): what to do
+    // KPZ-TODO(roughly 3 lines): what to do, in lines of at most 100 characters; the lines
+    //   right after it at the same indentation that start with `//   ` (two more spaces)
+    //   go on with the text
     ...solution lines...
     // KPZ-END
 
-becomes `// TODO(roughly 3 lines): what to do` in the skeleton, and the namespace
-`kpz::<puzzle>::reference` becomes `kpz::<puzzle>::exercise`. The file's leading comment
-is replaced by the learner's header.
+becomes `// TODO(roughly 3 lines): what to do, ...` and its continuation lines in the skeleton,
+and the namespace `kpz::<puzzle>::reference` becomes `kpz::<puzzle>::exercise`. The file's
+leading comment is replaced by the learner's header.
 
 A bug hunt (a variant declared with `bug_hunt = true`) puts a bug into the skeleton instead of a
 TODO:
@@ -37,6 +39,7 @@ TODO = re.compile(r"^(\s*)// KPZ-TODO\((roughly \d+ lines?)\): (.+)$")
 BUG = re.compile(r"^(\s*)// KPZ-BUG\((.+)\)\s*$")
 BUGGY = re.compile(r"^\s*// KPZ-BUGGY:\s*$")
 END = re.compile(r"^\s*// KPZ-END\s*$")
+MORE = re.compile(r"^(\s*)//   \S")  # a continuation line of a KPZ-TODO's text
 COMMENTED = re.compile(r"^(\s*)// ?(.*)$")
 
 
@@ -58,6 +61,7 @@ def skeleton(text: str, puzzle: str, source: str) -> str:
     out = [header(puzzle).rstrip("\n")]
     block = None  # None, "todo", "bug" (correct lines, dropped) or "buggy" (commented buggy lines)
     todo_count = 0
+    todo_indent = None  # while the KPZ-TODO's text goes on: its indentation
     for lineno, line in enumerate(lines[i:], start=i + 1):
         m = TODO.match(line)
         b = BUG.match(line)
@@ -68,7 +72,13 @@ def skeleton(text: str, puzzle: str, source: str) -> str:
             todo_count += 1
             if m:
                 out.append(f"{m.group(1)}// TODO({m.group(2)}): {m.group(3)}")
+                todo_indent = m.group(1)
             continue
+        more = MORE.match(line)
+        if todo_indent is not None and more and more.group(1) == todo_indent:
+            out.append(line.rstrip())
+            continue
+        todo_indent = None
         if BUGGY.match(line):
             if block != "bug":
                 sys.exit(f"{source}:{lineno}: KPZ-BUGGY outside a KPZ-BUG block")

@@ -17,7 +17,9 @@ void team_reverse(const Space& space, const Launch& launch, View<const float*, S
       "basics::team_reverse", TeamPolicy<Space>(space, teams, launch.team_size),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int first = team.league_rank() * tile;  // this team's first element
-        // TODO(roughly 4 lines): reverse this team's elements of in into out.
+        // TODO(roughly 4 lines): reverse this team's elements of in into out. count: how many
+        //   it owns (tile, fewer in the last team); out(first + i), i < count, gets the i-th of
+        //   them from the end; the members share them with a TeamThreadRange.
       });
 }
 
@@ -36,7 +38,9 @@ void scratch_reverse(const Space& space, const Launch& launch, View<const float*
         const int count = Kokkos::min(tile, n - first);
         Scratch s(team.team_scratch(0), tile);
         // TODO(roughly 2 lines): stage this team's elements in s, then wait for every member.
-        // TODO(roughly 2 lines): reverse s into out(first) .. out(first + count - 1).
+        //   The count elements from in(first), copied by the members together (TeamThreadRange).
+        // TODO(roughly 2 lines): reverse s into out(first) .. out(first + count - 1). With a
+        //   TeamThreadRange, reading only s.
       });
 }
 

@@ -23,8 +23,11 @@ void hand_written(const Space& space, const Launch& launch, BatchView<const floa
       "batched::hand_written", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int b = team.league_rank();
         float sum_sq = 0.0f;
-        // TODO(roughly 10 lines): for every row i of system b, r(b, i) = rhs(b, i) minus row i
-        // TODO(roughly 1 line): rr(b) = sum_sq, written once per team.
+        // TODO(roughly 10 lines): for every row i of system b, r(b, i) becomes rhs(b, i) minus
+        //   row i of A(b, :, :) times x(b, :), written once; sum_sq, the sum over the rows of r(b,
+        //   i) squared, is known to every member of the team (the rows shared among the members,
+        //   each row's products among the vector lanes).
+        // TODO(roughly 1 line): sum_sq into rr(b), written once per team.
       });
 }
 
@@ -43,8 +46,11 @@ void library(const Space& space, const Launch& launch, BatchView<const float***,
         const auto x_b = Kokkos::subview(x, b, Kokkos::ALL);
         const auto rhs_b = Kokkos::subview(rhs, b, Kokkos::ALL);
         const auto r_b = Kokkos::subview(r, b, Kokkos::ALL);
-        // TODO(roughly 4 lines): r_b = rhs_b - A_b x_b, the product done by one call of
-        // TODO(roughly 2 lines): rr(b) = r_b . r_b, computed by Kokkos Kernels' team-level
+        // TODO(roughly 4 lines): the residual of system b into r_b, the product done by one
+        //   call of Kokkos Kernels' team-level gemv (KokkosBlas::Experimental, TeamVector flavour);
+        //   when the block ends, every member must see all of r_b.
+        // TODO(roughly 2 lines): the squared norm of r_b into rr(b), by Kokkos Kernels'
+        //   team-level dot and written once per team.
       });
 }
 

@@ -18,9 +18,11 @@ void histogram(const Space& space, int team_size, int num_bins, View<const float
       "bin_extract::histogram", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_x(team.team_scratch(0), n);
         ScratchView<int*, Space> s_bin(team.team_scratch(0), n);
-        // TODO(roughly 5 lines): stage the input: for every i of a TeamThreadRange over n, s_x(i) = in(i) and s_bin(i) = bin_of(in(i), num_bins); then wait until every member has written its part.
+        // TODO(roughly 5 lines): stage the input in scratch: in into s_x and each element's bin
+        //   (bin_of) into s_bin; then the team waits for both.
         for (int k = 0; k < num_bins; ++k) {
-          // TODO(roughly 8 lines): one Kokkos::parallel_scan over a TeamThreadRange(team, n) with an int `offset`: the predicate is s_bin(i) == k, and offset arrives holding the number of selected elements before i (the exclusive prefix). In the final pass a selected element writes out(k, offset) = s_x(i), and element n - 1 writes counts(k) = offset + its predicate. Then add the predicate to offset.
+          // TODO(roughly 8 lines): compact bin k into out(k, ...) in input order with one
+          //   Kokkos::parallel_scan over the team's n elements, and its size into counts(k).
         }
       });
 }
@@ -39,12 +41,15 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);  // the last tile may be shorter
-        // TODO(roughly 6 lines): count the elements of bin target_bin among in(first), ..., in(first + count - 1) with a Kokkos::parallel_reduce over a TeamThreadRange(team, count) into an int; then one member (Kokkos::single(Kokkos::PerTeam(team), ...)) writes the total to tile_offsets(t).
+        // TODO(roughly 6 lines): tile_offsets(t) gets how many of this tile's elements fall in
+        //   target_bin, counted with a team-level Kokkos::parallel_reduce and written by one
+        //   member.
       });
 
   // Level 2: an exclusive scan of the team counts across the whole league, in place. Entry
   // `teams` (a zero on entry) receives the total: the number of selected elements.
-  // TODO(roughly 6 lines): a Kokkos::parallel_scan over a Kokkos::RangePolicy<Space>(space, 0, teams + 1) with an int prefix: read c = tile_offsets(t) first (0 for t == teams), in the final pass write tile_offsets(t) = prefix (exclusive: before adding), then add c.
+  // TODO(roughly 6 lines): the exclusive scan of tile_offsets in place, as the comment above
+  //   describes (one Kokkos::parallel_scan over teams + 1 entries; the last gets the total).
 
   // Level 1 again: every team scans its tile and scatters its elements from its offset on.
   Kokkos::parallel_for(
@@ -53,7 +58,9 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
         const int base = tile_offsets(t);  // selected elements of all earlier tiles
-        // TODO(roughly 7 lines): a Kokkos::parallel_scan over a TeamThreadRange(team, count) with an int offset (the exclusive prefix within this tile): x = in(first + i) is selected when bin_of(x, num_bins) == target_bin; in the final pass a selected x goes to out(base + offset); then add the predicate to offset.
+        // TODO(roughly 7 lines): this tile's selected elements (bin target_bin) to out in input
+        //   order after the `base` of earlier tiles (a team-level Kokkos::parallel_scan over
+        //   count).
       });
 }
 
@@ -73,14 +80,18 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
-        // TODO(roughly 9 lines): zero s_hist (a TeamThreadRange over num_bins) and wait; every element of the tile adds 1 to s_hist(its bin) with Kokkos::atomic_add (members share the counters); wait; then write s_hist(b) to tile_offsets(b * teams + t) for every bin b.
+        // TODO(roughly 9 lines): this tile's histogram in s_hist (the team shares the counters:
+        //   atomics), then the counts into tile_offsets in bin-major order (bin b's teams side by
+        //   side).
       });
 
   // One exclusive scan over all (bin, team) counts in bin-major order: all of bin 0 (team 0,
   // team 1, ...), then all of bin 1, ... Entry num_bins * teams receives N.
   const int entries = num_bins * teams;
-  // TODO(roughly 6 lines): the same in-place exclusive scan as in extract, over the entries + 1 values of tile_offsets (read c first, 0 for the last entry; write the prefix in the final pass; add c).
-  // TODO(roughly 2 lines): a Kokkos::parallel_for over a RangePolicy<Space>(space, 0, num_bins + 1): bin b starts where team 0's elements of bin b go, bin_offsets(b) = tile_offsets(b * teams) (for b == num_bins that is N).
+  // TODO(roughly 6 lines): the exclusive scan over the entries + 1 values of tile_offsets, in
+  //   place, as in extract.
+  // TODO(roughly 2 lines): bin_offsets(b) for every b up to num_bins: where bin b starts in
+  //   out, read off tile_offsets.
 
   // Pass 2: every team stages its tile, then scans and scatters it once per bin (stable).
   Kokkos::parallel_for(
@@ -91,7 +102,9 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         const int count = Kokkos::min(tile, n - first);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { s_x(i) = in(first + i); });
         team.team_barrier();
-        // TODO(roughly 10 lines): for every bin b: base = tile_offsets(b * teams + t); a Kokkos::parallel_scan over a TeamThreadRange(team, count) with predicate bin_of(s_x(i), num_bins) == b writes each selected s_x(i) to out(base + offset) in the final pass.
+        // TODO(roughly 10 lines): for every bin, this tile's elements of it to out in input
+        //   order, after those its tile_offsets entry counts before them (a team-level
+        //   Kokkos::parallel_scan).
       });
 }
 
@@ -113,7 +126,9 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         const int rows = (count + lanes - 1) / lanes;
         // Row r is in(first + r * lanes), ... (the last row may be shorter): members take rows, lanes
         // take a row's elements.
-        // TODO(roughly 10 lines): selected = nested reduce (TeamThreadRange rows, ThreadVectorRange lanes); store
+        // TODO(roughly 10 lines): the number of this tile's selected elements into
+        //   team_offsets(t) with a nested reduction: rows on members, a row's elements on vector
+        //   lanes.
       });
 
   // Launch 2: the exclusive scan of the team counts, in place, as in extract (entry `teams`
@@ -139,7 +154,8 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
         const int base = team_offsets(t);  // selected elements of all earlier tiles
-        // TODO(roughly 2 lines): s_x(i) = in(first + i) for every i of a TeamVectorRange(team, count); wait
+        // TODO(roughly 2 lines): stage the tile in s_x over a TeamVectorRange, then wait for
+        //   the team.
         // Member m owns the segment [begin, begin + length) of the tile: contiguous, so that the
         // members' order is the elements' order.
         const int per_member = (count + team.team_size() - 1) / team.team_size();
@@ -148,7 +164,9 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         // The predicate is computed once, in the reduction (a loop a CPU vectorises), and kept in
         // s_flag: the scan, a loop-carried offset and a conditional store, then only moves data.
         // team_scan synchronises the team, so a lane may read a flag that another lane wrote.
-        // TODO(roughly 14 lines): mine = vector reduce keeping s_flag; before = team_scan(mine); vector scan
+        // TODO(roughly 14 lines): place this tile's selected elements in out after base, in
+        //   input order; each member handles its own part of the tile (begin, length), s_flag keeps
+        //   the predicate, and team.team_scan gives the members' offsets.
       });
 }
 

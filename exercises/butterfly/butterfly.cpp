@@ -18,8 +18,11 @@ void pair_swap(const Space& space, const Launch& launch, View<const float*, Spac
       "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
         const int first = team.league_rank() * tile;
-        // TODO(roughly 5 lines): every lane i of this tile (TeamThreadRange over tile) puts in(first + i), or 0 past n, into lane(i); then wait until all lanes have written.
-        // TODO(roughly 3 lines): every lane i below n - first reads its partner's slot lane(i ^ 1) and writes it to out(first + i).
+        // TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
+        //   n); then the team waits for every slot.
+        // TODO(roughly 3 lines): each lane inside n writes to out(first + i) the value its
+        //   partner holds: the lane of its pair, whose index differs from its own in the lowest
+        //   bit.
       });
 }
 
@@ -39,7 +42,9 @@ void all_reduce(const Space& space, const Launch& launch, Op op, View<const floa
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { cur(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // TODO(roughly 8 lines): for mask = group / 2, group / 4, ..., 1: every lane i writes next(i) = apply(op, cur(i), cur(i ^ mask)); wait for the whole team; then swap cur and next (Kokkos::kokkos_swap).
+        // TODO(roughly 8 lines): afterwards cur(i) holds op over all of lane i's group, for
+        //   every lane, by the butterfly exchange between cur and next (apply,
+        //   Kokkos::kokkos_swap).
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
           if (first + i < n) out(first + i) = cur(i);
         });
@@ -62,8 +67,11 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // TODO(roughly 12 lines): for mask = group / 2 down to 1: the lower lane i of each pair (i & mask == 0) takes partner j = i ^ mask and writes the pair's max to hi(i) and hi(j), its min to lo(i) and lo(j) (XOR pairs never overlap, so no other lane touches them); then team_barrier() before the next mask.
-        // TODO(roughly 3 lines): even lanes write their group max hi(i), odd lanes the min lo(i), for first + i < n.
+        // TODO(roughly 12 lines): in place, no second buffer: afterwards hi(i) holds the
+        //   maximum and lo(i) the minimum of lane i's group; within a step, no lane writes a slot
+        //   that another reads.
+        // TODO(roughly 3 lines): each lane inside n writes its result to out(first + i): even
+        //   lanes their group's maximum, odd lanes its minimum.
       });
 }
 
@@ -117,8 +125,10 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
           const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
           Extremes e;
-          // TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in((g0 + u) * group + l) into e.lo[u] and e.hi[u] for every u < U with g0 + u < end.
-          // TODO(roughly 6 lines): lanes l < group write, for every u < U with g0 + u < end, e.hi[u] (even l) or e.lo[u] (odd l) to out((g0 + u) * group + l).
+          // TODO(roughly 12 lines): the minimum and maximum of each of this row's groups (g0 +
+          //   u, u < U, below end) into e, reduced over the vector lanes with GroupsMinMax<U>.
+          // TODO(roughly 6 lines): write the row's groups (those below end) to out from e: in
+          //   each group, even positions get the group's maximum, odd positions its minimum.
         });
       });
 }

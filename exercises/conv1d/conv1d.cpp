@@ -21,8 +21,10 @@ void simple(const Space& space, int team_size, View<const float*, Space> a, View
       "conv1d::simple", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Scratch s_a(team.team_scratch(0), n);
         Scratch s_b(team.team_scratch(0), taps);
-        // TODO(roughly 3 lines): copy a into s_a and the first `taps` values of b into s_b with TeamThreadRange loops, then wait until every member has copied its part.
-        // TODO(roughly 6 lines): for every i of a TeamThreadRange over n, sum s_a(i + j) * s_b(j) for j < taps while i + j < n, and write the sum to out(i).
+        // TODO(roughly 3 lines): stage a in s_a and the first `taps` values of b in s_b; then
+        //   the team waits for both.
+        // TODO(roughly 6 lines): every output out(i), i < n, of the convolution, computed from
+        //   s_a and s_b; products that would read past the end of a are left out.
       });
 }
 
@@ -37,8 +39,10 @@ void tiled(const Space& space, const Launch& launch, View<const float*, Space> a
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
                     int first) {
         // s_a(i) holds a(first + i) for i < tile + taps - 1: the tile and its halo; s_b(j) holds b(j).
-        // TODO(roughly 6 lines): stage the tile and its halo, a(first + i) for i < tile + taps - 1, into s_a (0 where first + i >= n), and b into s_b; then wait for every member.
-        // TODO(roughly 6 lines): for every i of a TeamThreadRange over this team's outputs (fewer than tile in the last team), write out(first + i) = sum of s_a(i + j) * s_b(j) for j < taps.
+        // TODO(roughly 6 lines): fill s_a and s_b as the comment above describes (zeros past
+        //   the end of a); then the team waits for both.
+        // TODO(roughly 6 lines): this team's outputs out(first + i), computed from s_a and s_b;
+        //   the last team's tile may be cut short by n.
       });
 }
 
@@ -60,8 +64,11 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
         Scratch s_a(team.team_scratch(0), a_quads);
         Scratch s_b(team.team_scratch(0), tap_quads);
         const int first = team.league_rank() * tile;
-        // TODO(roughly 14 lines): fill every Quad of s_a (a(first + 4q + r), 0 past n) and of s_b (b(4q + r), 0 past taps) with TeamThreadRange loops over Quads: load the 4 floats into a local Quad, then store it once. Then wait for every member.
-        // TODO(roughly 16 lines): member q of a TeamThreadRange over ceil(count / 4) computes outputs 4q..4q+3: for each Quad t of b, the 8 inputs s_a(q + t) and s_a(q + t + 1) form a window; acc[r] += window[r + u] * s_b(t).v[u] for r, u < 4. Write only outputs below count.
+        // TODO(roughly 14 lines): fill every Quad of s_a and s_b as the comment above describes
+        //   (zeros past n and taps), one store per Quad; then the team waits for both.
+        // TODO(roughly 16 lines): this team's outputs, four consecutive ones per member, from
+        //   s_a and s_b a Quad at a time; the last tile may hold fewer than `tile`, and nothing
+        //   past it is written.
       });
 }
 
@@ -92,8 +99,12 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
         Scratch s_a(team.team_scratch(0), staged);
         Scratch s_b(team.team_scratch(0), taps);
         const int first = team.league_rank() * tile;
-        // TODO(roughly 12 lines): stage s_a in packs with a TeamVectorRange over ceil(packs / L) chunks, packs = ceil(staged / W): chunk c loads the L packs starting at element (c + u * chunks) * W with load_pack (at most min(staged, n - first) minus that start valid) into registers first, then stores them with store_pack (staged minus the start valid). Then b into s_b, and wait.
-        // TODO(roughly 15 lines): rows of `row` outputs on threads; lane l of a ThreadVectorRange over lanes sums U consecutive packs of outputs in registers, pack u starting at row start + (l * U + u) * W: for each tap k, acc[u] = fma(P(s_b(k)), load_pack<P>(s_a, start + k), acc[u]). Then store_pack each to out, only outputs below count.
+        // TODO(roughly 12 lines): stage s_a as the comment above describes in Packs of W floats
+        //   (load_pack, store_pack), L loads in flight per lane (TeamVectorRange); then s_b; then
+        //   the team waits for both.
+        // TODO(roughly 15 lines): this team's outputs in rows of `row`: a row per member, and
+        //   in it U consecutive Packs of outputs per vector lane, kept in registers (Kokkos::fma);
+        //   nothing past the tile is written.
       });
 }
 

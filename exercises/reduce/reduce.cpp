@@ -19,7 +19,8 @@ namespace kpz::reduce::exercise {
 template <class Space, class T>
 KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes,
                                              int keep) {
-  // TODO(roughly 6 lines): for stride = lanes / 2 down to keep (halving): a TeamThreadRange over stride where slot i adds s(i + stride) into s(i); a team barrier after each step.
+  // TODO(roughly 6 lines): the tree the comment above describes on the slots of s, down to s(0)
+  //   .. s(keep - 1); no step may start before the previous one is complete.
 }
 
 // Loading with unrolling: lane i of the tile starting at `first` gets the sum of the Unroll
@@ -27,7 +28,8 @@ KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, cons
 template <int Unroll, class Space, class T>
 KOKKOS_INLINE_FUNCTION void load_tile(const TeamMember<Space>& team, const View<const T*, Space>& in, int n, int first,
                                       const Slots<Space, T>& s, int lanes) {
-  // TODO(roughly 9 lines): a TeamThreadRange over lanes: lane i loads its Unroll elements into a local array first (0 past n), then adds them and stores the sum in s(i). Then a team barrier.
+  // TODO(roughly 9 lines): as the comment above describes: s(i) gets the sum of lane i's Unroll
+  //   elements of the tile, all loaded before any add; then the team waits.
 }
 
 // The last 64 partial sums (s(0) .. s(63), after the tree's last barrier) into partial(team),
@@ -39,7 +41,8 @@ KOKKOS_INLINE_FUNCTION void warp_finish(const TeamMember<Space>& team, const Slo
                                         team::XorExchange<Space, T>& warp, const View<T*, Space>& partial) {
   using Exchange = team::XorExchange<Space, T>;
   const int t = team.league_rank();
-  // TODO(roughly 16 lines): if Exchange::full_warps(team.team_size()): a TeamThreadRange over 32 where lane i takes x = s(i) + s(i + 32), then x += Exchange::shuffle(x, mask) for mask = 16, 8, 4, 2, 1, and lane 0 writes x to partial(t). Otherwise: lane i writes s(i) + s(i + 32) into warp.values()(i), warp.all_reduce(team, op) with op adding two values, and one member writes warp.values()(0) to partial(t).
+  // TODO(roughly 16 lines): the last 64 slots into partial(t) as the comment above describes:
+  //   Exchange::shuffle when Exchange::full_warps, otherwise warp (values(), all_reduce).
 }
 
 // ---- The ladder ----------------------------------------------------------------------------
@@ -49,7 +52,9 @@ void neighbored(const Space& space, const Launch& launch, View<const T*, Space> 
   ladder_launch(
       space, launch, "reduce::neighbored", in, partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // TODO(roughly 6 lines): for stride = 1, 2, 4, ... below lanes: in a TeamThreadRange over all lanes, lane i adds s(i + stride) into s(i) when i is a multiple of 2 * stride; a team barrier after each step.
+        // TODO(roughly 6 lines): the team's sum into s(0) by the neighbored tree (pairs of
+        //   neighbours first), each step a TeamThreadRange over all `lanes`, the team waiting after
+        //   each.
       });
 }
 
@@ -58,7 +63,8 @@ void neighbored_less(const Space& space, const Launch& launch, View<const T*, Sp
   ladder_launch(
       space, launch, "reduce::neighbored_less", in, partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // TODO(roughly 7 lines): the same pairs as neighbored, without idle iterations: for stride = 1, 2, 4, ... below lanes, a TeamThreadRange over lanes / (2 * stride) where iteration k adds s(i + stride) into s(i) for i = 2 * stride * k; a team barrier after each step.
+        // TODO(roughly 7 lines): the same pairs in the same steps as neighbored, but each
+        //   step's TeamThreadRange runs only over the pairs that add, so that no iteration is idle.
       });
 }
 
@@ -104,7 +110,8 @@ void complete_unroll(const Space& space, const Launch& launch, View<const T*, Sp
       space, launch, "reduce::complete_unroll",
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, lanes);
-        // TODO(roughly 20 lines): the tree written out, no loop: for each size 1024, 512, 256, 128 in turn, if lanes >= size: a TeamThreadRange over size / 2 where slot i adds s(i + size / 2) into s(i), then a team barrier. 64 slots are left for the warp finish.
+        // TODO(roughly 20 lines): the interleaved tree down to 64 slots written out with no
+        //   loop, for teams of up to 1024 lanes, leaving the last 64 for warp_finish.
         warp_finish<Space, T>(team, s, warp, partial);
       });
 }
@@ -117,7 +124,9 @@ void templated(const Space& space, const Launch& launch, View<const T*, Space> i
       space, launch, "reduce::templated",
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
         load_tile<8, Space, T>(team, in, n, first, s, Lanes);
-        // TODO(roughly 20 lines): as in complete_unroll, with the compile-time constant Lanes: if constexpr (Lanes >= size) for size = 1024, 512, 256, 128, so that the steps that do not apply are not even compiled.
+        // TODO(roughly 20 lines): the unrolled tree of complete_unroll, but on the compile-time
+        //   constant Lanes, so that the steps that do not apply are not even compiled (if
+        //   constexpr).
         warp_finish<Space, T>(team, s, warp, partial);
       });
 }
@@ -138,7 +147,9 @@ void team_reduce(const Space& space, const Launch& launch, View<const T*, Space>
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);  // this team's values: rows of `width`, the last one shorter
         const int rows = (count + width - 1) / width;
-        // TODO(roughly 12 lines): this tile's sum into partial(t): TeamThreadRange over rows, ThreadVectorRange in a row
+        // TODO(roughly 12 lines): this tile's sum into partial(t) with Kokkos' nested
+        //   reductions: rows on members (TeamThreadRange), a row's values on lanes
+        //   (ThreadVectorRange).
       });
 }
 
@@ -164,7 +175,9 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
         const std::int64_t begin = share_begin(nq, league, t), end = share_begin(nq, league, t + 1);
         const int quarter = static_cast<int>((end - begin) / 4);
         T acc = T(0);  // this member's sum
-        // TODO(roughly 8 lines): a TeamThreadRange over quarter: iteration g first loads the four Quads begin + g + k * quarter (k = 0, 1, 2, 3) into locals, then adds their sixteen values (quad_sum) to acc. Four independent 16-byte loads per member and iteration keep the memory system busy.
+        // TODO(roughly 8 lines): this member's share of the team's Quads into acc (quad_sum):
+        //   the four runs of `quarter`, four independent 16-byte loads per iteration before any
+        //   add.
         // The 0 to 3 Quads after the four runs, and in the last team the elements after the last Quad.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(end - begin - 4 * quarter)),
                              [&](int r) { acc += quad_sum(quads(begin + 4 * quarter + r)); });
@@ -181,7 +194,8 @@ void persistent(const Space& space, const Launch& launch, View<const T*, Space> 
 template <class Space, class T>
 void builtin(const Space& space, View<const T*, Space> in, View<T*, Space> result) {
   const int n = static_cast<int>(in.extent(0));
-  // TODO(roughly 4 lines): one Kokkos::parallel_reduce over Kokkos::RangePolicy<Space>(space, 0, n) whose KOKKOS_LAMBDA(int i, T& acc) adds in(i) to acc, with Kokkos::subview(result, 0) (a View of one value) as the result.
+  // TODO(roughly 4 lines): the sum of in into result(0) with Kokkos' own
+  //   Kokkos::parallel_reduce over a RangePolicy of n, the result given as a View of one value.
 }
 
 template <class Space, class T>
@@ -190,7 +204,8 @@ void recursive(const Space& space, const Launch& launch, View<const T*, Space> i
   const std::size_t lanes = static_cast<std::size_t>(launch.lanes);
   View<const T*, Space> level = in;  // the values still to be added
   std::size_t offset = 0;            // where the next level's partial sums go in `work`
-  // TODO(roughly 9 lines): while level has more than one value: count = ceil(level size / lanes); sums = the next count values of work (Kokkos::subview(work, Kokkos::make_pair(offset, offset + count))); run interleaved<Space, T> on level into sums with a Launch of count teams; continue with level = sums. Then Kokkos::deep_copy(space, result, level): the last level has one value, the sum.
+  // TODO(roughly 9 lines): apply interleaved to the partial sums pass after pass, each pass
+  //   writing to the next unused part of work, until one value is left; copy it to result.
 }
 
 KPZ_FOR_EACH_SPACE(KPZ_REDUCE_INSTANTIATE)

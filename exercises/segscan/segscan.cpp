@@ -13,7 +13,8 @@ namespace kpz::segscan::exercise {
 template <class T>
 KOKKOS_INLINE_FUNCTION SegPair<T> combine(const SegPair<T>& a, const SegPair<T>& b) {
   SegPair<T> r{T(0), 0};
-  // TODO(roughly 2 lines): if the later operand b starts a segment, the earlier sum must not leak into it: r.value = b.flag ? b.value : a.value + b.value; and the range of r has a head if either part has one: r.flag = a.flag | b.flag.
+  // TODO(roughly 2 lines): fill r with a (+) b as the comment above defines it: both its value
+  //   and its flag.
   return r;
 }
 
@@ -29,7 +30,8 @@ KOKKOS_INLINE_FUNCTION SegPair<T> identity() {
 // swapped after every step, so cur and next may have traded places).
 template <class Member, class Buffer>
 KOKKOS_INLINE_FUNCTION void hillis_steele(const Member& team, Buffer& cur, Buffer& next, int n) {
-  // TODO(roughly 8 lines): for d = 1, 2, 4, ... while d < n: every i of a TeamThreadRange over n writes next(i) = i >= d ? combine(cur(i - d), cur(i)) : cur(i); then team.team_barrier() so that every member has finished the step; then swap cur and next (Kokkos::kokkos_swap) so that the next step reads what this one wrote.
+  // TODO(roughly 8 lines): the Hillis-Steele scan the comment above describes, with combine, on
+  //   cur and next (Kokkos::kokkos_swap), the team waiting after each step.
 }
 
 template <class Space, class T>
@@ -68,7 +70,8 @@ void exclusive(const Space& space, int team_size, View<const T*, Space> values, 
         team.team_barrier();
         hillis_steele(team, cur, next, n);
         // cur now holds the inclusive scan, and the last step ended with a barrier.
-        // TODO(roughly 3 lines): the exclusive result shifts the inclusive one by one place inside each segment: out(i) = 0 where a segment starts (i == 0 or flags(i)), else the inclusive value of the element before, cur(i - 1).value.
+        // TODO(roughly 3 lines): out(i) for every i < n: the exclusive segmented scan, computed
+        //   from the inclusive one in cur (a head's exclusive sum is 0).
       });
 }
 
@@ -87,9 +90,13 @@ void work_efficient(const Space& space, int team_size, View<const T*, Space> val
           a(i) = i < n ? SegPair<T>{values(i), static_cast<int>(flags(i))} : identity<T>();
         });
         team.team_barrier();
-        // TODO(roughly 8 lines): up-sweep: for d = 1, 2, 4, ... while d < p: node k of a TeamThreadRange over p / (2 * d) has right = (2 * k + 2) * d - 1 and combines its left child into it: a(right) = combine(a(right - d), a(right)); team.team_barrier() after every level.
-        // TODO(roughly 12 lines): down-sweep: one member (Kokkos::single(Kokkos::PerTeam(team), ...)) sets the root a(p - 1) = identity<T>(), then barrier. For d = p / 2, p / 4, ..., 1: node k (right = (2 * k + 2) * d - 1, left = right - d) does t = a(left); a(left) = a(right); a(right) = combine(a(right), t); barrier after every level. Afterwards a(i) is the exclusive pair-scan: everything before element i combined.
-        // TODO(roughly 3 lines): the inclusive result combines what comes before element i with the element itself: out(i) = combine(a(i), SegPair<T>{values(i), flags(i)}).value for every i < n.
+        // TODO(roughly 8 lines): Blelloch's up-sweep over the p pairs of a, with combine as the
+        //   operator and the team waiting between levels.
+        // TODO(roughly 12 lines): Blelloch's down-sweep on a, with identity<T>() and combine,
+        //   the team waiting between levels; afterwards a(i) holds the exclusive pair scan
+        //   (everything before element i).
+        // TODO(roughly 3 lines): out(i) for every i < n: the inclusive scan, from the exclusive
+        //   pair a(i) and element i itself (values, flags), with combine.
       });
 }
 
@@ -120,21 +127,25 @@ void multi_team(const Space& space, const Launch& launch, View<const T*, Space> 
         team.team_barrier();
         hillis_steele(team, cur, next, count);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { out(first + i) = cur(i).value; });
-        // TODO(roughly 8 lines): in a TeamThreadRange over count: the member with i == count - 1 writes the tile's aggregate agg_values(t) = cur(i).value, agg_flags(t) = cur(i).flag, and first_head(t) = count if that flag is 0 (no head in the tile); the member whose i is the first head (cur(i).flag set and, unless i == 0, cur(i - 1).flag not set) writes first_head(t) = i.
+        // TODO(roughly 8 lines): the tile's aggregate, the scanned pair of its last element
+        //   (agg_values, agg_flags), and in first_head(t) where its first head is (count if it has
+        //   none).
       });
   if (tiles == 1) return;
 
   // carry(t): the inclusive segmented scan of the aggregates at tile t, i.e. the sum of the
   // segment that is still open at the end of tile t.
   View<T*, Space> carry(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::carry"), tiles);
-  // TODO(roughly 2 lines): the aggregates are (value, flag) pairs, so their scan is a segmented scan too: call multi_team itself on agg_values and agg_flags (as Views of const) with output carry.
+  // TODO(roughly 2 lines): the scan of the aggregates is a segmented scan too: compute it into
+  //   carry with multi_team itself (agg_values and agg_flags as Views of const).
 
   Kokkos::parallel_for(
       "segscan::multi_team::carry", TeamPolicy<Space>(space, tiles - 1, launch.team_size),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank() + 1;  // tile 0 has nothing before it
         const int first = t * tile;
-        // TODO(roughly 4 lines): tile t's carry-in is carry(t - 1); add it to out(first + i) for every i before the tile's first head (a TeamThreadRange over first_head(t)): those elements continue a segment that began in an earlier tile.
+        // TODO(roughly 4 lines): add tile t's carry-in, carry(t - 1), to the elements of its
+        //   first segment that began in an earlier tile: those before first_head(t).
       });
 }
 
@@ -145,9 +156,11 @@ void reduce(const Space& space, const Launch& launch, View<const T*, Space> valu
   const int segments = static_cast<int>(sums.extent(0));
   View<Flag*, Space> flags(Kokkos::view_alloc(space, "segscan::reduce::flags"), n);  // zeros
   View<T*, Space> scan(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::reduce::scan"), n);
-  // TODO(roughly 4 lines): head flags from the CSR offsets: in a parallel_for over the segments (Kokkos::RangePolicy<Space>(space, 0, segments)), every non-empty segment s (offsets(s) < offsets(s + 1)) sets flags(offsets(s)) = 1.
+  // TODO(roughly 4 lines): flags is 1 at the first element of every non-empty segment that
+  //   offsets describes (one parallel_for on space).
   multi_team(space, launch, values, View<const Flag*, Space>(flags), scan);
-  // TODO(roughly 4 lines): a segment's total is the inclusive scan at its last element: sums(s) = scan(offsets(s + 1) - 1) for a non-empty segment, T(0) for an empty one (a parallel_for over the segments).
+  // TODO(roughly 4 lines): sums(s) for every segment: its total, read off the inclusive scan (0
+  //   for an empty segment), one parallel_for on space.
 }
 
 template <class Space, class T>
@@ -156,8 +169,10 @@ void spmv(const Space& space, const Launch& launch, View<const int*, Space> row_
           View<T*, Space> y) {
   const int nnz = static_cast<int>(columns.extent(0));
   View<T*, Space> products(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::spmv::products"), nnz);
-  // TODO(roughly 3 lines): one product per nonzero: products(j) = matrix_values(j) * x(columns(j)) (a parallel_for over the nnz nonzeros).
-  // TODO(roughly 1 line): y is the segmented reduction of the products over the rows: call reduce with row_offsets as the segment offsets.
+  // TODO(roughly 3 lines): products(j) for every nonzero j: its matrix value times the entry of
+  //   x in its column (a parallel_for over nnz).
+  // TODO(roughly 1 line): y is a segmented reduction of products over the rows: one call of
+  //   reduce, with row_offsets as its offsets.
 }
 
 // --vector-scan, the tile kernel. Team t owns the elements [first, last) of its tile and writes
@@ -205,9 +220,16 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         team.team_barrier();
-        // TODO(roughly 30 lines): per row, one ThreadVectorRange parallel_scan over the lanes with SegReducer; lane k walks its chunk of per_lane elements piece by piece (a piece ends where a segment ends), combines each piece's sum into update, and in the final call writes sums(s) at each segment end (or open_seg/open_value when no head was seen in the row); the last lane stores row_total(r)
-        // TODO(roughly 12 lines): member 0 scans row_total exclusively into row_carry; the inclusive end is tile_totals(t)
-        // TODO(roughly 8 lines): finish each row's open segment with row_carry(r) (a segment that began before the tile gets the rest from the carries launch)
+        // TODO(roughly 30 lines): each row's segment sums: sums(s) for every segment that ends
+        //   in row r, open_seg(r) and open_value(r) for one whose head lies before the row, and
+        //   row_total(r); one vector-level parallel_scan per row (SegReducer), a lane per per_lane
+        //   elements.
+        // TODO(roughly 12 lines): row_carry: the exclusive scan of row_total over the rows, by
+        //   one member (a vector-level parallel_scan, SegReducer), and the tile's total in
+        //   tile_totals(t).
+        // TODO(roughly 8 lines): finish each row's open segment (open_seg, open_value) with its
+        //   carry-in row_carry(r); one that began before the tile gets the rest from the carries
+        //   launch.
       });
 }
 

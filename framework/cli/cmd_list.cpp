@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "bug_hunt_note.hpp"
 #include "cli.hpp"
 #include "exercises.hpp"
 #include "freshness.hpp"
@@ -103,10 +104,12 @@ int cmd_list(const std::vector<std::string>& args) {
       tail = tail.substr(0, static_cast<std::size_t>(room - 3)) + "...";
     std::cout << head << painted << ' ' << tail << '\n';
   }
-  if (next >= 0)
+  if (next >= 0) {
     std::cout << "next: " << exercises[next].label() << " (exercises/" << exercises[next].puzzle->name
               << "/); `kpuzzles watch` starts there\n";
-  else if (solved == static_cast<int>(exercises.size()))
+    const std::string note = bug_hunt_note(learner_paths(), *exercises[next].puzzle, *exercises[next].variant);
+    if (!note.empty()) std::cout << note << '\n';
+  } else if (solved == static_cast<int>(exercises.size()))
     std::cout << "every exercise is solved: well done. `kpuzzles solution <puzzle>` shows the references.\n";
   return 0;
 }

@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include "bug_hunt_note.hpp"
 #include "cli.hpp"
 #include "freshness.hpp"
 #include "kpz/errors.hpp"
@@ -68,6 +69,10 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cout << j.dump() << '\n';
   } else
     print_report(std::cout, spec.name, req, report, style);
+  if (req.impl == Impl::exercise) {
+    const std::string note = bug_hunt_note(learner_paths(), spec, variant);
+    if (!note.empty()) (flags.has("json") ? std::cerr : std::cout) << note << '\n';  // stdout stays one JSON object
+  }
   return report.pass ? 0 : 1;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "text.hpp"
@@ -43,6 +44,7 @@ std::string skeleton_from_reference(const std::string& text, const std::string& 
   static const std::regex buggy_re(R"(^\s*// KPZ-BUGGY:\s*$)");
   static const std::regex end_re(R"(^\s*// KPZ-END\s*$)");
   static const std::regex commented_re(R"(^(\s*)// ?(.*)$)");
+  static const std::regex more_re(R"(^(\s*)//   \S.*$)");  // a continuation line of a KPZ-TODO's text
   const std::vector<std::string> lines = split_lines(text);
   std::size_t i = 0;
   while (i < lines.size() && lines[i].rfind("//", 0) == 0) ++i;
@@ -54,6 +56,7 @@ std::string skeleton_from_reference(const std::string& text, const std::string& 
   // and its commented-out buggy lines (after KPZ-BUGGY:) are uncommented.
   enum class Block { none, todo, bug, buggy } block = Block::none;
   int todos = 0;
+  std::optional<std::string> todo_indent;  // while the KPZ-TODO's text goes on: its indentation
   for (; i < lines.size(); ++i) {
     const std::string& line = lines[i];
     const std::string where = source + ":" + std::to_string(i + 1) + ": ";
@@ -63,9 +66,17 @@ std::string skeleton_from_reference(const std::string& text, const std::string& 
       if (block != Block::none) throw SkeletonError(where + "a KPZ-TODO or KPZ-BUG block inside another block");
       block = is_todo ? Block::todo : Block::bug;
       ++todos;
-      if (is_todo) out.push_back(m[1].str() + "// TODO(" + m[2].str() + "): " + m[3].str());
+      if (is_todo) {
+        out.push_back(m[1].str() + "// TODO(" + m[2].str() + "): " + m[3].str());
+        todo_indent = m[1].str();
+      }
       continue;
     }
+    if (todo_indent && std::regex_match(line, m, more_re) && m[1].str() == *todo_indent) {
+      out.push_back(rstrip(line));
+      continue;
+    }
+    todo_indent.reset();
     if (std::regex_match(line, buggy_re)) {
       if (block != Block::bug) throw SkeletonError(where + "KPZ-BUGGY outside a KPZ-BUG block");
       block = Block::buggy;

@@ -16,7 +16,8 @@ struct SkeletonError : std::runtime_error {
 std::string skeleton_header(const std::string& puzzle);
 
 // Each `// KPZ-TODO(roughly N lines): text` ... `// KPZ-END` block becomes
-// `// TODO(roughly N lines): text`; a `// KPZ-BUG(...)` ... `// KPZ-BUGGY:` ... `// KPZ-END` block
+// `// TODO(roughly N lines): text` and the text's continuation lines (the lines right after it at
+// its indentation that start with `//   `); a `// KPZ-BUG(...)` ... `// KPZ-BUGGY:` ... `// KPZ-END` block
 // (a bug hunt) becomes its buggy lines, uncommented, with no marker; kpz::<ns>::reference becomes
 // kpz::<ns>::exercise. Throws
 // SkeletonError (naming `source` and the line) for unbalanced or missing markers.

@@ -4,7 +4,8 @@
 //   start   watch, build_dir, target                 the loop started
 //   build   ok, seconds (+ file, line, in_learner_file, error, cmake_missing when it failed)
 //   ready   exercise, solved, total                  the statuses are known, the checks begin
-//   result  exercise, pass, status, current, solved, total (+ feedback_seconds, check)
+//   result  exercise, pass, status, current, solved, total (+ feedback_seconds, check, and
+//           trace_build: a bug hunt's line on the trace build, outside it)
 //   tests   puzzle, pass                             the full tests that `t` asked for ran
 //   hint    exercise, new, hint
 //   key     key

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bug_hunt_note.hpp"
 #include "cli.hpp"
 #include "learner.hpp"
 #include "text.hpp"
@@ -183,6 +184,8 @@ void check_done(WatchSession& s, int idx, const ProcessResult& r) {
     o.set("solved", st.solved_count()).set("total", st.exercises.size());
     if (idx == st.current && st.feedback_seconds >= 0) o.set("feedback_seconds", st.feedback_seconds);
     if (c.understood) o.set("check", c.answer["exercises"].items().front());
+    const std::string note = bug_hunt_note(s.paths, *e.puzzle, *e.variant);
+    if (!note.empty()) o.set("trace_build", note);
   });
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "bug_hunt_note.hpp"
 #include "kpz/space_names.hpp"
 #include "text.hpp"
 #include "time_limit.hpp"
@@ -32,7 +33,10 @@ std::string header(const WatchSession& s) {
     head += s.style.bold(e.label()) + "  (exercise " + std::to_string(st.current + 1) + " of " +
             std::to_string(st.exercises.size()) + ")  " + e.variant->summary + "\n";
     head += "edit " + exercise_file_for(s.paths, e.puzzle->name, e.variant->function) +
-            (e.variant->function.empty() ? "" : ", function " + e.variant->function) + "\n\n";
+            (e.variant->function.empty() ? "" : ", function " + e.variant->function) + "\n";
+    const std::string note = bug_hunt_note(s.paths, *e.puzzle, *e.variant);
+    if (!note.empty()) head += s.style.yellow(note) + "\n";
+    head += "\n";
   }
   return head;
 }

@@ -8,7 +8,7 @@ namespace kpz::basics::reference {
 template <class Space>
 void reduce(const Space& space, View<const float*, Space> x, Extremes& result) {
   const Kokkos::RangePolicy<Space> range(space, 0, x.extent(0));
-  // KPZ-TODO(roughly 4 lines): result.max = the largest x(i), with Kokkos' built-in Max reducer.
+  // KPZ-TODO(roughly 4 lines): the largest x(i) into result.max, with Kokkos' built-in Max reducer.
   //   A parallel_reduce named "basics::max" over range.
   Kokkos::parallel_reduce(
       "basics::max", range,
@@ -20,7 +20,7 @@ void reduce(const Space& space, View<const float*, Space> x, Extremes& result) {
   // KPZ-END
   using MinLoc = Kokkos::MinLoc<float, int>;
   typename MinLoc::value_type min_loc{};
-  // KPZ-TODO(roughly 6 lines): min_loc = the smallest x(i) (val) and an i where it is (loc).
+  // KPZ-TODO(roughly 6 lines): the smallest x(i) (val) and an i where it is (loc), into min_loc.
   //   A parallel_reduce named "basics::min_loc" over range with the reducer MinLoc.
   Kokkos::parallel_reduce(
       "basics::min_loc", range,
@@ -40,7 +40,7 @@ void reduce(const Space& space, View<const float*, Space> x, Extremes& result) {
 template <class Space>
 void scan(const Space& space, View<const int*, Space> counts, View<int*, Space> offsets) {
   const int n = static_cast<int>(counts.extent(0));
-  // KPZ-TODO(roughly 6 lines): offsets(i) = the sum of counts(j) for j < i, for every i <= n.
+  // KPZ-TODO(roughly 6 lines): in offsets(i), the sum of counts(j) for j < i, for every i <= n.
   //   A parallel_scan named "basics::scan" over a RangePolicy<Space> on `space`, an int sum.
   Kokkos::parallel_scan(
       "basics::scan", Kokkos::RangePolicy<Space>(space, 0, n + 1), KOKKOS_LAMBDA(int i, int& prefix, bool final) {

@@ -15,9 +15,9 @@ void team_reverse(const Space& space, const Launch& launch, View<const float*, S
       "basics::team_reverse", TeamPolicy<Space>(space, teams, launch.team_size),
       KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int first = team.league_rank() * tile;  // this team's first element
-        // KPZ-TODO(roughly 4 lines): reverse this team's elements of in into out.
-        //   count: how many it owns (tile, fewer in the last team); out(first + i), i < count,
-        //   gets the i-th of them from the end; the members share them with a TeamThreadRange.
+        // KPZ-TODO(roughly 4 lines): reverse this team's elements of in into out. count: how many
+        //   it owns (tile, fewer in the last team); out(first + i), i < count, gets the i-th of
+        //   them from the end; the members share them with a TeamThreadRange.
         const int count = Kokkos::min(tile, n - first);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
                              [&](int i) { out(first + i) = in(first + count - 1 - i); });
@@ -40,12 +40,12 @@ void scratch_reverse(const Space& space, const Launch& launch, View<const float*
         const int count = Kokkos::min(tile, n - first);
         Scratch s(team.team_scratch(0), tile);
         // KPZ-TODO(roughly 2 lines): stage this team's elements in s, then wait for every member.
-        //   s(i) = in(first + i) for i < count, with a TeamThreadRange.
+        //   The count elements from in(first), copied by the members together (TeamThreadRange).
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { s(i) = in(first + i); });
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 2 lines): reverse s into out(first) .. out(first + count - 1).
-        //   With a TeamThreadRange, reading only s.
+        // KPZ-TODO(roughly 2 lines): reverse s into out(first) .. out(first + count - 1). With a
+        //   TeamThreadRange, reading only s.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { out(first + i) = s(count - 1 - i); });
         // KPZ-END
       });

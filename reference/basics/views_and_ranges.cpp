@@ -10,8 +10,8 @@ void views(const Space& space, HostView<const float*> in, HostView<float*> out) 
   const int n = static_cast<int>(in.extent(0));
   View<float*, Space> d;                             // the data in the device's memory
   typename View<float*, Space>::host_mirror_type h;  // the same data's copy in host memory
-  // KPZ-TODO(roughly 4 lines): allocate d and its host mirror h, fill h from in, copy h to d.
-  //   d holds n floats in the memory of `space` (label "d"); the copy to d runs on `space`.
+  // KPZ-TODO(roughly 4 lines): allocate d and its host mirror h, fill h from in, copy h to d. d
+  //   holds n floats in the memory of `space` (label "d"); the copy to d runs on `space`.
   d = View<float*, Space>(Kokkos::view_alloc(space, "d"), n);
   h = Kokkos::create_mirror_view(d);
   for (int i = 0; i < n; ++i) h(i) = in(i);
@@ -21,8 +21,8 @@ void views(const Space& space, HostView<const float*> in, HostView<float*> out) 
   Kokkos::parallel_for(
       "basics::views", Kokkos::RangePolicy<Space>(space, 0, d.extent(0)),
       KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
-  // KPZ-TODO(roughly 3 lines): copy d back into h, wait for that copy, then copy h into out.
-  //   The copy into h runs on `space`; the one into out on the host.
+  // KPZ-TODO(roughly 3 lines): copy d back into h, wait for that copy, then copy h into out. The
+  //   copy into h runs on `space`; the one into out on the host.
   Kokkos::deep_copy(space, h, d);
   space.fence();
   for (int i = 0; i < n; ++i) out(i) = h(i);
@@ -33,8 +33,8 @@ template <class Space>
 void axpy(const Space& space, float alpha, View<const float*, Space> x, View<const float*, Space> y,
           View<float*, Space> z) {
   const int n = static_cast<int>(z.extent(0));
-  // KPZ-TODO(roughly 3 lines): z(i) = alpha * x(i) + y(i) for every i < n, on the device.
-  //   A parallel_for named "basics::axpy" over a RangePolicy<Space> on `space` from 0 to
+  // KPZ-TODO(roughly 3 lines): z(i) becomes alpha times x(i) plus y(i) for every i < n, on the
+  //   device. A parallel_for named "basics::axpy" over a RangePolicy<Space> on `space` from 0 to
   //   padded_range(n) (whole blocks, as a CUDA grid); z past n stays untouched.
   Kokkos::parallel_for(
       "basics::axpy", Kokkos::RangePolicy<Space>(space, 0, padded_range(n)), KOKKOS_LAMBDA(int i) {
@@ -48,9 +48,9 @@ void mdrange(const Space& space, View<const float**, Space> in, View<const float
              View<const float*, Space> v, View<float**, Space> out) {
   const int rows = static_cast<int>(u.extent(0));
   const int cols = static_cast<int>(v.extent(0));
-  // KPZ-TODO(roughly 3 lines): out(i, j) = in(i, j) + u(i) * v(j) for every i < rows, j < cols.
-  //   A parallel_for named "basics::mdrange" over an MDRangePolicy<Space, Kokkos::Rank<2>>
-  //   on `space`.
+  // KPZ-TODO(roughly 3 lines): out(i, j) becomes in(i, j) plus u(i) times v(j), for i < rows, j <
+  //   cols. A parallel_for named "basics::mdrange" over an MDRangePolicy<Space, Kokkos::Rank<2>> on
+  //   `space`.
   Kokkos::parallel_for(
       "basics::mdrange", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>(space, {0, 0}, {rows, cols}),
       KOKKOS_LAMBDA(int i, int j) { out(i, j) = in(i, j) + u(i) * v(j); });

@@ -20,10 +20,10 @@ void hand_written(const Space& space, const Launch& launch, BatchView<const floa
       "batched::hand_written", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int b = team.league_rank();
         float sum_sq = 0.0f;
-        // KPZ-TODO(roughly 10 lines): for every row i of system b, r(b, i) = rhs(b, i) minus row i
-        //   of A(b, :, :) times x(b, :), written once; sum_sq = the sum over the rows of r(b, i)
-        //   squared, known to every member of the team (the rows shared among the members, each
-        //   row's products among the vector lanes).
+        // KPZ-TODO(roughly 10 lines): for every row i of system b, r(b, i) becomes rhs(b, i) minus
+        //   row i of A(b, :, :) times x(b, :), written once; sum_sq, the sum over the rows of r(b,
+        //   i) squared, is known to every member of the team (the rows shared among the members,
+        //   each row's products among the vector lanes).
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, m),
             [&](int i, float& row_sum) {
@@ -36,7 +36,7 @@ void hand_written(const Space& space, const Launch& launch, BatchView<const floa
             },
             sum_sq);
         // KPZ-END
-        // KPZ-TODO(roughly 1 line): rr(b) = sum_sq, written once per team.
+        // KPZ-TODO(roughly 1 line): sum_sq into rr(b), written once per team.
         Kokkos::single(Kokkos::PerTeam(team), [&] { rr(b) = sum_sq; });
         // KPZ-END
       });
@@ -57,16 +57,16 @@ void library(const Space& space, const Launch& launch, BatchView<const float***,
         const auto x_b = Kokkos::subview(x, b, Kokkos::ALL);
         const auto rhs_b = Kokkos::subview(rhs, b, Kokkos::ALL);
         const auto r_b = Kokkos::subview(r, b, Kokkos::ALL);
-        // KPZ-TODO(roughly 4 lines): r_b = rhs_b - A_b x_b, the product done by one call of
-        //   Kokkos Kernels' team-level gemv (KokkosBlas::Experimental, TeamVector flavour); when
-        //   the block ends, every member must see all of r_b.
+        // KPZ-TODO(roughly 4 lines): the residual of system b into r_b, the product done by one
+        //   call of Kokkos Kernels' team-level gemv (KokkosBlas::Experimental, TeamVector flavour);
+        //   when the block ends, every member must see all of r_b.
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, m), [&](int i) { r_b(i) = rhs_b(i); });
         team.team_barrier();
         KokkosBlas::Experimental::team_vector_gemv(team, 'N', -1.0f, A_b, x_b, 1.0f, r_b);
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 2 lines): rr(b) = r_b . r_b, computed by Kokkos Kernels' team-level
-        //   dot and written once per team.
+        // KPZ-TODO(roughly 2 lines): the squared norm of r_b into rr(b), by Kokkos Kernels'
+        //   team-level dot and written once per team.
         const float sum_sq = KokkosBlas::Experimental::dot(team, r_b, r_b);
         Kokkos::single(Kokkos::PerTeam(team), [&] { rr(b) = sum_sq; });
         // KPZ-END

@@ -15,7 +15,8 @@ void histogram(const Space& space, int team_size, int num_bins, View<const float
       "bin_extract::histogram", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_x(team.team_scratch(0), n);
         ScratchView<int*, Space> s_bin(team.team_scratch(0), n);
-        // KPZ-TODO(roughly 5 lines): stage the input: for every i of a TeamThreadRange over n, s_x(i) = in(i) and s_bin(i) = bin_of(in(i), num_bins); then wait until every member has written its part.
+        // KPZ-TODO(roughly 5 lines): stage the input in scratch: in into s_x and each element's bin
+        //   (bin_of) into s_bin; then the team waits for both.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
           s_x(i) = in(i);
           s_bin(i) = bin_of(s_x(i), num_bins);
@@ -23,7 +24,8 @@ void histogram(const Space& space, int team_size, int num_bins, View<const float
         team.team_barrier();
         // KPZ-END
         for (int k = 0; k < num_bins; ++k) {
-          // KPZ-TODO(roughly 8 lines): one Kokkos::parallel_scan over a TeamThreadRange(team, n) with an int `offset`: the predicate is s_bin(i) == k, and offset arrives holding the number of selected elements before i (the exclusive prefix). In the final pass a selected element writes out(k, offset) = s_x(i), and element n - 1 writes counts(k) = offset + its predicate. Then add the predicate to offset.
+          // KPZ-TODO(roughly 8 lines): compact bin k into out(k, ...) in input order with one
+          //   Kokkos::parallel_scan over the team's n elements, and its size into counts(k).
           Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, n), [&](int i, int& offset, const bool final) {
             const int selected = s_bin(i) == k ? 1 : 0;
             if (final) {
@@ -51,7 +53,9 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);  // the last tile may be shorter
-        // KPZ-TODO(roughly 6 lines): count the elements of bin target_bin among in(first), ..., in(first + count - 1) with a Kokkos::parallel_reduce over a TeamThreadRange(team, count) into an int; then one member (Kokkos::single(Kokkos::PerTeam(team), ...)) writes the total to tile_offsets(t).
+        // KPZ-TODO(roughly 6 lines): tile_offsets(t) gets how many of this tile's elements fall in
+        //   target_bin, counted with a team-level Kokkos::parallel_reduce and written by one
+        //   member.
         int selected = 0;
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, count),
@@ -62,7 +66,8 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
 
   // Level 2: an exclusive scan of the team counts across the whole league, in place. Entry
   // `teams` (a zero on entry) receives the total: the number of selected elements.
-  // KPZ-TODO(roughly 6 lines): a Kokkos::parallel_scan over a Kokkos::RangePolicy<Space>(space, 0, teams + 1) with an int prefix: read c = tile_offsets(t) first (0 for t == teams), in the final pass write tile_offsets(t) = prefix (exclusive: before adding), then add c.
+  // KPZ-TODO(roughly 6 lines): the exclusive scan of tile_offsets in place, as the comment above
+  //   describes (one Kokkos::parallel_scan over teams + 1 entries; the last gets the total).
   Kokkos::parallel_scan(
       "bin_extract::extract_scan", Kokkos::RangePolicy<Space>(space, 0, teams + 1),
       KOKKOS_LAMBDA(const int t, int& prefix, const bool final) {
@@ -79,7 +84,9 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
         const int base = tile_offsets(t);  // selected elements of all earlier tiles
-        // KPZ-TODO(roughly 7 lines): a Kokkos::parallel_scan over a TeamThreadRange(team, count) with an int offset (the exclusive prefix within this tile): x = in(first + i) is selected when bin_of(x, num_bins) == target_bin; in the final pass a selected x goes to out(base + offset); then add the predicate to offset.
+        // KPZ-TODO(roughly 7 lines): this tile's selected elements (bin target_bin) to out in input
+        //   order after the `base` of earlier tiles (a team-level Kokkos::parallel_scan over
+        //   count).
         Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, count), [&](int i, int& offset, const bool final) {
           const float x = in(first + i);
           const int selected = bin_of(x, num_bins) == target_bin ? 1 : 0;
@@ -106,7 +113,9 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
-        // KPZ-TODO(roughly 9 lines): zero s_hist (a TeamThreadRange over num_bins) and wait; every element of the tile adds 1 to s_hist(its bin) with Kokkos::atomic_add (members share the counters); wait; then write s_hist(b) to tile_offsets(b * teams + t) for every bin b.
+        // KPZ-TODO(roughly 9 lines): this tile's histogram in s_hist (the team shares the counters:
+        //   atomics), then the counts into tile_offsets in bin-major order (bin b's teams side by
+        //   side).
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) { s_hist(b) = 0; });
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
@@ -120,7 +129,8 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
   // One exclusive scan over all (bin, team) counts in bin-major order: all of bin 0 (team 0,
   // team 1, ...), then all of bin 1, ... Entry num_bins * teams receives N.
   const int entries = num_bins * teams;
-  // KPZ-TODO(roughly 6 lines): the same in-place exclusive scan as in extract, over the entries + 1 values of tile_offsets (read c first, 0 for the last entry; write the prefix in the final pass; add c).
+  // KPZ-TODO(roughly 6 lines): the exclusive scan over the entries + 1 values of tile_offsets, in
+  //   place, as in extract.
   Kokkos::parallel_scan(
       "bin_extract::partition_scan", Kokkos::RangePolicy<Space>(space, 0, entries + 1),
       KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
@@ -129,7 +139,8 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         prefix += c;
       });
   // KPZ-END
-  // KPZ-TODO(roughly 2 lines): a Kokkos::parallel_for over a RangePolicy<Space>(space, 0, num_bins + 1): bin b starts where team 0's elements of bin b go, bin_offsets(b) = tile_offsets(b * teams) (for b == num_bins that is N).
+  // KPZ-TODO(roughly 2 lines): bin_offsets(b) for every b up to num_bins: where bin b starts in
+  //   out, read off tile_offsets.
   Kokkos::parallel_for(
       "bin_extract::partition_bins", Kokkos::RangePolicy<Space>(space, 0, num_bins + 1),
       KOKKOS_LAMBDA(const int b) { bin_offsets(b) = tile_offsets(b * teams); });
@@ -144,7 +155,9 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
         const int count = Kokkos::min(tile, n - first);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { s_x(i) = in(first + i); });
         team.team_barrier();
-        // KPZ-TODO(roughly 10 lines): for every bin b: base = tile_offsets(b * teams + t); a Kokkos::parallel_scan over a TeamThreadRange(team, count) with predicate bin_of(s_x(i), num_bins) == b writes each selected s_x(i) to out(base + offset) in the final pass.
+        // KPZ-TODO(roughly 10 lines): for every bin, this tile's elements of it to out in input
+        //   order, after those its tile_offsets entry counts before them (a team-level
+        //   Kokkos::parallel_scan).
         for (int b = 0; b < num_bins; ++b) {
           const int base = tile_offsets(b * teams + t);
           Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, count), [&](int i, int& offset, const bool final) {
@@ -176,7 +189,9 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         const int rows = (count + lanes - 1) / lanes;
         // Row r is in(first + r * lanes), ... (the last row may be shorter): members take rows, lanes
         // take a row's elements.
-        // KPZ-TODO(roughly 10 lines): selected = nested reduce (TeamThreadRange rows, ThreadVectorRange lanes); store
+        // KPZ-TODO(roughly 10 lines): the number of this tile's selected elements into
+        //   team_offsets(t) with a nested reduction: rows on members, a row's elements on vector
+        //   lanes.
         int selected = 0;
         Kokkos::parallel_reduce(
             Kokkos::TeamThreadRange(team, rows),
@@ -217,7 +232,8 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
         const int base = team_offsets(t);  // selected elements of all earlier tiles
-        // KPZ-TODO(roughly 2 lines): s_x(i) = in(first + i) for every i of a TeamVectorRange(team, count); wait
+        // KPZ-TODO(roughly 2 lines): stage the tile in s_x over a TeamVectorRange, then wait for
+        //   the team.
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, count), [&](int i) { s_x(i) = in(first + i); });
         team.team_barrier();
         // KPZ-END
@@ -229,7 +245,9 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         // The predicate is computed once, in the reduction (a loop a CPU vectorises), and kept in
         // s_flag: the scan, a loop-carried offset and a conditional store, then only moves data.
         // team_scan synchronises the team, so a lane may read a flag that another lane wrote.
-        // KPZ-TODO(roughly 14 lines): mine = vector reduce keeping s_flag; before = team_scan(mine); vector scan
+        // KPZ-TODO(roughly 14 lines): place this tile's selected elements in out after base, in
+        //   input order; each member handles its own part of the tile (begin, length), s_flag keeps
+        //   the predicate, and team.team_scan gives the members' offsets.
         int mine = 0;
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, length),

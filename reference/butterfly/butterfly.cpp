@@ -15,12 +15,15 @@ void pair_swap(const Space& space, const Launch& launch, View<const float*, Spac
       "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
         const int first = team.league_rank() * tile;
-        // KPZ-TODO(roughly 5 lines): every lane i of this tile (TeamThreadRange over tile) puts in(first + i), or 0 past n, into lane(i); then wait until all lanes have written.
+        // KPZ-TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
+        //   n); then the team waits for every slot.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { lane(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 3 lines): every lane i below n - first reads its partner's slot lane(i ^ 1) and writes it to out(first + i).
+        // KPZ-TODO(roughly 3 lines): each lane inside n writes to out(first + i) the value its
+        //   partner holds: the lane of its pair, whose index differs from its own in the lowest
+        //   bit.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
           if (first + i < n) out(first + i) = lane(i ^ 1);
         });
@@ -44,7 +47,9 @@ void all_reduce(const Space& space, const Launch& launch, Op op, View<const floa
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { cur(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // KPZ-TODO(roughly 8 lines): for mask = group / 2, group / 4, ..., 1: every lane i writes next(i) = apply(op, cur(i), cur(i ^ mask)); wait for the whole team; then swap cur and next (Kokkos::kokkos_swap).
+        // KPZ-TODO(roughly 8 lines): afterwards cur(i) holds op over all of lane i's group, for
+        //   every lane, by the butterfly exchange between cur and next (apply,
+        //   Kokkos::kokkos_swap).
         for (int mask = group / 2; mask >= 1; mask /= 2) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                                [&](int i) { next(i) = apply(op, cur(i), cur(i ^ mask)); });
@@ -74,7 +79,9 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
-        // KPZ-TODO(roughly 12 lines): for mask = group / 2 down to 1: the lower lane i of each pair (i & mask == 0) takes partner j = i ^ mask and writes the pair's max to hi(i) and hi(j), its min to lo(i) and lo(j) (XOR pairs never overlap, so no other lane touches them); then team_barrier() before the next mask.
+        // KPZ-TODO(roughly 12 lines): in place, no second buffer: afterwards hi(i) holds the
+        //   maximum and lo(i) the minimum of lane i's group; within a step, no lane writes a slot
+        //   that another reads.
         for (int mask = group / 2; mask >= 1; mask /= 2) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
             if (i & mask) return;  // the lower lane of each pair does the work for both
@@ -87,7 +94,8 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
           team.team_barrier();
         }
         // KPZ-END
-        // KPZ-TODO(roughly 3 lines): even lanes write their group max hi(i), odd lanes the min lo(i), for first + i < n.
+        // KPZ-TODO(roughly 3 lines): each lane inside n writes its result to out(first + i): even
+        //   lanes their group's maximum, odd lanes its minimum.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
           if (first + i < n) out(first + i) = (i % 2 == 0) ? hi(i) : lo(i);
         });
@@ -152,7 +160,8 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
           const int g0 = begin + row * U;  // this row's groups: g0 .. g0 + U - 1, those below end
           Extremes e;
-          // KPZ-TODO(roughly 12 lines): one parallel_reduce over ThreadVectorRange(team, group) with the reducer GroupsMinMax<U>(e): lane l folds in((g0 + u) * group + l) into e.lo[u] and e.hi[u] for every u < U with g0 + u < end.
+          // KPZ-TODO(roughly 12 lines): the minimum and maximum of each of this row's groups (g0 +
+          //   u, u < U, below end) into e, reduced over the vector lanes with GroupsMinMax<U>.
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, group),
               [&](int l, Extremes& m) {
@@ -166,7 +175,8 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
               },
               GroupsMinMax<U>(e));
           // KPZ-END
-          // KPZ-TODO(roughly 6 lines): lanes l < group write, for every u < U with g0 + u < end, e.hi[u] (even l) or e.lo[u] (odd l) to out((g0 + u) * group + l).
+          // KPZ-TODO(roughly 6 lines): write the row's groups (those below end) to out from e: in
+          //   each group, even positions get the group's maximum, odd positions its minimum.
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, group), [&](int l) {
             for (int u = 0; u < U; ++u) {
               if (g0 + u >= end) break;

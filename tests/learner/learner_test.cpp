@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include "bug_hunt_note.hpp"
 #include "compile_errors.hpp"
 #include "docs_text.hpp"
 #include "exercises.hpp"
@@ -62,6 +64,22 @@ TEST(Skeleton, MarkersAreCheckedLikeThePythonGenerator) {
   EXPECT_THROW(skeleton_from_reference("  // KPZ-TODO(roughly 2 lines): a\nx;\n", "p", "f.cpp"), SkeletonError);
 }
 
+// A TODO's text goes on in the comment lines right after its marker, at its indentation, that
+// start with `//   `; the solution's own comments (`// why`) stay out of the skeleton.
+TEST(Skeleton, TodoTextGoesOnInContinuationLines) {
+  const std::string ref =
+      "namespace kpz::p::reference {\n  // KPZ-TODO(roughly 2 lines): do the first part\n  //   and the second\n"
+      "  // why the solution is so\n  //   not the TODO's: after a solution line\n  x();\n  // KPZ-END\n"
+      "  // KPZ-TODO(roughly 1 line): more\n    //   deeper: not the TODO's\n  y();\n  // KPZ-END\n}\n";
+  const std::string s = skeleton_from_reference(ref, "p", "f.cpp");
+  EXPECT_NE(s.find("  // TODO(roughly 2 lines): do the first part\n  //   and the second\n"
+                   "  // TODO(roughly 1 line): more\n}\n"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("why"), std::string::npos) << s;
+  EXPECT_EQ(s.find("deeper"), std::string::npos) << s;
+}
+
 TEST(Skeleton, FunctionSectionsTellTouchedFromUntouched) {
   const std::string skeleton =
       "namespace n {\ntemplate <class S>\nvoid simple(int a,\n            int b) {\n  // TODO(roughly 3 lines): "
@@ -85,6 +103,53 @@ TEST(Skeleton, SolvedExerciseIsTheReferenceInTheExerciseNamespace) {
 }
 
 // ---- exercises: order, data, checks ----
+
+// Issue 21: every concept comes before an exercise that needs it. The reduction ladder (`reduce`)
+// teaches the team reductions and trees that the compaction (`bin-extract`: per-tile counts, a
+// scan of them) and the segmented scan (`segscan`: its reduction and carries) build on.
+TEST(Exercises, ReductionsComeBeforeTheCompactionAndTheSegmentedScan) {
+  const auto list = course_exercises();
+  std::ptrdiff_t last_reduce = -1;
+  for (std::size_t i = 0; i < list.size(); ++i)
+    if (list[i].puzzle->name == "reduce") last_reduce = static_cast<std::ptrdiff_t>(i);
+  ASSERT_GE(last_reduce, 0) << "no reduce in the course";
+  for (const char* later : {"bin-extract", "segscan"}) {
+    const auto first =
+        std::find_if(list.begin(), list.end(), [&](const Exercise& e) { return e.puzzle->name == later; });
+    ASSERT_NE(first, list.end()) << later;
+    EXPECT_LT(last_reduce, first - list.begin()) << "every exercise of reduce before " << later;
+  }
+}
+
+// Issue 21: bug hunts are checked only by the trace build; the loop's line on one says how to
+// build it and what to run there, and points at the trace build once it exists.
+TEST(BugHunts, TheNoteSaysHowToBuildAndRunTheTraceBuild) {
+  kpz::PuzzleSpec puzzle;
+  puzzle.name = "zz-hunt";
+  kpz::VariantSpec hunt, plain;
+  hunt.name = "bug-lost-barrier";
+  hunt.bug_hunt = true;
+  plain.name = "simple";
+  LearnerPaths paths = learner_paths();
+  paths.source_dir = testing::TempDir() + "kpz_bug_hunt_note";
+  fs::remove_all(paths.source_dir);
+  fs::create_directories(paths.source_dir);
+  EXPECT_EQ(bug_hunt_note(paths, puzzle, plain), "");
+  const std::string trace = "build/trace/framework/cli/kpuzzles trace zz-hunt --bug-lost-barrier";
+  const std::string fresh = bug_hunt_note(paths, puzzle, hunt);
+  EXPECT_EQ(fresh.find('\n'), std::string::npos) << fresh;
+  EXPECT_NE(fresh.find("cmake --preset trace && cmake --build --preset trace --target kpuzzles"), std::string::npos)
+      << fresh;
+  EXPECT_NE(fresh.find(trace), std::string::npos) << fresh;
+  EXPECT_EQ(trace_build_kpuzzles(paths), paths.source_dir + "/build/trace/framework/cli/kpuzzles");
+  fs::create_directories(fs::path(trace_build_kpuzzles(paths)).parent_path());
+  std::ofstream(trace_build_kpuzzles(paths)) << "#!/bin/sh\n";
+  fs::permissions(trace_build_kpuzzles(paths), fs::perms::owner_all);
+  const std::string built = bug_hunt_note(paths, puzzle, hunt);
+  EXPECT_NE(built.find("yours is built"), std::string::npos) << built;
+  EXPECT_EQ(built.find("cmake --preset trace &&"), std::string::npos) << built;  // no configure step again
+  EXPECT_NE(built.find("cmake --build --preset trace --target kpuzzles && " + trace), std::string::npos) << built;
+}
 
 TEST(Exercises, CourseOrderAndLearningOrder) {
   const auto list = course_exercises();

@@ -265,6 +265,12 @@ TEST_F(WatchE2E, SaveRebuildsAndShowsTheFailTheCompileErrorThePassAndTheProgress
   }
   const std::string next_label = next.substr(0, next.find('/')) + " --" + next.substr(next.find('/') + 1);
   EXPECT_TRUE(w.wait_for(next_label + "  \\(exercise \\d+ of " + total() + "\\)", 60)) << w.screen();
+  // Landing on a bug hunt outside the trace build says so, with the trace build's commands.
+  if (is_bug_hunt(next))
+    EXPECT_TRUE(w.wait_for("bug hunt: only the trace build checks it: cmake --preset trace && [^\n]*trace " +
+                               next.substr(0, next.find('/')),
+                           10))
+        << w.screen();
   // A bug hunt's skeleton fails, or passes by luck and is told so.
   EXPECT_TRUE(w.wait_for(is_bug_hunt(next) ? "FAIL  kpuzzles run " + next_label + "|bug hunt: this passes by luck"
                                            : "FAIL  kpuzzles run " + next_label,

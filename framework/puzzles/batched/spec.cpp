@@ -158,7 +158,7 @@ PuzzleSpec make_spec() {
       {"hand-written", "one team per system: rows on the members, each row's dot product on the vector lanes", options,
        "hand_written", checks},
   };
-  spec.course_position = 6;
+  spec.course_position = 60;  // after segscan (50): the course's last puzzle, composing with a library
   spec.learning_order = {"hand-written", "library"};
   // Minutes by docs/instructor/estimates.md's rule; stretch: a one-day workshop ends with segscan.
   set_estimate(spec, "hand-written", 40, Track::stretch);  // 12 lines; new: a batch of small systems, one team each

@@ -435,7 +435,7 @@ PuzzleSpec make_spec() {
       {"--size 1", "--size 1000 --pattern 4", "--size 5000 --target-bin 0 --pattern 2",
        "--size 10007 --tile 100 --pattern 5", "--size 999 --tile 37 --team-size 1",
        "--size 4099 --tile 1000 --vector-length 4", "--size 3001 --tile 250 --team-size 1 --vector-length 32"});
-  spec.course_position = 3;
+  spec.course_position = 40;
   spec.learning_order = {"histogram", "extract", "team-scan", "partition"};
   set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {

@@ -315,7 +315,7 @@ PuzzleSpec make_spec() {
         "--size 96 --team-size 1", "--size 4096 --group-size 8 --vector-length 2",
         "--size 1024 --group-size 4 --vector-length 16 --tile 64", "--size 3232 --vector-length 1 --tile 320"}},
   };
-  spec.course_position = 2;
+  spec.course_position = 20;
   spec.learning_order = {"pair-swap",    "parallel-max",    "parallel-min", "parallel-sum",
                          "bug-in-place", "conditional-max", "general",      "vector"};
   spec.advice = [](const SpaceLimits& s) {

@@ -265,7 +265,7 @@ PuzzleSpec make_spec() {
        "bug_missing_barrier",
        {"--size 100 --kernel-size 20 --tile 8"}},
   };
-  spec.course_position = 1;
+  spec.course_position = 10;  // steps of 10 leave room: the on-ramp (basics) comes before conv1d
   spec.learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general", "vector"};
   spec.advice = [](const SpaceLimits& s) {
     std::vector<std::string> lines;

@@ -87,7 +87,7 @@ PuzzleSpec make_spec() {
                 "--size 5000 --tile 512 --mean-length 700 --team-size 1", "--size 4099 --tile 1024 --vector-length 4",
                 "--size 2000 --tile 200 --shape 2 --int 1 --vector-length 2",
                 "--size 20000 --shape 1 --mean-length 300 --tile 1000"});
-  spec.course_position = 5;
+  spec.course_position = 50;
   spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "vector-scan", "spmv"};
   set_trace_configs(spec);  // trace_config.cpp
   spec.run = [](const RunRequest& req) {
