@@ -2,7 +2,7 @@
 # On the GPU machine: run benchmarks/run_portability.sh on a snapshot of one commit, so that
 # uncommitted edits in the session's working tree (which travels with every device call) do not
 # leak into a measurement. Here, before the call:
-#   git archive <commit> -o .carry/src.tar      (.carry/ is ignored; carry it, with the Kokkos and
+#   git archive <commit> -o .carry/src.tar[.gz] (.carry/ is ignored; carry it, with the Kokkos and
 #                                                Kokkos Kernels archives and a googletest copy)
 # The device command:
 #   KPZ_COMMIT=<commit> bash .carry/device_snapshot.sh build test-cuda gpu:conv1d cpu:conv1d
@@ -11,7 +11,7 @@
 # call returns at most 8 files).
 R=$PWD
 if [ -z "${KPZ_REUSE:-}" ] || [ ! -d /tmp/s/build ]; then
-  rm -rf /tmp/s /tmp/o && mkdir -p /tmp/s /tmp/o && tar -xf .carry/src.tar -C /tmp/s
+  rm -rf /tmp/s /tmp/o && mkdir -p /tmp/s /tmp/o && tar -xf "$(ls .carry/src.tar .carry/src.tar.gz 2>/dev/null | head -1)" -C /tmp/s
 fi
 mkdir -p /tmp/o
 cd /tmp/s || exit 1
