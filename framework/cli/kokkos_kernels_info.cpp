@@ -1,6 +1,7 @@
-// CMake passes what it resolved (framework/cli/CMakeLists.txt): this file alone sees those
-// macros, so a reconfigure that changes them recompiles one small file.
+// CMake writes what it resolved into kokkos_kernels_values.hpp (framework/cli/CMakeLists.txt): this
+// file alone includes it, so a reconfigure that changes it recompiles one small file.
 #include "kokkos_kernels_info.hpp"
+#include "kokkos_kernels_values.hpp"
 
 namespace kpz::cli {
 
