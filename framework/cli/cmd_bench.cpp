@@ -2,7 +2,10 @@
 #include <fstream>
 #include <iostream>
 
+#include <Kokkos_Core.hpp>
+
 #include "cli.hpp"
+#include "cpu_affinity.hpp"
 #include "freshness.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/errors.hpp"
@@ -105,6 +108,17 @@ int cmd_bench(const std::vector<std::string>& args) {
               << " (the reference passes on the same input; `kpuzzles check " << puzzle.name
               << "` shows where yours goes wrong)\n";
     return 1;
+  }
+  // A host run whose threads outnumber its CPUs times the crowding, not the kernel; said in the
+  // table and in the JSON, so that such a number is never committed unnoticed.
+  if (report.space == "openmp" || report.space == "threads") {
+    const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+    const int cpus = startup_cpu_mask().count();
+    if (cpus > 0 && threads > cpus)
+      report.notes.push_back("warning: " + std::to_string(threads) + " host threads share " + std::to_string(cpus) +
+                             " CPU" + (cpus == 1 ? "" : "s") +
+                             " (this process's affinity mask): these times measure the crowding; give the "
+                             "threads a CPU each (OMP_NUM_THREADS, taskset)");
   }
   if (json_file.is_open()) json_file << bench_json(report).dump() << '\n';
   if (flags.has("json"))

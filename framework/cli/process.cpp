@@ -1,5 +1,7 @@
 #include "process.hpp"
 
+#include "cpu_affinity.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -40,6 +42,7 @@ bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const std::string failure = "cannot run " + argv[0] + ": ";
+  const CpuMask cpus = startup_cpu_mask();
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     output_ = std::string("cannot create a pipe: ") + std::strerror(errno);
@@ -62,6 +65,7 @@ bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
+    restore_cpu_mask(cpus);
     execvpe(args[0], args.data(), envp.data());
     const char* why = strerror(errno);  // glibc: a static string for known errors
     (void)!write(STDERR_FILENO, failure.data(), failure.size());
@@ -160,6 +164,7 @@ void replace_process(const std::vector<std::string>& words) {
   for (auto& w : copies) argv.push_back(w.data());
   argv.push_back(nullptr);
   std::cout.flush();
+  restore_cpu_mask(startup_cpu_mask());
   execv(argv[0], argv.data());
   throw std::runtime_error("cannot run " + words.front() + ": " + std::strerror(errno));
 }
