@@ -322,6 +322,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.config.set("merge_path_team_size", plan.team_size)
       .set("merge_path_items_per_team", plan.tile_items)
       .set("merge_path_spmv_items_per_team", spmv_plan.tile_items)
+      .set("merge_path_staged", plan.staged)
       .set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   report.config.set("kokkos_kernels", have_kokkos_kernels());

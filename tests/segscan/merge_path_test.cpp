@@ -131,15 +131,17 @@ TEST_P(SegscanFramework, MergePathHandMadeSegments) {
         {0, 17, 17, 18, 20}};
     for (const int team : kpz::test::team_sizes(GetParam()))
       for (int tile : {1, 2, 3, 7, 2048})
-        for (const auto& offsets : cases) {
-          const ss::MergePathPlan plan{team, tile, 2};
-          const auto got = merge_path_sums(space, values, offsets, plan);
-          for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
-            float want = 0;
-            for (auto i = offsets[s]; i < offsets[s + 1]; ++i) want += values[static_cast<std::size_t>(i)];
-            ASSERT_EQ(got[s], want) << "segment " << s << ", team " << team << ", tile " << tile;
+        for (const bool staged : {true, false})
+          for (const auto& offsets : cases) {
+            const ss::MergePathPlan plan{team, tile, 2, staged};
+            const auto got = merge_path_sums(space, values, offsets, plan);
+            for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+              float want = 0;
+              for (auto i = offsets[s]; i < offsets[s + 1]; ++i) want += values[static_cast<std::size_t>(i)];
+              ASSERT_EQ(got[s], want) << "segment " << s << ", team " << team << ", tile " << tile
+                                      << (staged ? ", staged" : ", in place");
+            }
           }
-        }
   });
 }
 
@@ -256,15 +258,18 @@ void fast_path_cases(const std::string& space_name) {
       for (const auto& [shape, offsets] : fast_shapes(rng, n))
         for (const int team : team_list)
           for (const int tile : tiles)
-            for (const bool misalign : {false, true}) {
-              if (misalign && tile == 5) continue;
-              ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(team);
-              if (tile) plan.tile_items = tile;
-              const auto got = fast_sums<T>(space, values, offsets, plan, misalign);
-              const std::string bad = check_fast_sums(values, offsets, got);
-              ASSERT_EQ(bad, "") << "N " << n << ", " << shape << ", team " << team << ", tile " << plan.tile_items
-                                 << (misalign ? ", misaligned" : "");
-            }
+            for (const bool misalign : {false, true})
+              for (const bool staged : {true, false}) {
+                if (misalign && tile == 5) continue;
+                if (!staged && team != team_list.front()) continue;  // one thread walks a tile in place
+                ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(team);
+                if (tile) plan.tile_items = tile;
+                plan.staged = staged;
+                const auto got = fast_sums<T>(space, values, offsets, plan, misalign);
+                const std::string bad = check_fast_sums(values, offsets, got);
+                ASSERT_EQ(bad, "") << "N " << n << ", " << shape << ", team " << team << ", tile " << plan.tile_items
+                                   << (misalign ? ", misaligned" : "") << (staged ? ", staged" : ", in place");
+              }
     }
   });
 }
@@ -293,6 +298,7 @@ TEST_P(SegscanFramework, MergePathSegmentsSpanManyTeams) {
       for (const int tile : {0, 64}) {
         ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(kpz::resolve_team_size(space, 0, 256));
         if (tile) plan.tile_items = tile;
+        plan.staged = tile != 0;  // the default tile walked the machine's way, the small one the other
         EXPECT_EQ(check_fast_sums(fvalues, offsets, fast_sums<float>(space, fvalues, offsets, plan, false)), "")
             << "floats, " << offsets.size() - 1 << " segments, tile " << plan.tile_items;
         EXPECT_EQ(check_fast_sums(ivalues, offsets, fast_sums<int>(space, ivalues, offsets, plan, true)), "")

@@ -38,6 +38,8 @@
 //     chunk aggregates likewise (recursively when there are more than a chunk of them), and
 //     the fix-up kernel (one thread per tile) adds the carry to that segment's total.
 // Six launches in all (two searches, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
+// On a CPU step 2 walks each tile where it lies, one thread per tile (plan.staged false): a
+// core's cache already is its scratch, and staging was a copy of every item plus two barriers.
 // No atomics, so the result is the same on every run.
 //
 // This file holds step 2 and the entry points; step 1 is merge_path_search.cpp, step 3
@@ -141,6 +143,29 @@ constexpr int kWalkUnroll = 8;
 // ends the path; every other tile stages the real end after its last one).
 constexpr int kNoEnd = 2147483647;
 
+// Step 2 without staging: the row loop of a CSR kernel over the tile's share of the path (its
+// ends [c0.x, c1.x) and values [c0.y, c1.y)); every end x of the tile has offsets(x + 1) <= c1.y.
+template <class Space, class T, class Loader>
+void walk_tiles_in_place(const Space& space, MergePathWorkspace<Space, T>& ws, const Loader& load,
+                         View<const int*, Space> offsets, View<T*, Space> sums) {
+  const auto coords = ws.coords;
+  const auto tile_carry = ws.carry_in[0];
+  Kokkos::parallel_for(
+      "segscan::merge_path::tiles_in_place", Kokkos::RangePolicy<Space>(space, 0, ws.tiles), KOKKOS_LAMBDA(int t) {
+        const Coord c0 = coords(t), c1 = coords(t + 1);
+        int y = c0.y;
+        T acc = T(0);
+        for (int x = c0.x; x < c1.x; ++x) {
+          const int end = offsets(x + 1);
+          for (; y < end; ++y) acc += load(y);
+          sums(x) = acc;
+          acc = T(0);
+        }
+        for (; y < c1.y; ++y) acc += load(y);
+        tile_carry(t) = SegPair<T>{acc, c1.x > c0.x ? 1 : 0};
+      });
+}
+
 template <class Space, class T, class Loader>
 void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, const Loader& load,
                     View<const int*, Space> offsets, int n, View<T*, Space> sums) {
@@ -161,6 +186,11 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
 
   // 1. Where each tile's share of the path starts.
   locate_tiles(space, plan, ws, offsets, n);
+  if (!plan.staged) {
+    walk_tiles_in_place(space, ws, load, offsets, sums);
+    add_tile_carries(space, plan, ws, sums);
+    return;
+  }
 
   // 2. The tiles. Scratch holds the tile's values, then its segment ends (offsets, absolute,
   // later the segments' totals), each as the whole Quads of its array that the tile touches, so

@@ -163,6 +163,9 @@ struct MergePathPlan {
   int team_size;   // members per team
   int tile_items;  // merge items per team (segment ends + values)
   int chunk;       // pairs per team in the scan of tile carries
+  // true: a team stages its tile in scratch and its members walk shares of it (a GPU); false:
+  // one thread walks each tile in place (a CPU, whose cache is its scratch).
+  bool staged = true;
 };
 
 // CUDA: teams of 128 members walking 43 items each (5504 items per team; an odd count, so that
@@ -174,12 +177,14 @@ struct MergePathPlan {
 // SpMV: 23 items per member (2944 per team, about 12 KiB): its products gather x at random
 // columns, latency that only more teams per SM hide (H100, session 4's kernel: 6016 items
 // 285 / 293 GB/s, 2944 items 402 / 413; session 6's kernel at 2944 items: 397 / 408).
-// Host: 2048 items, chunks of 1024 pairs (32 KiB of host scratch per team).
+// Host: tiles of 4096 items walked in place by one thread each, chunks of 1024 pairs. Staged in
+// scratch (16-core Xeon, commit 7c41f32): SpMV at 0.52x KokkosSparse::spmv, whose row loop is the
+// in-place walk (benchmarks/results/segscan-notes.md).
 // The team size is the caller's: items per member = tile_items / team_size.
 template <class Space>
 MergePathPlan default_merge_path_plan(int team_size, bool spmv = false) {
   const bool gpu = is_gpu_v<Space>;
-  return MergePathPlan{team_size, gpu ? (spmv ? 2944 : 5504) : 2048, gpu ? 512 : 1024};
+  return MergePathPlan{team_size, gpu ? (spmv ? 2944 : 5504) : 4096, gpu ? 512 : 1024, gpu};
 }
 
 // A scratch slot of the tile kernel: a value of the tile, or the end of one of its segments (an
