@@ -21,7 +21,6 @@
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
-#include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "library.hpp"
 #include "reduce/reduce.hpp"
@@ -53,19 +52,6 @@ std::string power_label(std::size_t n) {
   int p = 0;
   while ((std::size_t{1} << (p + 1)) <= n) ++p;
   return (std::size_t{1} << p) == n ? "2^" + std::to_string(p) : std::to_string(n);
-}
-
-// Same generator as the puzzle's random inputs: never 0, mean about 2; floats in quarters.
-template <class T>
-std::vector<T> make_values(std::size_t n, std::uint64_t seed) {
-  Rng rng(seed);
-  std::vector<T> v(n);
-  for (auto& x : v) {
-    const std::int64_t k = std::is_integral_v<T> ? rng.integer(-3, 6) : rng.integer(-12, 27);
-    const double value = static_cast<double>(k >= 0 ? k + 1 : k);
-    x = static_cast<T>(std::is_integral_v<T> ? value : value / 4.0);
-  }
-  return v;
 }
 
 struct Config {
@@ -133,7 +119,7 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   const auto timed = [&](const std::function<void()>& launch) { return time_kernel(space, c.cfg, launch); };
   const double bytes = static_cast<double>(sizeof(T)) * static_cast<double>(n);
 
-  const std::vector<T> host = make_values<T>(n, seed);
+  const std::vector<T> host = random_values<T>(n, seed);
   double exact = 0, abs_sum = 0;
   for (const T x : host) {
     exact += static_cast<double>(x);

@@ -14,17 +14,6 @@ Sizes sizes(std::int64_t batch, std::int64_t rows, std::int64_t cols) {
   return {{"batch", batch}, {"rows", rows}, {"cols", cols}};
 }
 
-// Vector lengths worth testing on a space: 1, 2, 4, 32 and the largest the backend allows.
-std::vector<int> vector_lengths(const std::string& space) {
-  const int max =
-      kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
-  std::vector<int> lengths;
-  for (int v : {1, 2, 4, 32})
-    if (v <= max) lengths.push_back(v);
-  if (max > 32) lengths.push_back(max > 64 ? 64 : max);
-  return lengths;
-}
-
 class Batched : public ::testing::TestWithParam<std::string> {
  protected:
   kpz::RunReport run(const Case& c) { return kpz::test::run_case("batched", GetParam(), c); }
@@ -61,7 +50,7 @@ TEST_P(Batched, EdgeCases) {
 TEST_P(Batched, AtLeastThreeTeamsEveryTeamSizeAndVectorLength) {
   for (const char* variant : kVariants) {
     for (const int team : kpz::test::team_sizes(GetParam())) {
-      for (const int lanes : vector_lengths(GetParam())) {
+      for (const int lanes : kpz::test::vector_lengths(GetParam(), {1, 2, 4, 32}, true)) {
         if (!kpz::test::shape_fits(GetParam(), team, lanes)) continue;
         for (auto [b, m, n] : {std::tuple{5, 13, 29}, {3, 33, 7}, {17, 9, 70}}) {
           const auto r = run({variant, sizes(b, m, n), team, 31u * team + lanes + m, lanes});

@@ -14,17 +14,6 @@ kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::i
   return kpz::test::run_case("conv1d", space, {"vector", std::move(options), team_size, seed, vector_length});
 }
 
-// Vector lengths worth testing on a space: 1, 2, 4, 32 and the largest the backend allows.
-std::vector<int> vector_lengths(const std::string& space) {
-  const int max =
-      kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
-  std::vector<int> lengths;
-  for (int v : {1, 2, 4, 32})
-    if (v <= max) lengths.push_back(v);
-  if (max > 32) lengths.push_back(max > 64 ? 64 : max);
-  return lengths;
-}
-
 class Conv1d : public ::testing::TestWithParam<std::string> {
  protected:
   kpz::RunReport run(const Case& c) { return run_case("conv1d", GetParam(), c); }
@@ -124,7 +113,7 @@ TEST_P(Conv1d, VectorEveryTeamSizeAndVectorLength) {
   // At least three teams (tile 256), tiles that are not a multiple of the lanes (100), halos
   // longer than a tile (tile 3, K 13).
   for (const int team : kpz::test::team_sizes(GetParam())) {
-    for (const int lanes : vector_lengths(GetParam())) {
+    for (const int lanes : kpz::test::vector_lengths(GetParam(), {1, 2, 4, 32}, true)) {
       if (!kpz::test::shape_fits(GetParam(), team, lanes)) continue;
       for (auto [n, k, tile] : {std::tuple{10007, 13, 256}, {3001, 3, 100}, {301, 16, 3}}) {
         const auto r = run_vector(GetParam(), {{"size", n}, {"kernel-size", k}, {"tile", tile}}, team, lanes,

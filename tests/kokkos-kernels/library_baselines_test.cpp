@@ -18,6 +18,7 @@
 #include "kpz/spaces.hpp"
 #include "kpz/transfer.hpp"
 #include "reduce/kokkos_kernels_baselines.hpp"
+#include "reduce/reduce.hpp"
 #include "segscan/kokkos_kernels_baselines.hpp"
 #include "segscan/oracle.hpp"
 #include "segscan/segments.hpp"
@@ -27,20 +28,6 @@ namespace {
 namespace rk = kpz::reduce::kokkos_kernels;
 namespace sk = kpz::segscan::kokkos_kernels;
 namespace seg = kpz::segscan::segments;
-
-// Values never 0 and mostly positive, ints in [-3, 7], floats in quarters: a wrong or missing
-// term changes the sum.
-template <class T>
-std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
-  kpz::Rng rng(seed);
-  std::vector<T> v(n);
-  for (auto& x : v) {
-    const std::int64_t k = std::is_integral_v<T> ? rng.integer(-3, 6) : rng.integer(-12, 27);
-    const double value = static_cast<double>(k >= 0 ? k + 1 : k);
-    x = static_cast<T>(std::is_integral_v<T> ? value : value / 4.0);
-  }
-  return v;
-}
 
 // reduce's oracle: the sum in double and the rounding a float sum may show in any order.
 template <class T>
@@ -67,7 +54,7 @@ template <class Space, class T>
 void check_reduce(const Space& space, const std::string& name) {
   for (const std::size_t n :
        {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{4097}, std::size_t{100003}}) {
-    const std::vector<T> host = random_values<T>(n, 2026 + n);
+    const std::vector<T> host = kpz::reduce::random_values<T>(n, 2026 + n);
     auto dev = kpz::to_device(space, "in", host);
     const kpz::View<const T*, Space> in = dev;
     kpz::View<T*, Space> result("result", 1);

@@ -203,22 +203,12 @@ std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
   return j ? j->as_int(-1) : -1;
 }
 
-// Vector lengths worth testing: 1, a few powers of two up to a warp, and the CPU default.
-std::vector<int> vector_lengths(const std::string& space) {
-  const int max =
-      kpz::with_space(space, [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
-  std::vector<int> v;
-  for (int l : {1, 2, 4, 8, 32, 64})
-    if (l <= max) v.push_back(l);
-  return v;
-}
-
 TEST_P(Reduce, TeamReduceTeamSizesAndVectorLengths) {
   // Tiles that are not multiples of the row (vector length x 16), rows cut short by the tile and
   // by N, and at least three teams, for every team size and vector length; every team's partial
   // sum is checked, so a row or a tile read twice or not at all fails.
   for (const int team : kpz::test::team_sizes(GetParam()))
-    for (const int vector : vector_lengths(GetParam()))
+    for (const int vector : kpz::test::vector_lengths(GetParam(), {1, 2, 4, 8, 32, 64}))
       for (const int tile : {1, 48, 300, 1024}) {
         if (!kpz::test::shape_fits(GetParam(), team, vector)) continue;
         for (const int type : {0, 1}) {
@@ -253,7 +243,7 @@ TEST_P(Reduce, TeamReduceEdgeSizesWithTheFrameworkShape) {
 
 TEST_P(Reduce, TeamReduceLargeRandomSmallTiles) {
   // Many teams of many rows: 2^20 + 3 values in tiles of 4096 (rows of 16 x the vector length).
-  for (const int vector : vector_lengths(GetParam()))
+  for (const int vector : kpz::test::vector_lengths(GetParam(), {1, 2, 4, 8, 32, 64}))
     for (const int type : {0, 1}) {
       const auto r = run_shaped(GetParam(), {{"size", (1 << 20) + 3}, {"tile", 4096}, {"float", type}}, 0, vector, 77);
       KPZ_EXPECT_PASS(r) << "vector " << vector << (type ? " float" : " int");

@@ -24,15 +24,6 @@ class VectorScan : public ::testing::TestWithParam<std::string> {
     c.vector_length = vector_length;
     return kpz::test::run_case("segscan", GetParam(), c);
   }
-  // Vector lengths the space accepts (powers of two up to Kokkos' maximum, at most 32).
-  std::vector<int> vector_lengths() const {
-    const int vmax =
-        kpz::with_space(GetParam(), [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
-    std::vector<int> v;
-    for (int l : {1, 2, 4, 8, 32})
-      if (l <= vmax) v.push_back(l);
-    return v;
-  }
 };
 
 std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
@@ -140,7 +131,7 @@ TEST_P(VectorScan, HeavyTailAndDefaults) {
 
 TEST_P(VectorScan, TeamSizesAndVectorLengthsDoNotChangeResults) {
   for (const int team : kpz::test::team_sizes(GetParam()))
-    for (const int vl : vector_lengths()) {
+    for (const int vl : kpz::test::vector_lengths(GetParam())) {
       if (!kpz::test::shape_fits(GetParam(), team, vl)) continue;
       const auto r = run({"vector-scan", {{"size", 9001}, {"tile", 512}, {"mean-length", 300}}, team, 31}, vl);
       KPZ_EXPECT_PASS(r) << "team " << team << " vector length " << vl;

@@ -3,6 +3,8 @@
 // inputs, oracle and checking as `kpuzzles run`) for the implementation under test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -65,6 +67,21 @@ inline std::vector<int> team_sizes(const std::string& space, bool power_of_two_o
     sizes.push_back(t);
   }
   return sizes;
+}
+
+// Vector lengths worth testing on a space: those of `wanted` that the backend allows and, with
+// `with_max`, also the largest it allows (at most 64) when that is beyond all of `wanted`.
+inline std::vector<int> vector_lengths(const std::string& space, std::initializer_list<int> wanted = {1, 2, 4, 8, 32},
+                                       bool with_max = false) {
+  const int max = with_space(space, [](const auto& s) { return vector_length_max<std::decay_t<decltype(s)>>(); });
+  std::vector<int> lengths;
+  int largest = 0;
+  for (const int v : wanted) {
+    largest = std::max(largest, v);
+    if (v <= max) lengths.push_back(v);
+  }
+  if (with_max && max > largest) lengths.push_back(std::min(max, 64));
+  return lengths;
 }
 
 // Whether a team of `team` members with `vector` lanes can launch on a space (a CUDA block holds

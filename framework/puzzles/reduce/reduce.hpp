@@ -30,6 +30,7 @@
 #include "kpz/kernel_table.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/quad.hpp"
+#include "kpz/random.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/relaxed_load.hpp"
 #include "kpz/spaces.hpp"
@@ -38,6 +39,21 @@
 #include "reduce/signatures.inc"
 
 namespace kpz::reduce {
+
+// The puzzle's random inputs (the spec, the bench and the library-baseline tests draw the same):
+// never 0, asymmetric around 0 (mean about 2); ints in [-3, 7], floats quarters in [-3, 7], so
+// that every partial sum of a team is an exact float and a wrong or missing term shows.
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const std::int64_t k = std::is_integral_v<T> ? rng.integer(-3, 6) : rng.integer(-12, 27);
+    const double value = static_cast<double>(k >= 0 ? k + 1 : k);
+    x = static_cast<T>(std::is_integral_v<T> ? value : value / 4.0);
+  }
+  return v;
+}
 
 // The rungs of the ladder, in the book's order, then the rung beyond the book and the two
 // comparisons. The first one, persistent, is the default variant.

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "kpz/check.hpp"
-#include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "reduce/reduce.hpp"
 
@@ -83,26 +82,13 @@ namespace {
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // |sum| <= 7 * 2^28 < 2^31: int sums never wrap
 constexpr double kExactFloat = 4194304.0;                 // 2^22: quarters below it are exact floats
 
-// Worked example when no size is given: 1, 2, ..., N. Otherwise seeded random values, never 0,
-// asymmetric around 0 (mean about 2): ints in [-3, 7]; floats are quarters in [-3, 7], so that
-// every partial sum of a team is an exact float (see oracle()).
+// Worked example when no size is given: 1, 2, ..., N. Otherwise the seeded random values of
+// random_values (see oracle() for why floats are quarters).
 template <class T>
 std::vector<T> make_input(const RunRequest& req, std::size_t n) {
+  if (req.params.given("size")) return random_values<T>(n, req.seed);
   std::vector<T> in(n);
-  if (!req.params.given("size")) {
-    for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<T>(i + 1);
-    return in;
-  }
-  Rng rng(req.seed);
-  for (auto& x : in) {
-    if constexpr (std::is_integral_v<T>) {
-      const std::int64_t k = rng.integer(-3, 6);
-      x = static_cast<T>(k >= 0 ? k + 1 : k);  // -3..-1, 1..7
-    } else {
-      const std::int64_t k = rng.integer(-12, 27);
-      x = static_cast<T>(static_cast<double>(k >= 0 ? k + 1 : k) / 4.0);  // -3..7 in quarters, not 0
-    }
-  }
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<T>(i + 1);
   return in;
 }
 
