@@ -184,8 +184,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     Kokkos::deep_copy(got, Kokkos::subview(team_offsets, teams));
     require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected,
                   "team-scan extract (" + impl + ")");
-    BenchRow row{"extract: team-scan, nested reduces, team_scan, vector scan (" + impl + ")", "puzzle", xgroup, xbytes,
-                 time_kernel(space, req.cfg, run)};
+    BenchRow row{"extract: team-scan, TeamVectorRange count, bit masks, team_scan (" + impl + ")", "puzzle", xgroup,
+                 xbytes, time_kernel(space, req.cfg, run)};
     row.portable = true;
     report.rows.push_back(std::move(row));
   }

@@ -114,21 +114,20 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
   const int n = static_cast<int>(in.extent(0));
   const int tile = shape.tile;
   const int teams = teams_for(in.extent(0), tile);
-  const int lanes = shape.vector_length;
-  const TeamPolicy<Space> policy(space, teams, shape.team_size, lanes);
+  const int max_words = words_in(tile);
+  const TeamPolicy<Space> policy(space, teams, shape.team_size, shape.vector_length);
 
-  // Launch 1: every team counts its tile, a row of `lanes` elements per member at a time.
+  // Launch 1: every team counts its tile. TeamVectorRange spreads the tile over members and lanes
+  // at once: consecutive elements on consecutive threads (coalesced loads) on a GPU, one
+  // vectorised loop per thread on a CPU.
   Kokkos::parallel_for(
       "bin_extract::team_scan_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank();
         const int first = t * tile;
-        const int count = Kokkos::min(tile, n - first);
-        const int rows = (count + lanes - 1) / lanes;
-        // Row r is in(first + r * lanes), ... (the last row may be shorter): members take rows, lanes
-        // take a row's elements.
-        // TODO(roughly 10 lines): the number of this tile's selected elements into
-        //   team_offsets(t) with a nested reduction: rows on members, a row's elements on vector
-        //   lanes.
+        const int count = Kokkos::min(tile, n - first);  // the last tile may be shorter
+        // TODO(roughly 5 lines): the number of this tile's selected elements into
+        //   team_offsets(t), counted with a Kokkos::parallel_reduce over TeamVectorRange and
+        //   written by one member.
       });
 
   // Launch 2: the exclusive scan of the team counts, in place, as in extract (entry `teams`
@@ -141,32 +140,28 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         prefix += c;
       });
 
-  // Launch 3: every team stages its tile in scratch, each member counts a contiguous segment of
-  // it (flagging the selected elements), team_scan turns the members' counts into their offsets,
-  // and each member writes its selected elements with a vector-level scan.
-  const auto place_policy = TeamPolicy<Space>(space, teams, shape.team_size, lanes)
+  // Launch 3: every member owns consecutive words of the tile. It keeps one bit per element
+  // (selected or not) in the word's mask, team_scan turns the members' counts into their
+  // offsets, and the member writes only its selected elements, found by walking the set bits.
+  const auto place_policy = TeamPolicy<Space>(space, teams, shape.team_size, shape.vector_length)
                                 .set_scratch_size(0, Kokkos::PerTeam(team_scan_scratch_bytes<Space>(tile)));
   Kokkos::parallel_for(
       "bin_extract::team_scan_place", place_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        ScratchView<float*, Space> s_x(team.team_scratch(0), tile);
-        ScratchView<unsigned char*, Space> s_flag(team.team_scratch(0), tile);  // 1: selected
+        ScratchView<unsigned*, Space> s_bits(team.team_scratch(0), max_words);  // bit j: element j selected
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
         const int base = team_offsets(t);  // selected elements of all earlier tiles
-        // TODO(roughly 2 lines): stage the tile in s_x over a TeamVectorRange, then wait for
-        //   the team.
-        // Member m owns the segment [begin, begin + length) of the tile: contiguous, so that the
-        // members' order is the elements' order.
-        const int per_member = (count + team.team_size() - 1) / team.team_size();
-        const int begin = Kokkos::min(count, team.team_rank() * per_member);
-        const int length = Kokkos::min(per_member, count - begin);
-        // The predicate is computed once, in the reduction (a loop a CPU vectorises), and kept in
-        // s_flag: the scan, a loop-carried offset and a conditional store, then only moves data.
-        // team_scan synchronises the team, so a lane may read a flag that another lane wrote.
-        // TODO(roughly 14 lines): place this tile's selected elements in out after base, in
-        //   input order; each member handles its own part of the tile (begin, length), s_flag keeps
-        //   the predicate, and team.team_scan gives the members' offsets.
+        // Member m owns the words [w_begin, w_end): contiguous, so that the members' order is the
+        // elements' order.
+        const int words = words_in(count);
+        const int per_member = (words + team.team_size() - 1) / team.team_size();
+        const int w_begin = Kokkos::min(words, team.team_rank() * per_member);
+        const int w_end = Kokkos::min(words, w_begin + per_member);
+        // TODO(roughly 22 lines): place this tile's selected elements in out after base, in
+        //   input order: each member builds the bit masks of its words (a vector-level reduction
+        //   with Kokkos::BOr) and counts their bits, team.team_scan gives the members' offsets,
+        //   then one lane per member writes the elements of the set bits.
       });
 }
 
