@@ -59,12 +59,24 @@ extern "C" {
 
 void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void*) {}
 
-void kokkosp_begin_parallel_for(const char* label, std::uint32_t, std::uint64_t* id) { begin(label, id); }
-void kokkosp_end_parallel_for(std::uint64_t id) { end(id); }
-void kokkosp_begin_parallel_reduce(const char* label, std::uint32_t, std::uint64_t* id) { begin(label, id); }
-void kokkosp_end_parallel_reduce(std::uint64_t id) { end(id); }
-void kokkosp_begin_parallel_scan(const char* label, std::uint32_t, std::uint64_t* id) { begin(label, id); }
-void kokkosp_end_parallel_scan(std::uint64_t id) { end(id); }
+void kokkosp_begin_parallel_for(const char* label, std::uint32_t, std::uint64_t* id) {
+  begin(label, id);
+}
+void kokkosp_end_parallel_for(std::uint64_t id) {
+  end(id);
+}
+void kokkosp_begin_parallel_reduce(const char* label, std::uint32_t, std::uint64_t* id) {
+  begin(label, id);
+}
+void kokkosp_end_parallel_reduce(std::uint64_t id) {
+  end(id);
+}
+void kokkosp_begin_parallel_scan(const char* label, std::uint32_t, std::uint64_t* id) {
+  begin(label, id);
+}
+void kokkosp_end_parallel_scan(std::uint64_t id) {
+  end(id);
+}
 
 void kokkosp_finalize_library() {
   const char* path = std::getenv("KPZ_KERNEL_TIMES_OUT");

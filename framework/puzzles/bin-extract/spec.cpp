@@ -416,7 +416,7 @@ PuzzleSpec make_spec() {
        "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
        {size, bins, tile, pattern}},
       {"team-scan",
-       "--extract with Kokkos' collectives: nested reduces count, team_scan and a vector scan place",
+       "--extract with Kokkos' collectives: a TeamVectorRange count, bit masks (BOr), team_scan, set bits placed",
        {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
   };
   // The learner loop: the function each variant exercises, the cases it must pass besides its
@@ -446,7 +446,7 @@ PuzzleSpec make_spec() {
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
   set_estimate(spec, "histogram", 40, Track::core);     // 13 lines; new: predicate, counts, a team scan of flags
   set_estimate(spec, "extract", 45, Track::core);       // 19 lines; new: team counts scanned across teams
-  set_estimate(spec, "team-scan", 60, Track::stretch);  // 26 lines; new: team_scan, a vector-level scan
+  set_estimate(spec, "team-scan", 65, Track::stretch);  // 27 lines; new: team_scan, BOr bit masks, set-bit walk
   set_estimate(spec, "partition", 55, Track::stretch);  // 27 lines; new: all bins at once (counting sort)
   spec.bytes_moved = [](const Params& p) {
     const auto n = static_cast<std::size_t>(p.get("size"));
