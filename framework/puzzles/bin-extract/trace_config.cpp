@@ -41,15 +41,16 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"collectives-per-team", std::max(1.0, scan_syncs), "the count's reduction, the scatter's scan"});
     b.push_back({"scratch-writes-per-team", 0, "no scratch"});
   } else if (variant == Variant::team_scan) {
-    b.push_back({"global-reads", 2 * n + team * teams + teams + 1,
-                 "count once, stage once, every member the team offset, the scan of the counts"});
-    b.push_back(
-        {"global-reads-per-cell-per-team", std::max(2.0, team), "count and stage; every member reads the offset"});
-    b.push_back({"barriers-per-team", 1, "after staging; the reductions and team_scan synchronise themselves"});
+    const double words = std::ceil(tile / 32);  // kWordBits elements per word
+    b.push_back({"global-reads", 3 * n + team * teams + teams + 1,
+                 "count once, mask once, each selected value again (at most N), every member the team "
+                 "offset, the scan of the counts"});
+    b.push_back({"global-reads-per-cell-per-team", std::max(3.0, team),
+                 "count, mask and (if selected) place; every member reads the offset"});
+    b.push_back({"barriers-per-team", 0, "none: the reductions and team_scan synchronise themselves"});
     b.push_back({"collectives-per-team", 2, "the count's team reduction, the place's team_scan"});
-    b.push_back({"scratch-writes-per-team", 2 * tile, "each element staged once, its flag once"});
-    b.push_back(
-        {"scratch-reads-per-team", 3 * tile, "the count reads each value, the scan each flag and each selected value"});
+    b.push_back({"scratch-writes-per-team", words, "one bit mask per word"});
+    b.push_back({"scratch-reads-per-team", words, "each word's mask once, by the member that owns it"});
   } else {
     b.push_back(
         {"global-reads", 2 * n + bins * teams * team, "count and stage each input once; every member the offsets"});
