@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bin-extract/bin-extract.hpp"
 #include "bin-extract/variants.hpp"
 #include "kpz/registry.hpp"
 
@@ -41,7 +42,7 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"collectives-per-team", std::max(1.0, scan_syncs), "the count's reduction, the scatter's scan"});
     b.push_back({"scratch-writes-per-team", 0, "no scratch"});
   } else if (variant == Variant::team_scan) {
-    const double words = std::ceil(tile / 32);  // kWordBits elements per word
+    const double words = words_in(static_cast<int>(tile));  // one mask per word of the tile
     b.push_back({"global-reads", 3 * n + team * teams + teams + 1,
                  "count once, mask once, each selected value again (at most N), every member the team "
                  "offset, the scan of the counts"});
