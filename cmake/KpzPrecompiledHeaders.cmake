@@ -40,3 +40,44 @@ function(kpz_use_pch)
     endforeach()
   endif()
 endfunction()
+
+# kpz_use_test_pch(<target>...): the test sources compile with a second precompiled header,
+# GoogleTest's and Kokkos' headers and the standard headers the tests use, built by
+# kpz_test_pch with kpz_test_main's usage requirements (kpz_framework's, GoogleTest's, and
+# tests/support; every test target links kpz_test_main, so the flags match; a target's own
+# macros are fine, the headers do not read them). Parsing these headers is about 3 s of the 8 to
+# 16 s a test source takes at -O3 (session 17, 2-core VM).
+function(kpz_use_test_pch)
+  if(NOT KPZ_PCH_ENABLED)
+    return()
+  endif()
+  if(NOT TARGET kpz_test_pch)
+    file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/kpz_test_pch.cpp"
+         CONTENT "// kpz_test_pch: see cmake/KpzPrecompiledHeaders.cmake\n")
+    add_library(kpz_test_pch OBJECT "${CMAKE_BINARY_DIR}/kpz_test_pch.cpp")
+    # Not kpz_test_main itself: it compiles with this header too.
+    target_link_libraries(kpz_test_pch PRIVATE kpz_framework GTest::gtest)
+    target_include_directories(kpz_test_pch PRIVATE "${PROJECT_SOURCE_DIR}/tests/support")
+    target_compile_features(kpz_test_pch PRIVATE cxx_std_20)
+    target_compile_options(kpz_test_pch PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-stringop-overflow>)
+    target_precompile_headers(kpz_test_pch PRIVATE
+      <gtest/gtest.h> <Kokkos_Core.hpp> <algorithm> <cstdint> <filesystem> <fstream> <functional>
+      <map> <memory> <regex> <set> <sstream> <string> <thread> <utility> <vector>)
+  endif()
+  foreach(_t IN LISTS ARGN)
+    target_precompile_headers(${_t} REUSE_FROM kpz_test_pch)
+    target_compile_options(${_t} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-stringop-overflow>)
+  endforeach()
+endfunction()
+
+# kpz_host_only_tests(<target>...): test targets that launch no kernel of their own (they run
+# kpuzzles, parse files, drive the learner loop) compile at -O1 in optimised builds: -O3 spent
+# about half of their compile time on GoogleTest's and <regex>'s templates, for tests whose run
+# time is the kpuzzles processes they start. The kernels they reach are built at the build's own
+# level in the puzzle libraries.
+function(kpz_host_only_tests)
+  foreach(_t IN LISTS ARGN)
+    target_compile_options(${_t} PRIVATE
+      $<$<AND:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>,$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>>:-O1>)
+  endforeach()
+endfunction()
