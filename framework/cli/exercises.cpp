@@ -1,12 +1,14 @@
 #include "exercises.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
-#include <sstream>
 
 #include "docs_text.hpp"
 #include "kpz/errors.hpp"
+#include "kpz/params.hpp"
 #include "kpz/report.hpp"
+#include "kpz/space_names.hpp"
 #include "puzzle_flags.hpp"
 #include "skeleton.hpp"
 
@@ -47,6 +49,17 @@ const VariantSpec& pick_variant(const PuzzleSpec& puzzle, const std::string& req
   for (const VariantSpec* v : ordered)
     if (!state.solved(puzzle.name, v->name)) return *v;
   return *ordered.front();
+}
+
+std::string check_flags(const CheckCase& check) {
+  std::string flags;
+  const auto add = [&flags](const std::string& name, std::int64_t value) {
+    flags += (flags.empty() ? "--" : " --") + name + " " + std::to_string(value);
+  };
+  for (const auto& option : check.options) add(option.first, option.second);
+  if (check.team_size > 0) add("team-size", check.team_size);
+  if (check.vector_length > 0) add("vector-length", check.vector_length);
+  return flags;
 }
 
 const CaseResult* ExerciseResult::first_failure() const {
@@ -97,31 +110,33 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
   (void)space, (void)keep_arrays;
   return check_traced(puzzle, variant, impl);
 #endif
-  std::vector<std::string> case_args{""};
-  for (const auto& c : variant.checks) case_args.push_back(c);
-  std::vector<Flag> allowed = puzzle_flags(puzzle);
-  allowed.insert(allowed.end(),
-                 {{"seed", true, ""}, {"team-size", true, ""}, {"vector-length", true, ""}, {"space", true, ""}});
+  // The defaults first (no CheckCase), then the variant's checks.
+  std::vector<const CheckCase*> checks{nullptr};
+  for (const auto& c : variant.checks) checks.push_back(&c);
   ExerciseResult result;
   result.pass = true;
   result.untraced_bug_hunt = variant.bug_hunt && impl == Impl::exercise;
-  for (const auto& extra : case_args) {
-    std::vector<std::string> tokens;
-    std::istringstream in(extra);
-    for (std::string t; in >> t;) tokens.push_back(t);
+  for (const CheckCase* check : checks) {
     CaseResult c;
-    c.args = "--" + variant.name + (extra.empty() ? "" : " " + extra);
+    c.args = "--" + variant.name + (check ? " " + check_flags(*check) : "");
     // A malformed check is the puzzle's bug: UsageError from here would blame the learner.
-    ParsedFlags flags;
     try {
-      flags = parse_flags(tokens, allowed, "check '" + c.args + "' of " + puzzle.name);
-      c.request.params = resolve_params(puzzle, variant, flags);
+      OptionValues given;
+      if (check)
+        for (const auto& option : check->options)
+          if (!given.emplace(option.first, option.second).second)
+            throw UsageError("--" + option.first + " given twice");
+      c.request.params = kpz::resolve_params(puzzle, variant, given);
     } catch (const UsageError& e) {
-      throw std::logic_error(std::string("puzzle ") + puzzle.name + ": bad VariantSpec::checks entry: " + e.what());
+      throw std::logic_error("puzzle " + puzzle.name + ": bad check '" + c.args + "': " + e.what());
     }
     c.request.variant = variant.name;
     c.request.impl = impl;
-    apply_common(c.request, flags);
+    c.request.space = default_space_name();
+    if (check) {
+      c.request.team_size = check->team_size;
+      c.request.vector_length = check->vector_length;
+    }
     if (!space.empty()) c.request.space = space;
     const auto& values = c.request.params.values();
     const auto size = values.find("size");

@@ -50,6 +50,9 @@ struct ExerciseResult {
   const CaseResult* first_failure() const;
 };
 
+// The flags that repeat a check with `kpuzzles run`: "--size 4099 --kernel-size 5 --team-size 1".
+std::string check_flags(const CheckCase& check);
+
 // Runs the learner's (or the reference's) code on every case of the exercise, in this
 // process, stopping at the first failure. `space` empty: the build's default space. The trace
 // build (KPZ_TRACE) instead traces the variant's small trace configuration (one case, "trace

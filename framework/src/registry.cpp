@@ -67,7 +67,7 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
   return nullptr;
 }
 
-void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function, std::vector<std::string> checks) {
+void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function, std::vector<CheckCase> checks) {
   for (auto& v : spec.variants) {
     if (v.name != variant) continue;
     v.function = std::move(function);

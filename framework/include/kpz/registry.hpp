@@ -4,10 +4,12 @@
 // ever talks to this interface.
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kpz/json.hpp"
@@ -92,6 +94,25 @@ struct TraceSpec {
   std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget;
 };
 
+// One more case an exercise must pass as well as its defaults (VariantSpec::checks): option
+// values by name, in the order kpuzzles shows them, and the launch shape the case asks for (0:
+// the backend's). Written `CheckCase{{"size", 4099}, {"kernel-size", 5}}.team(1)`; kpuzzles
+// shows it as the flags that repeat it (`--size 4099 --kernel-size 5 --team-size 1`).
+struct CheckCase {
+  CheckCase(std::initializer_list<std::pair<std::string, std::int64_t>> values = {}) : options(values) {}
+  CheckCase& team(int members) {
+    team_size = members;
+    return *this;
+  }
+  CheckCase& lanes(int length) {
+    vector_length = length;
+    return *this;
+  }
+  std::vector<std::pair<std::string, std::int64_t>> options;
+  int team_size = 0;
+  int vector_length = 0;
+};
+
 // Each variant is one exercise of the learner loop (kpuzzles list, watch, hint, solution).
 struct VariantSpec {
   std::string name;  // used as --<name>
@@ -103,8 +124,8 @@ struct VariantSpec {
   // hints, with those of helpers no variant names; empty: all of the puzzle's hints.
   std::string function = {};
   // Cases the learner's code must pass as well as the defaults before the exercise counts as
-  // solved, written as `kpuzzles run` flags: "--size 1 --kernel-size 1", "--team-size 1".
-  std::vector<std::string> checks = {};
+  // solved.
+  std::vector<CheckCase> checks = {};
   TraceSpec trace = {};
   // A bug hunt: the exercise holds a bug that passes on Serial by luck (a KPZ-BUG block in the
   // reference) instead of a TODO; `kpuzzles trace` finds it.
@@ -172,7 +193,7 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
 // Sets the learner-loop fields of one declared variant (VariantSpec::function and ::checks);
 // throws std::logic_error when the puzzle has no such variant.
 void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function,
-                  std::vector<std::string> checks = {});
+                  std::vector<CheckCase> checks = {});
 
 // Sets one declared variant's time estimate and track (VariantSpec::minutes and ::stretch);
 // throws std::logic_error when the puzzle has no such variant or minutes is not positive.

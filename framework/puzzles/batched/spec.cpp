@@ -146,9 +146,10 @@ PuzzleSpec make_spec() {
       {"batch", "number of systems B (random inputs when a size is given)", 2, 1, kMaxElements},
       {"rows", "rows M of every A_b (random inputs when a size is given)", 2, 1, 4096},
       {"cols", "columns N of every A_b (random inputs when a size is given)", 3, 1, 4096}};
-  const std::vector<std::string> checks = {"--batch 1 --rows 1 --cols 1", "--batch 1 --rows 37 --cols 5",
-                                           "--batch 5 --rows 13 --cols 29 --team-size 1",
-                                           "--batch 301 --rows 17 --cols 33", "--batch 7 --rows 70 --cols 1"};
+  const std::vector<CheckCase> checks = {
+      CheckCase{{"batch", 1}, {"rows", 1}, {"cols", 1}}, CheckCase{{"batch", 1}, {"rows", 37}, {"cols", 5}},
+      CheckCase{{"batch", 5}, {"rows", 13}, {"cols", 29}}.team(1),
+      CheckCase{{"batch", 301}, {"rows", 17}, {"cols", 33}}, CheckCase{{"batch", 7}, {"rows", 70}, {"cols", 1}}};
   PuzzleSpec spec;
   spec.name = "batched";
   spec.summary = "many small residuals r = rhs - A x and their norms, with Kokkos Kernels' team routines";

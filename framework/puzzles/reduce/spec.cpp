@@ -280,7 +280,8 @@ PuzzleSpec make_spec() {
   };
   // The learner loop: the function whose TODOs each rung exercises, the cases it must pass besides
   // the worked example, and the order of the ladder.
-  const std::vector<std::string> rung = {"--size 1", "--size 1001 --float 1", "--size 5000 --lanes 64 --team-size 1"};
+  const std::vector<CheckCase> rung = {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}},
+                                       CheckCase{{"size", 5000}, {"lanes", 64}}.team(1)};
   set_exercise(spec, "neighbored", "neighbored", rung);
   set_exercise(spec, "neighbored-less", "neighbored_less", rung);
   set_exercise(spec, "interleaved", "interleaved_tree", rung);
@@ -292,13 +293,14 @@ PuzzleSpec make_spec() {
   set_exercise(spec, "template", "templated", rung);
   set_exercise(spec, "recursive", "recursive", rung);
   // Tiles of 256 with --vector-length 2 are rows of 32: several rows per team, a short last row.
-  set_exercise(
-      spec, "team-reduce", "team_reduce",
-      {"--size 1", "--size 1001 --float 1 --tile 256 --vector-length 2", "--size 5000 --tile 300 --team-size 1",
-       "--size 4099 --tile 1024 --vector-length 1", "--size 70001 --float 1 --vector-length 4"});
-  set_exercise(spec, "builtin", "builtin", {"--size 1", "--size 4097 --float 1"});
+  set_exercise(spec, "team-reduce", "team_reduce",
+               {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}, {"tile", 256}}.lanes(2),
+                CheckCase{{"size", 5000}, {"tile", 300}}.team(1), CheckCase{{"size", 4099}, {"tile", 1024}}.lanes(1),
+                CheckCase{{"size", 70001}, {"float", 1}}.lanes(4)});
+  set_exercise(spec, "builtin", "builtin", {CheckCase{{"size", 1}}, CheckCase{{"size", 4097}, {"float", 1}}});
   set_exercise(spec, "persistent", "persistent",
-               {"--size 1", "--size 1001 --float 1", "--size 5000 --teams 3 --team-size 1"});
+               {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}},
+                CheckCase{{"size", 5000}, {"teams", 3}}.team(1)});
   spec.course_position = 30;  // before bin-extract and segscan, whose counts and carries are reductions
   spec.learning_order = {"neighbored",  "neighbored-less", "interleaved",     "unroll2",  "unroll4",
                          "unroll8",     "unroll-warps8",   "complete-unroll", "template", "builtin",

@@ -70,23 +70,29 @@ PuzzleSpec make_spec() {
   };
   // The learner loop: the function each variant exercises (`combine`, which every variant uses,
   // comes with all of them), the cases it must pass besides its defaults, and the course order.
-  const std::vector<std::string> one_team = {"--size 1", "--size 100 --shape 4",
-                                             "--size 37 --shape 3 --int 1 --team-size 1"};
+  const std::vector<CheckCase> one_team = {CheckCase{{"size", 1}}, CheckCase{{"size", 100}, {"shape", 4}},
+                                           CheckCase{{"size", 37}, {"shape", 3}, {"int", 1}}.team(1)};
   set_exercise(spec, "simple", "hillis_steele", one_team);
   set_exercise(spec, "exclusive", "exclusive", one_team);
   set_exercise(spec, "work-efficient", "work_efficient", one_team);
   set_exercise(spec, "multi-team", "multi_team",
-               {"--size 1", "--size 5000 --tile 64 --shape 1", "--size 3000 --shape 3 --int 1 --tile 128"});
+               {CheckCase{{"size", 1}}, CheckCase{{"size", 5000}, {"tile", 64}, {"shape", 1}},
+                CheckCase{{"size", 3000}, {"shape", 3}, {"int", 1}, {"tile", 128}}});
   set_exercise(spec, "reduce", "reduce",
-               {"--size 1", "--size 5000 --shape 4 --tile 64", "--size 3001 --shape 2 --int 1"});
-  set_exercise(spec, "spmv", "spmv", {"--size 1", "--size 300 --tile 64", "--size 1000 --shape 4 --team-size 1"});
+               {CheckCase{{"size", 1}}, CheckCase{{"size", 5000}, {"shape", 4}, {"tile", 64}},
+                CheckCase{{"size", 3001}, {"shape", 2}, {"int", 1}}});
+  set_exercise(spec, "spmv", "spmv",
+               {CheckCase{{"size", 1}}, CheckCase{{"size", 300}, {"tile", 64}},
+                CheckCase{{"size", 1000}, {"shape", 4}}.team(1)});
   // --vector-scan: segments longer than a row (128), a tile and a team; empty ones; one segment
   // of everything; teams of one member; several vector lengths; at least 3 teams everywhere.
   set_exercise(spec, "vector-scan", "vector_scan_tiles",
-               {"--size 1", "--size 1000 --tile 300 --shape 4", "--size 3000 --shape 3 --int 1 --tile 256",
-                "--size 5000 --tile 512 --mean-length 700 --team-size 1", "--size 4099 --tile 1024 --vector-length 4",
-                "--size 2000 --tile 200 --shape 2 --int 1 --vector-length 2",
-                "--size 20000 --shape 1 --mean-length 300 --tile 1000"});
+               {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"tile", 300}, {"shape", 4}},
+                CheckCase{{"size", 3000}, {"shape", 3}, {"int", 1}, {"tile", 256}},
+                CheckCase{{"size", 5000}, {"tile", 512}, {"mean-length", 700}}.team(1),
+                CheckCase{{"size", 4099}, {"tile", 1024}}.lanes(4),
+                CheckCase{{"size", 2000}, {"tile", 200}, {"shape", 2}, {"int", 1}}.lanes(2),
+                CheckCase{{"size", 20000}, {"shape", 1}, {"mean-length", 300}, {"tile", 1000}}});
   spec.course_position = 50;
   spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "vector-scan", "spmv"};
   set_trace_configs(spec);  // trace_config.cpp
