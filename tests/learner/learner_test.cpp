@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <thread>
 
 #include "bug_hunt_note.hpp"
@@ -180,6 +181,33 @@ TEST(Exercises, EveryReferencePassesEveryCase) {
     const kpz::Json j = exercise_result_json(*e.puzzle, *e.variant, r);
     EXPECT_TRUE(j["pass"].as_bool());
     EXPECT_EQ(j["cases"].size(), r.cases.size());
+  }
+}
+
+// Issue 18, item 2: a check is data (options by name, a launch shape), shown as the flags that
+// repeat it; a check the variant cannot take is the puzzle's bug, not the learner's usage error.
+TEST(Exercises, ChecksAreDataShownAsTheFlagsThatRepeatThem) {
+  EXPECT_EQ(check_flags(kpz::CheckCase{{"size", 4099}, {"kernel-size", 5}}.team(1)),
+            "--size 4099 --kernel-size 5 --team-size 1");
+  EXPECT_EQ(check_flags(kpz::CheckCase{{"size", 3001}, {"tile", 250}}.team(1).lanes(32)),
+            "--size 3001 --tile 250 --team-size 1 --vector-length 32");
+  EXPECT_EQ(check_flags(kpz::CheckCase{}.lanes(4)), "--vector-length 4");
+  const auto list = course_exercises();
+  const auto conv = std::find_if(list.begin(), list.end(), [](const Exercise& e) {
+    return e.puzzle->name == "conv1d" && e.variant->name == "simple";
+  });
+  ASSERT_NE(conv, list.end());
+  const ExerciseResult r = check_exercise(*conv->puzzle, *conv->variant, kpz::Impl::reference, "", false);
+  ASSERT_EQ(r.cases.size(), conv->variant->checks.size() + 1);
+  EXPECT_EQ(r.cases[0].args, "--simple");
+  EXPECT_EQ(r.cases[1].args, "--simple " + check_flags(conv->variant->checks[0]));
+  // The same variant with a broken check: an option it does not take, a value out of range.
+  for (const auto& broken :
+       {kpz::CheckCase{{"group-size", 2}}, kpz::CheckCase{{"size", -5}}, kpz::CheckCase{{"size", 3}, {"size", 4}}}) {
+    kpz::VariantSpec v = *conv->variant;
+    v.checks = {broken};
+    EXPECT_THROW(check_exercise(*conv->puzzle, v, kpz::Impl::reference, "", false), std::logic_error)
+        << check_flags(broken);
   }
 }
 
