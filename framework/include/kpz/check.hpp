@@ -63,6 +63,17 @@ void compare_exact(RunReport& report, const std::vector<T>& actual, const std::v
   report.pass = report.mismatch_count == 0 && actual.size() == expected.size();
 }
 
+// What a report shows when its request keeps the arrays (RunRequest::keep_arrays: small runs):
+// the inputs, which `set_inputs` writes into report.inputs by name, the output and the oracle's.
+template <class Got, class Want, class SetInputs>
+void keep_arrays(RunReport& report, const RunRequest& req, const std::vector<Got>& got,
+                 const std::vector<Want>& expected, const SetInputs& set_inputs) {
+  if (!req.keep_arrays) return;
+  set_inputs(report.inputs);
+  report.output = Json::array_of(got);
+  report.expected = Json::array_of(expected);
+}
+
 // Float comparison: |actual - expected| <= bound[i], where the puzzle's oracle derives bound
 // from the magnitudes that entered element i (so cancellation cannot hide or fake an error).
 // NaN never passes.

@@ -49,11 +49,7 @@ RunReport run_views(const Space& space, const RunRequest& req) {
   compare_within(report, out, expected, bound, [](std::size_t i) {
     return "element " + std::to_string(i) + ": d (TODO 1), the given kernel, h and out (TODO 2)";
   });
-  if (req.keep_arrays) {
-    report.inputs.set("in", Json::array_of(in));
-    report.output = Json::array_of(out);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, out, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(in)); });
   return report;
 }
 
@@ -103,11 +99,8 @@ RunReport run_axpy(const Space& space, const RunRequest& req) {
     ++report.mismatch_count;
     report.pass = false;
   }
-  if (req.keep_arrays) {
-    report.inputs.set("x", Json::array_of(x)).set("y", Json::array_of(y));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected,
+              [&](Json& inputs) { inputs.set("x", Json::array_of(x)).set("y", Json::array_of(y)); });
   return report;
 }
 
@@ -159,11 +152,9 @@ RunReport run_mdrange(const Space& space, const RunRequest& req) {
   compare_within(report, got, expected, bound, [cols](std::size_t k) {
     return "MDRange iteration (i, j) = (" + std::to_string(k / cols) + ", " + std::to_string(k % cols) + ")";
   });
-  if (req.keep_arrays) {
-    report.inputs.set("in", Json::array_of(a)).set("u", Json::array_of(u)).set("v", Json::array_of(v));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected, [&](Json& inputs) {
+    inputs.set("in", Json::array_of(a)).set("u", Json::array_of(u)).set("v", Json::array_of(v));
+  });
   return report;
 }
 

@@ -38,11 +38,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req) {
     if (i == 0) return "result.max, from the Max reduction (TODO 1)";
     return i == 1 ? "result.min, from the MinLoc reduction (TODO 2)" : "result.min_index, from MinLoc (TODO 2)";
   });
-  if (req.keep_arrays) {
-    report.inputs.set("x", Json::array_of(x));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("x", Json::array_of(x)); });
   return report;
 }
 
@@ -70,11 +66,7 @@ RunReport run_scan(const Space& space, const RunRequest& req) {
     return i < n ? "offsets(" + std::to_string(i) + "), the scan's final pass at i = " + std::to_string(i)
                  : "offsets(N), the total, the scan's final pass at i = N";
   });
-  if (req.keep_arrays) {
-    report.inputs.set("counts", Json::array_of(counts));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("counts", Json::array_of(counts)); });
   return report;
 }
 
@@ -113,11 +105,7 @@ RunReport run_histogram(const Space& space, const RunRequest& req) {
     return i < bins ? "bin " + std::to_string(i) + " of histogram_atomic"
                     : "bin " + std::to_string(i - bins) + " of histogram_scatter";
   });
-  if (req.keep_arrays) {
-    report.inputs.set("values", Json::array_of(values));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("values", Json::array_of(values)); });
   return report;
 }
 

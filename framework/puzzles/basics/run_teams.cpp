@@ -63,11 +63,7 @@ RunReport run_reverse(const Space& space, Variant variant, const RunRequest& req
   report.config.set("teams", (n + tile - 1) / tile).set("worked_example", worked);
   compare_exact(report, got, expected,
                 tile_owner(space_name<Space>(), static_cast<std::size_t>(tile), launch.team_size));
-  if (req.keep_arrays) {
-    report.inputs.set("in", Json::array_of(in));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(in)); });
   return report;
 }
 

@@ -133,11 +133,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
   report.config.set("teams", s.batch).set("worked_example", worked);
   compare_within(report, got, expected, bound, owner_of(space_name<Space>(), s, launch.team_size));
-  if (req.keep_arrays) {
-    report.inputs.set("A", Json::array_of(in.A)).set("x", Json::array_of(in.x)).set("rhs", Json::array_of(in.rhs));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected, [&](Json& inputs) {
+    inputs.set("A", Json::array_of(in.A)).set("x", Json::array_of(in.x)).set("rhs", Json::array_of(in.rhs));
+  });
   return report;
 }
 

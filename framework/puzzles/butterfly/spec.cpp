@@ -202,11 +202,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     };
   }
   compare_within(report, got, expected, bound, owner);
-  if (req.keep_arrays) {
-    report.inputs.set("in", Json::array_of(host_in));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(host_in)); });
   return report;
 }
 

@@ -163,11 +163,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   compare_within(report, got, expected, bound,
                  owner_of(variant, space_name<Space>(), launch.tile, team_size, launch.vector_length,
                           vector_row<Space>(launch.vector_length)));
-  if (req.keep_arrays) {
-    report.inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected);
-  }
+  keep_arrays(report, req, got, expected,
+              [&](Json& inputs) { inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b)); });
   return report;
 }
 
