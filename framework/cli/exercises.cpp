@@ -9,7 +9,6 @@
 #include "kpz/params.hpp"
 #include "kpz/report.hpp"
 #include "kpz/space_names.hpp"
-#include "puzzle_flags.hpp"
 #include "skeleton.hpp"
 
 #if defined(KPZ_TRACE)
