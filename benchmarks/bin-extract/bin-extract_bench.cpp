@@ -170,7 +170,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   }
   if (all) {
     // The portable exercise variant, --team-scan (reference or --exercise).
-    check_scratch<Space>(team_scan_scratch_bytes<Space>(scan_shape.tile), 0, "bin-extract --team-scan");
+    check_scratch<Space>(team_scan_scratch_bytes<Space>(scan_shape), 0, "bin-extract --team-scan");
     const int teams = teams_for(n, scan_shape.tile);
     View<int*, Space> team_offsets(Kokkos::view_alloc(space, "team_offsets"), teams + 1);
     const auto run = [&] {

@@ -182,19 +182,34 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
 
   // Launch 1: every team counts its tile. TeamVectorRange spreads the tile over members and lanes
   // at once: consecutive elements on consecutive threads (coalesced loads) on a GPU, one
-  // vectorised loop per thread on a CPU.
+  // vectorised loop per thread on a CPU. Each index takes kCountLoads elements `per` apart: a GPU
+  // thread then has that many loads in flight (one would leave most of the bandwidth unused),
+  // a CPU loop that many independent vectors.
   Kokkos::parallel_for(
       "bin_extract::team_scan_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);  // the last tile may be shorter
-        // KPZ-TODO(roughly 5 lines): the number of this tile's selected elements into
-        //   team_offsets(t), counted with a Kokkos::parallel_reduce over TeamVectorRange and
-        //   written by one member.
+        // KPZ-TODO(roughly 14 lines): the number of this tile's selected elements into
+        //   team_offsets(t), counted with a Kokkos::parallel_reduce over TeamVectorRange (index i
+        //   takes the kCountLoads elements i + u * per, loaded before any is compared, when
+        //   count % kCountLoads == 0; else one element per index) and written by one member.
         int selected = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamVectorRange(team, count),
-            [&](int i, int& sum) { sum += bin_of(in(first + i), num_bins) == target_bin ? 1 : 0; }, selected);
+        if (count % kCountLoads == 0) {
+          const int per = count / kCountLoads;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamVectorRange(team, per),
+              [&](int i, int& sum) {
+                float x[kCountLoads];
+                for (int u = 0; u < kCountLoads; ++u) x[u] = in(first + u * per + i);
+                for (int u = 0; u < kCountLoads; ++u) sum += bin_of(x[u], num_bins) == target_bin ? 1 : 0;
+              },
+              selected);
+        } else {
+          Kokkos::parallel_reduce(
+              Kokkos::TeamVectorRange(team, count),
+              [&](int i, int& sum) { sum += bin_of(in(first + i), num_bins) == target_bin ? 1 : 0; }, selected);
+        }
         Kokkos::single(Kokkos::PerTeam(team), [&]() { team_offsets(t) = selected; });
         // KPZ-END
       });
@@ -209,14 +224,18 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         prefix += c;
       });
 
-  // Launch 3: every member owns consecutive words of the tile. It keeps one bit per element
-  // (selected or not) in the word's mask, team_scan turns the members' counts into their
-  // offsets, and the member writes only its selected elements, found by walking the set bits.
+  // Launch 3: every member owns consecutive words of the tile and builds their bit masks (bit j:
+  // element j of the word selected), team_scan turns the members' counts into their offsets, and
+  // the member writes only its selected elements, found by walking the set bits. A team of
+  // several members first stages the tile's flags in scratch, all members together (coalesced
+  // loads); a team of one member reads its words straight (they are contiguous already).
+  const bool staged = team_scan_staged(shape);
   const auto place_policy = TeamPolicy<Space>(space, teams, shape.team_size, shape.vector_length)
-                                .set_scratch_size(0, Kokkos::PerTeam(team_scan_scratch_bytes<Space>(tile)));
+                                .set_scratch_size(0, Kokkos::PerTeam(team_scan_scratch_bytes<Space>(shape)));
   Kokkos::parallel_for(
       "bin_extract::team_scan_place", place_policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        ScratchView<unsigned*, Space> s_bits(team.team_scratch(0), max_words);  // bit j: element j selected
+        ScratchView<unsigned*, Space> s_bits(team.team_scratch(0), max_words);  // word w's mask
+        ScratchView<unsigned*, Space> s_flag(team.team_scratch(0), staged ? flag_slots(tile) : 0);
         const int t = team.league_rank();
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
@@ -227,20 +246,48 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         const int per_member = (words + team.team_size() - 1) / team.team_size();
         const int w_begin = Kokkos::min(words, team.team_rank() * per_member);
         const int w_end = Kokkos::min(words, w_begin + per_member);
+        // KPZ-TODO(roughly 14 lines): if staged, every element's bit (1u << (e % kWordBits) if
+        //   selected, else 0) into s_flag(flag_slot(e)) by all members at once (TeamVectorRange,
+        //   kPlaceLoads loads per index when count % kPlaceLoads == 0, as in the count), then a
+        //   barrier.
+        const auto stage = [&](int e, float x) {
+          s_flag(flag_slot(e)) = (bin_of(x, num_bins) == target_bin ? 1u : 0u)
+                                 << (static_cast<unsigned>(e) % kWordBits);
+        };
+        if (staged && count % kPlaceLoads == 0) {
+          const int per = count / kPlaceLoads;
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, per), [&](int i) {
+            float x[kPlaceLoads];
+            for (int u = 0; u < kPlaceLoads; ++u) x[u] = in(first + u * per + i);
+            for (int u = 0; u < kPlaceLoads; ++u) stage(u * per + i, x[u]);
+          });
+        } else if (staged) {
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, count), [&](int e) { stage(e, in(first + e)); });
+        }
+        if (staged) team.team_barrier();
+        // KPZ-END
         // KPZ-TODO(roughly 22 lines): place this tile's selected elements in out after base, in
         //   input order: each member builds the bit masks of its words (a vector-level reduction
-        //   with Kokkos::BOr) and counts their bits, team.team_scan gives the members' offsets,
-        //   then one lane per member writes the elements of the set bits.
+        //   with Kokkos::BOr, of the staged bits or of the predicate on in) and counts their bits,
+        //   team.team_scan gives the members' offsets, then one lane per member writes the
+        //   elements of the set bits.
         int mine = 0;
         for (int w = w_begin; w < w_end; ++w) {
-          const int lo = first + w * kWordBits;
+          const int lo = w * kWordBits;  // the word's first element in the tile
+          const int length = Kokkos::min(int{kWordBits}, count - lo);
           unsigned bits = 0;
-          Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(team, Kokkos::min(int{kWordBits}, count - w * kWordBits)),
-              [&](int j, unsigned& b) {
-                if (bin_of(in(lo + j), num_bins) == target_bin) b |= 1u << j;
-              },
-              Kokkos::BOr<unsigned>(bits));
+          if (staged) {
+            Kokkos::parallel_reduce(
+                Kokkos::ThreadVectorRange(team, length), [&](int j, unsigned& b) { b |= s_flag(flag_slot(lo + j)); },
+                Kokkos::BOr<unsigned>(bits));
+          } else {
+            Kokkos::parallel_reduce(
+                Kokkos::ThreadVectorRange(team, length),
+                [&](int j, unsigned& b) {
+                  if (bin_of(in(first + lo + j), num_bins) == target_bin) b |= 1u << j;
+                },
+                Kokkos::BOr<unsigned>(bits));
+          }
           Kokkos::single(Kokkos::PerThread(team), [&]() { s_bits(w) = bits; });
           mine += Kokkos::Experimental::popcount_builtin(bits);
         }

@@ -117,7 +117,7 @@ TEST_P(TeamScan, LeavesTheTeamOffsetsAtTheCheckAndSpeedShapes) {
     shapes.back().tile = 333;
     for (const kpz::LaunchShape& shape : shapes) {
       const std::string what = shape.to_json().dump();
-      ASSERT_LE(be::team_scan_scratch_bytes<Space>(shape.tile), kpz::scratch_size_max<Space>(0)) << what;
+      ASSERT_LE(be::team_scan_scratch_bytes<Space>(shape), kpz::scratch_size_max<Space>(0)) << what;
       const int teams = be::teams_for(host.size(), shape.tile);
       std::vector<int> want_offsets(teams + 1, 0);
       std::vector<float> want;
@@ -155,9 +155,13 @@ TEST_P(TeamScan, ShapesAndUsageErrors) {
   for (const char* key : {"\"team_size\":", "\"vector_length\":", "\"tile\":", "\"teams\":"})
     EXPECT_NE(r.config.dump().find(key), std::string::npos) << key << " in " << r.config.dump();
   EXPECT_THROW(run({{{"size", 100}}, 0, 3}), kpz::UsageError);  // not a power of two
-  // A bit of scratch per element: the largest --tile fits level-0 scratch on every backend.
-  EXPECT_LE(be::team_scan_scratch_bytes<Kokkos::DefaultHostExecutionSpace>(1 << 16), std::size_t{8192 + 64});
-  EXPECT_NO_THROW(run({{{"size", 200000}, {"tile", 1 << 16}}, 0, 0}));
+  // A team of one member keeps a bit per element: the largest --tile fits level-0 scratch on every
+  // backend. Teams that stage the flags keep a word per element more: such a tile is refused.
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  EXPECT_LE(be::team_scan_scratch_bytes<Host>(kpz::LaunchShape{1, 1, 1 << 16}), std::size_t{8192 + 64});
+  EXPECT_GE(be::team_scan_scratch_bytes<Host>(kpz::LaunchShape{2, 1, 1 << 16}), std::size_t{(1 << 16) * 4});
+  EXPECT_NO_THROW(run({{{"size", 200000}, {"tile", 1 << 16}}, 1, 0}));
+  EXPECT_THROW(run({{{"size", 200000}, {"tile", 1 << 16}}, 2, 0}), kpz::UsageError);
   EXPECT_THROW(run({{{"num-bins", 4}, {"target-bin", 4}}, 0, 0}), kpz::UsageError);
   EXPECT_THROW(run({{{"size", 100}, {"pattern", be::kWithNan}}, 0, 0}), kpz::UsageError);
   EXPECT_THROW(run({{{"size", 100}}, 0, 4}, "extract"), kpz::UsageError);  // no lanes there

@@ -111,10 +111,37 @@ LaunchShape team_scan_shape(const Space& space, const ShapeRequest& req, Purpose
   return launch_shape(space, needs, req, purpose);
 }
 
-// Level-0 scratch of team_scan_extract(): a bit mask per word of the tile.
+// --team-scan's loads per TeamVectorRange index, when the tile's length is a multiple of them:
+// independent loads a GPU thread has in flight at once (with one, most of the bandwidth goes
+// unused); on a CPU they are that many contiguous vectors. Fewer in the place launch, whose
+// registers and scratch already limit how many teams a GPU multiprocessor holds (measured on an
+// H200: benchmarks/results/portability-notes.md, session 18).
+inline constexpr int kCountLoads = 8;
+inline constexpr int kPlaceLoads = 4;
+
+// Where element e's bit waits in the place launch's staging scratch: rows of kWordBits + 1 slots,
+// one row per word. The extra slot per row puts the rows' starts in different shared memory
+// banks on a GPU, so that the 32 members of a warp, each reading its own row, do not conflict.
+KOKKOS_INLINE_FUNCTION constexpr int flag_slot(int e) {
+  return static_cast<int>(static_cast<unsigned>(e) + static_cast<unsigned>(e) / kWordBits);
+}
+KOKKOS_INLINE_FUNCTION constexpr int flag_slots(int tile) {
+  return words_in(tile) * (kWordBits + 1);
+}
+
+// Whether team_scan_extract()'s place launch stages the tile's flags in scratch: in teams of
+// several members, so that they load the tile together (coalesced on a GPU). A team of one member
+// reads its words straight: they are contiguous already.
+inline bool team_scan_staged(const LaunchShape& shape) {
+  return shape.team_size > 1;
+}
+
+// Level-0 scratch of team_scan_extract()'s place launch: a bit mask per word of the tile and,
+// where it stages, a slot per element.
 template <class Space>
-std::size_t team_scan_scratch_bytes(int tile) {
-  return ScratchView<unsigned*, Space>::shmem_size(words_in(tile));
+std::size_t team_scan_scratch_bytes(const LaunchShape& shape) {
+  return ScratchView<unsigned*, Space>::shmem_size(words_in(shape.tile)) +
+         (team_scan_staged(shape) ? ScratchView<unsigned*, Space>::shmem_size(flag_slots(shape.tile)) : 0);
 }
 
 // Level-0 scratch of histogram(): the input and its bins, for one team.

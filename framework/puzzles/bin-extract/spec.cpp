@@ -236,7 +236,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
                            "bin-extract --partition with a tile of " + std::to_string(shape.tile) + " elements and " +
                                std::to_string(num_bins) + " bins");
     if (scan_variant)
-      check_scratch<Space>(team_scan_scratch_bytes<Space>(shape.tile), 0,
+      check_scratch<Space>(team_scan_scratch_bytes<Space>(shape), 0,
                            "bin-extract --team-scan with a tile of " + std::to_string(shape.tile) + " elements");
   }
   const int tile = histogram ? n : shape.tile;

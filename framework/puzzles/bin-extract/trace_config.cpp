@@ -44,14 +44,19 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
   } else if (variant == Variant::team_scan) {
     const double words = words_in(static_cast<int>(tile));  // one mask per word of the tile
     b.push_back({"global-reads", 3 * n + team * teams + teams + 1,
-                 "count once, mask once, each selected value again (at most N), every member the team "
+                 "count once, stage or mask once, each selected value again (at most N), every member the team "
                  "offset, the scan of the counts"});
     b.push_back({"global-reads-per-cell-per-team", std::max(3.0, team),
-                 "count, mask and (if selected) place; every member reads the offset"});
-    b.push_back({"barriers-per-team", 0, "none: the reductions and team_scan synchronise themselves"});
+                 "count, stage or mask, and (if selected) place; every member reads the offset"});
+    // Teams of several members stage the flags: one slot per element, written and read once.
+    const double staged = team > 1 ? tile : 0;
+    b.push_back({"barriers-per-team", team > 1 ? 1.0 : 0.0,
+                 "after staging the flags (teams of several members); the reductions and team_scan "
+                 "synchronise themselves"});
     b.push_back({"collectives-per-team", 2, "the count's team reduction, the place's team_scan"});
-    b.push_back({"scratch-writes-per-team", words, "one bit mask per word"});
-    b.push_back({"scratch-reads-per-team", words, "each word's mask once, by the member that owns it"});
+    b.push_back({"scratch-writes-per-team", words + staged, "each staged flag once, one bit mask per word"});
+    b.push_back({"scratch-reads-per-team", words + staged,
+                 "each staged flag and each word's mask once, by the member that owns the word"});
   } else {
     b.push_back(
         {"global-reads", 2 * n + bins * teams * team, "count and stage each input once; every member the offsets"});
