@@ -105,48 +105,53 @@ TEST_P(TeamScan, StableOrderAndLargeInputs) {
 // The kernel called directly, as the benchmark does: the offsets it leaves in team_offsets are
 // the exclusive scan of the tiles' counts and the last entry is the total, for the check shape,
 // the speed shape and a shape given by hand; twice on the same views (poisoned in between).
+// Two sizes per shape: a last tile whose length divides by no load count (one element per
+// index), and a last tile shorter than the others whose length divides by both (the loads of
+// several elements per index, with a stride of its own).
 TEST_P(TeamScan, LeavesTheTeamOffsetsAtTheCheckAndSpeedShapes) {
   kpz::with_space(GetParam(), [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
     const int bins = 8, target = 3;
-    const auto host = be::make_input(100003, bins, target, be::kMixed, 99);
-    auto in = kpz::to_device(space, "in", host);
     std::vector<kpz::LaunchShape> shapes = {be::team_scan_shape(space, {}, kpz::Purpose::check),
                                             be::team_scan_shape(space, {}, kpz::Purpose::speed),
                                             be::team_scan_shape(space, {1, 4}, kpz::Purpose::check)};
     shapes.back().tile = 333;
-    for (const kpz::LaunchShape& shape : shapes) {
-      const std::string what = shape.to_json().dump();
-      ASSERT_LE(be::team_scan_scratch_bytes<Space>(shape), kpz::scratch_size_max<Space>(0)) << what;
-      const int teams = be::teams_for(host.size(), shape.tile);
-      std::vector<int> want_offsets(teams + 1, 0);
-      std::vector<float> want;
-      for (std::size_t i = 0; i < host.size(); ++i)
-        if (be::bin_of(host[i], bins) == target) {
-          want.push_back(host[i]);
-          ++want_offsets[i / shape.tile + 1];
+    static_assert(800 % be::kCountLoads == 0 && 800 % be::kPlaceLoads == 0);
+    for (const kpz::LaunchShape& shape : shapes)
+      for (const std::size_t n : {std::size_t{100003}, 3 * static_cast<std::size_t>(shape.tile) + 800}) {
+        const auto host = be::make_input(n, bins, target, be::kMixed, 99);
+        auto in = kpz::to_device(space, "in", host);
+        const std::string what = shape.to_json().dump() + " N = " + std::to_string(n);
+        ASSERT_LE(be::team_scan_scratch_bytes<Space>(shape), kpz::scratch_size_max<Space>(0)) << what;
+        const int teams = be::teams_for(host.size(), shape.tile);
+        std::vector<int> want_offsets(teams + 1, 0);
+        std::vector<float> want;
+        for (std::size_t i = 0; i < host.size(); ++i)
+          if (be::bin_of(host[i], bins) == target) {
+            want.push_back(host[i]);
+            ++want_offsets[i / shape.tile + 1];
+          }
+        for (int t = 0; t < teams; ++t) want_offsets[t + 1] += want_offsets[t];
+        kpz::View<int*, Space> offsets("team_offsets", teams + 1);
+        kpz::View<float*, Space> out("out", host.size());
+        for (int call = 1; call <= 2; ++call) {
+          kpz::poison(out);
+          Kokkos::deep_copy(offsets, 0);
+          (kpz::test::impl_under_test() == kpz::Impl::reference
+               ? be::reference::team_scan_extract<Space>
+               : be::exercise::team_scan_extract<Space>)(space, shape, bins, target, kpz::View<const float*, Space>(in),
+                                                         offsets, out);
+          space.fence();
+          const auto got_offsets = kpz::to_host(offsets);
+          const auto got = kpz::to_host(out);
+          ASSERT_EQ(got_offsets, want_offsets) << what << " call " << call;
+          for (std::size_t j = 0; j < want.size(); ++j)
+            ASSERT_EQ(std::memcmp(&got[j], &want[j], sizeof(float)), 0) << what << " call " << call << " element " << j;
+          // Nothing written past the selection (the input holds no NaN).
+          for (std::size_t j = want.size(); j < got.size(); ++j)
+            ASSERT_TRUE(std::isnan(got[j])) << what << " out(" << j << ")";
         }
-      for (int t = 0; t < teams; ++t) want_offsets[t + 1] += want_offsets[t];
-      kpz::View<int*, Space> offsets("team_offsets", teams + 1);
-      kpz::View<float*, Space> out("out", host.size());
-      for (int call = 1; call <= 2; ++call) {
-        kpz::poison(out);
-        Kokkos::deep_copy(offsets, 0);
-        (kpz::test::impl_under_test() == kpz::Impl::reference
-             ? be::reference::team_scan_extract<Space>
-             : be::exercise::team_scan_extract<Space>)(space, shape, bins, target, kpz::View<const float*, Space>(in),
-                                                       offsets, out);
-        space.fence();
-        const auto got_offsets = kpz::to_host(offsets);
-        const auto got = kpz::to_host(out);
-        ASSERT_EQ(got_offsets, want_offsets) << what << " call " << call;
-        for (std::size_t j = 0; j < want.size(); ++j)
-          ASSERT_EQ(std::memcmp(&got[j], &want[j], sizeof(float)), 0) << what << " call " << call << " element " << j;
-        // Nothing written past the selection (the input holds no NaN).
-        for (std::size_t j = want.size(); j < got.size(); ++j)
-          ASSERT_TRUE(std::isnan(got[j])) << what << " out(" << j << ")";
       }
-    }
   });
 }
 
