@@ -32,35 +32,26 @@ namespace Kokkos {
       return static_cast<std::remove_const_t<T>>(x);                     \
     });                                                                  \
   }
-KPZ_TRACE_ATOMIC_VOID(atomic_add, x += v)
-KPZ_TRACE_ATOMIC_VOID(atomic_sub, x -= v)
-KPZ_TRACE_ATOMIC_VOID(atomic_mul, x *= v)
-KPZ_TRACE_ATOMIC_VOID(atomic_div, x /= v)
-KPZ_TRACE_ATOMIC_VOID(atomic_max, x = x < v ? v : x)
-KPZ_TRACE_ATOMIC_VOID(atomic_min, x = v < x ? v : x)
-KPZ_TRACE_ATOMIC_VOID(atomic_and, x &= v)
-KPZ_TRACE_ATOMIC_VOID(atomic_or, x |= v)
-KPZ_TRACE_ATOMIC_VOID(atomic_xor, x ^= v)
+// The operations Kokkos has in all three forms: atomic_op, atomic_fetch_op, atomic_op_fetch.
+#define KPZ_TRACE_ATOMIC_OPS(M)                                        \
+  M(atomic_add, atomic_fetch_add, atomic_add_fetch, x += v)            \
+  M(atomic_sub, atomic_fetch_sub, atomic_sub_fetch, x -= v)            \
+  M(atomic_mul, atomic_fetch_mul, atomic_mul_fetch, x *= v)            \
+  M(atomic_div, atomic_fetch_div, atomic_div_fetch, x /= v)            \
+  M(atomic_max, atomic_fetch_max, atomic_max_fetch, x = x < v ? v : x) \
+  M(atomic_min, atomic_fetch_min, atomic_min_fetch, x = v < x ? v : x) \
+  M(atomic_and, atomic_fetch_and, atomic_and_fetch, x &= v)            \
+  M(atomic_or, atomic_fetch_or, atomic_or_fetch, x |= v)               \
+  M(atomic_xor, atomic_fetch_xor, atomic_xor_fetch, x ^= v)
+#define KPZ_TRACE_ATOMIC_ALL_FORMS(op, fetch_op, op_fetch, expr) \
+  KPZ_TRACE_ATOMIC_VOID(op, expr)                                \
+  KPZ_TRACE_ATOMIC_FETCH(fetch_op, expr)                         \
+  KPZ_TRACE_ATOMIC_OP_FETCH(op_fetch, expr)
+KPZ_TRACE_ATOMIC_OPS(KPZ_TRACE_ATOMIC_ALL_FORMS)
 KPZ_TRACE_ATOMIC_VOID(atomic_store, x = v)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_add, x += v)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_sub, x -= v)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_mul, x *= v)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_div, x /= v)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_max, x = x < v ? v : x)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_min, x = v < x ? v : x)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_and, x &= v)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_or, x |= v)
-KPZ_TRACE_ATOMIC_FETCH(atomic_fetch_xor, x ^= v)
 KPZ_TRACE_ATOMIC_FETCH(atomic_exchange, x = v)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_add_fetch, x += v)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_sub_fetch, x -= v)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_mul_fetch, x *= v)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_div_fetch, x /= v)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_max_fetch, x = x < v ? v : x)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_min_fetch, x = v < x ? v : x)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_and_fetch, x &= v)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_or_fetch, x |= v)
-KPZ_TRACE_ATOMIC_OP_FETCH(atomic_xor_fetch, x ^= v)
+#undef KPZ_TRACE_ATOMIC_OPS
+#undef KPZ_TRACE_ATOMIC_ALL_FORMS
 #undef KPZ_TRACE_ATOMIC_VOID
 #undef KPZ_TRACE_ATOMIC_FETCH
 #undef KPZ_TRACE_ATOMIC_OP_FETCH
