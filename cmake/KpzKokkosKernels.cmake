@@ -38,11 +38,9 @@ elseif(KokkosKernels_FOUND)
   set(KPZ_KOKKOSKERNELS_SOURCE "installed (${KokkosKernels_DIR})")
   message(STATUS "kpz: using installed Kokkos Kernels ${KokkosKernels_VERSION} from ${KokkosKernels_DIR}")
 else()
-  include(FetchContent)
   include(KpzSourceArchive)
-  kpz_source_archive(_kpz_kk_source "KPZ_KOKKOSKERNELS_ARCHIVE" "${KPZ_KOKKOSKERNELS_ARCHIVE}" "${KPZ_KOKKOSKERNELS_URL}")
-  message(STATUS "kpz: building Kokkos Kernels in-tree from ${_kpz_kk_source}")
-  FetchContent_Declare(kokkoskernels URL "${_kpz_kk_source}" DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
+  kpz_declare_in_tree(kokkoskernels "Kokkos Kernels" KPZ_KOKKOSKERNELS_ARCHIVE "${KPZ_KOKKOSKERNELS_URL}"
+                      _kpz_kk_source)
   # SPARSE turns on BATCHED, BLAS, GRAPH and LAPACK itself (its CMake says it depends on them).
   set(KokkosKernels_ENABLE_ALL_COMPONENTS OFF CACHE BOOL "" FORCE)
   foreach(_c SPARSE BLAS BATCHED)

@@ -14,3 +14,14 @@ function(kpz_source_archive out_var name archive url)
     set(${out_var} "${url}" PARENT_SCOPE)
   endif()
 endfunction()
+
+# kpz_declare_in_tree(<name> <label> <archive_var> <url> <source_var>): FetchContent_Declare of an
+# in-tree dependency from where kpz_source_archive says (the archive named by <archive_var>, else
+# <url>), with a status line naming it; <source_var> receives the archive or URL. A macro, so that
+# <source_var> lands in the caller's scope.
+macro(kpz_declare_in_tree name label archive_var url source_var)
+  include(FetchContent)
+  kpz_source_archive(${source_var} "${archive_var}" "${${archive_var}}" "${url}")
+  message(STATUS "kpz: building ${label} in-tree from ${${source_var}}")
+  FetchContent_Declare(${name} URL "${${source_var}}" DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
+endmacro()
