@@ -167,6 +167,22 @@ TEST_P(TeamScan, ShapesAndUsageErrors) {
   EXPECT_GE(be::team_scan_scratch_bytes<Host>(kpz::LaunchShape{2, 1, 1 << 16}), std::size_t{(1 << 16) * 4});
   EXPECT_NO_THROW(run({{{"size", 200000}, {"tile", 1 << 16}}, 1, 0}));
   EXPECT_THROW(run({{{"size", 200000}, {"tile", 1 << 16}}, 2, 0}), kpz::UsageError);
+  kpz::with_space(GetParam(), [&](const auto& space) {
+    if (kpz::team_size_max(space) < 2) return;  // Serial, one thread: refused for the team size
+    // The refusal offers the largest --tile that fits, and that tile runs (one more does not).
+    std::string message;
+    try {
+      run({{{"size", 200000}, {"tile", 1 << 16}}, 2, 0});
+    } catch (const kpz::UsageError& e) {
+      message = e.what();
+    }
+    const auto at = message.find("--tile up to ");
+    ASSERT_NE(at, std::string::npos) << message;
+    const int fits = std::stoi(message.substr(at + 13));
+    ASSERT_GT(fits, 0) << message;
+    EXPECT_NO_THROW(run({{{"size", 3 * fits + 5}, {"tile", fits}}, 2, 0})) << message;
+    EXPECT_THROW(run({{{"size", 200000}, {"tile", fits + 1}}, 2, 0}), kpz::UsageError) << message;
+  });
   EXPECT_THROW(run({{{"num-bins", 4}, {"target-bin", 4}}, 0, 0}), kpz::UsageError);
   EXPECT_THROW(run({{{"size", 100}, {"pattern", be::kWithNan}}, 0, 0}), kpz::UsageError);
   EXPECT_THROW(run({{{"size", 100}}, 0, 4}, "extract"), kpz::UsageError);  // no lanes there

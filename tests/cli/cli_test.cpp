@@ -96,6 +96,28 @@ TEST(Cli, BadUsageExitsTwoWithOneLine) {
   expect_usage_error("run butterfly --tile 12 --group-size 8 --size 64", "--tile 12 must be a multiple");
 }
 
+// A size over the scratch limit is refused with the largest size that fits, computed for this
+// backend: that size runs, one more is refused.
+TEST(Cli, ScratchRefusalOffersTheLargestSizeThatFits) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"run segscan --simple --reference --size", "65536"},
+      {"run bin-extract --histogram --reference --size", "16384"},
+      {"run basics --scratch --reference --tile", "60000"}};
+  for (const auto& [base, too_big] : cases) {
+    const std::string flag = base.substr(base.rfind(' ') + 1);
+    const Result refused = kpuzzles(base + " " + too_big);
+    ASSERT_EQ(refused.code, 2) << base << refused.err;
+    const auto at = refused.err.find(flag + " up to ");
+    ASSERT_NE(at, std::string::npos) << refused.err;
+    const int fits = std::stoi(refused.err.substr(at + flag.size() + 7));
+    ASSERT_GT(fits, 0) << refused.err;
+    const Result ok = kpuzzles(base + " " + std::to_string(fits));
+    EXPECT_EQ(ok.code, 0) << base << " " << fits << ": " << ok.out << ok.err;
+    const Result over = kpuzzles(base + " " + std::to_string(fits + 1));
+    EXPECT_EQ(over.code, 2) << base << " " << fits + 1 << ": " << over.err;
+  }
+}
+
 TEST(Cli, TeamSizeOverBackendLimitIsRejected) {
   // Serial teams have exactly one member.
   expect_usage_error("run conv1d --space serial --team-size 2", "use 1..1");

@@ -142,15 +142,32 @@ int resolve_team_size(const Space& space, int requested, int preferred, bool pow
 }
 
 // Throws UsageError when a team kernel would ask for more level-`level` scratch than the
-// backend provides (Kokkos would otherwise hand out null scratch pointers silently).
+// backend provides (Kokkos would otherwise hand out null scratch pointers silently). `allowed`,
+// when given, tells the user which value of their option fits (largest_fitting below).
 template <class Space>
-void check_scratch(std::size_t bytes, int level, const std::string& what) {
+void check_scratch(std::size_t bytes, int level, const std::string& what, const std::string& allowed = "") {
   const std::size_t limit = scratch_size_max<Space>(level);
   if (bytes > limit) {
     throw UsageError(what + " needs " + std::to_string(bytes) + " bytes of level-" + std::to_string(level) +
                      " team scratch per team; " + std::string(space_name<Space>()) + " allows " +
-                     std::to_string(limit));
+                     std::to_string(limit) + (allowed.empty() ? "" : "; " + allowed));
   }
+}
+
+// The largest x in [1, hi] whose bytes_of(x) fits level-`level` scratch (bytes_of nondecreasing
+// in x), 0 if none: what a scratch refusal offers instead of the user's size.
+template <class Space, class BytesOf>
+int largest_fitting(int hi, int level, const BytesOf& bytes_of) {
+  const std::size_t limit = scratch_size_max<Space>(level);
+  int lo = 0;  // bytes_of(lo) fits, or lo == 0
+  while (lo < hi) {
+    const int mid = lo + (hi - lo + 1) / 2;
+    if (bytes_of(mid) <= limit)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
 }
 
 }  // namespace kpz

@@ -43,12 +43,20 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
     check_scratch<Space>(merge_path_carry_scratch_bytes<Space, T>(plan), 0, "segscan merge path carry scan");
   } else if (vector_kind) {
     check_scratch<Space>(vector_scan_scratch_bytes<Space, T>(launch.tile), 0,
-                         "segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements");
+                         "segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements",
+                         "--tile up to " +
+                             std::to_string(largest_fitting<Space>(
+                                 launch.tile, 0, [&](int x) { return vector_scan_scratch_bytes<Space, T>(x); })) +
+                             " fits");
     check_scratch<Space>(2 * pair_buffer_bytes<Space, T>(launch.carry_team), 0, "segscan --vector-scan carries");
   } else {
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
     check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(launch.tile), 0,
-                         "segscan --" + req.variant + " with a tile of " + std::to_string(launch.tile) + " elements");
+                         "segscan --" + req.variant + " with a tile of " + std::to_string(launch.tile) + " elements",
+                         "--tile up to " +
+                             std::to_string(largest_fitting<Space>(
+                                 launch.tile, 0, [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); })) +
+                             " fits");
   }
 
   Rng seg_rng(req.seed), val_rng(req.seed ^ 0x5E65CA17ull);
