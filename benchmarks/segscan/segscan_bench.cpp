@@ -309,7 +309,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   check_scratch<Space>(merge_path_scratch_bytes<Space, float>(spmv_plan), 0, "segscan merge path spmv");
   check_scratch<Space>(merge_path_carry_scratch_bytes<Space, float>(plan), 0, "segscan merge path carry scan");
   check_scratch<Space>(hillis_steele_scratch_bytes<Space, float>(default_tile<Space>()), 0, "segscan --reduce");
-  check_scratch<Space>(vector_scan_scratch_bytes<Space, float>(vshape.tile), 0, "segscan --vector-scan");
+  check_scratch<Space>(vector_scan_scratch_bytes<Space, float>(vshape.tile, vshape.vector_length), 0,
+                       "segscan --vector-scan");
   check_scratch<Space>(2 * pair_buffer_bytes<Space, float>(carry_team), 0, "segscan --vector-scan carries");
 
   BenchReport report;
@@ -361,7 +362,7 @@ BenchSpec make_bench() {
            {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0,
             0, 1},
            {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1},
-           {"vector-tile", "elements per team of the vector scan (0: 4096)", 0, 0, 1 << 13}},
+           {"vector-tile", "elements per team of the vector scan (0: 8192 on a GPU, 4096 on a CPU)", 0, 0, 1 << 13}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};

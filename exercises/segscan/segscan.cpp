@@ -178,11 +178,14 @@ void spmv(const Space& space, const Launch& launch, View<const int*, Space> row_
 // --vector-scan, the tile kernel. Team t owns the elements [first, last) of its tile and writes
 // sums(s) for every segment s whose end offsets(s + 1) lies in (first, last] (tile 0: [0, last]).
 // The tile is cut into rows of kVectorScanRow elements, one member per row, and each row into
-// one chunk per vector lane. A lane walks its chunk serially, a contiguous sum per piece of
-// segment (raking: few lane-to-lane steps, many independent loads), and one ThreadVectorRange
-// parallel_scan with SegReducer over the lanes' totals gives every lane its carry-in. A segment
-// whose head lies before its row gets the row's carry-in; one that began before the tile is
-// the tile's `open` segment, finished by the carries launch.
+// one chunk per vector lane. Each lane walks its chunk once, on its own (raking: many
+// independent loads, no lane-to-lane step): it writes the segments that begin and end in the
+// chunk and leaves in scratch its total, the chunk's part of the segment that holds its first
+// element, and that segment when it ends in the chunk. One ThreadVectorRange parallel_scan with
+// SegReducer over the lanes' totals (no walk inside it: Kokkos' CUDA scan calls its closure
+// twice) gives every lane its carry-in, which finishes those segments. A segment whose head lies
+// before its row gets the row's carry-in; one that began before the tile is the tile's `open`
+// segment, finished by the carries launch.
 template <class Space, class T>
 void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, Space> values,
                        View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
@@ -197,8 +200,10 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
   const int lanes = launch.vector_length;
   const int per_lane = vector_scan_items_per_lane(lanes);  // elements in one lane's chunk
-  const auto policy = TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
-                          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile)));
+  const int slots = rows * lanes;                          // one per lane of every row
+  const auto policy =
+      TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile, launch.vector_length)));
   Kokkos::parallel_for(
       "segscan::vector_scan::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank();
@@ -207,6 +212,9 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
         Ints open_seg(team.team_scratch(0), rows);
         Values open_value(team.team_scratch(0), rows);
+        Pairs lane_total(team.team_scratch(0), slots), lane_carry(team.team_scratch(0), slots);
+        Ints pending(team.team_scratch(0), slots);
+        Values lead(team.team_scratch(0), slots);
         // The segments that hold the tile's elements lie in [seg_lo, seg_hi): seg_lo holds `first`
         // and `next` holds the next tile's first element (launch 0 found both).
         const int seg_lo = tile_first_seg(t), next = t + 1 < tiles ? tile_first_seg(t + 1) : segments;
@@ -219,11 +227,12 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
-        team.team_barrier();
-        // TODO(roughly 30 lines): each row's segment sums: sums(s) for every segment that ends
-        //   in row r, open_seg(r) and open_value(r) for one whose head lies before the row, and
-        //   row_total(r); one vector-level parallel_scan per row (SegReducer), a lane per per_lane
-        //   elements.
+        // TODO(roughly 40 lines): each lane walks its chunk once: sums(s) for every segment whose
+        //   head and end both lie in the chunk; lane_total, lead and pending for its slot. Load
+        //   kLaneLoads elements into registers before walking them one by one.
+        // TODO(roughly 25 lines): per row, the exclusive scan of the lanes' totals (lane_carry,
+        //   one vector-level parallel_scan with SegReducer) and row_total(r); then each lane's
+        //   pending segment: its sum, or the row's open segment (open_seg, open_value).
         // TODO(roughly 12 lines): row_carry: the exclusive scan of row_total over the rows, by
         //   one member (a vector-level parallel_scan, SegReducer), and the tile's total in
         //   tile_totals(t).

@@ -241,11 +241,14 @@ void spmv(const Space& space, const Launch& launch, View<const int*, Space> row_
 // --vector-scan, the tile kernel. Team t owns the elements [first, last) of its tile and writes
 // sums(s) for every segment s whose end offsets(s + 1) lies in (first, last] (tile 0: [0, last]).
 // The tile is cut into rows of kVectorScanRow elements, one member per row, and each row into
-// one chunk per vector lane. A lane walks its chunk serially, a contiguous sum per piece of
-// segment (raking: few lane-to-lane steps, many independent loads), and one ThreadVectorRange
-// parallel_scan with SegReducer over the lanes' totals gives every lane its carry-in. A segment
-// whose head lies before its row gets the row's carry-in; one that began before the tile is
-// the tile's `open` segment, finished by the carries launch.
+// one chunk per vector lane. Each lane walks its chunk once, on its own (raking: many
+// independent loads, no lane-to-lane step): it writes the segments that begin and end in the
+// chunk and leaves in scratch its total, the chunk's part of the segment that holds its first
+// element, and that segment when it ends in the chunk. One ThreadVectorRange parallel_scan with
+// SegReducer over the lanes' totals (no walk inside it: Kokkos' CUDA scan calls its closure
+// twice) gives every lane its carry-in, which finishes those segments. A segment whose head lies
+// before its row gets the row's carry-in; one that began before the tile is the tile's `open`
+// segment, finished by the carries launch.
 template <class Space, class T>
 void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, Space> values,
                        View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
@@ -260,8 +263,10 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
   const int lanes = launch.vector_length;
   const int per_lane = vector_scan_items_per_lane(lanes);  // elements in one lane's chunk
-  const auto policy = TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
-                          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile)));
+  const int slots = rows * lanes;                          // one per lane of every row
+  const auto policy =
+      TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile, launch.vector_length)));
   Kokkos::parallel_for(
       "segscan::vector_scan::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank();
@@ -270,6 +275,9 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
         Ints open_seg(team.team_scratch(0), rows);
         Values open_value(team.team_scratch(0), rows);
+        Pairs lane_total(team.team_scratch(0), slots), lane_carry(team.team_scratch(0), slots);
+        Ints pending(team.team_scratch(0), slots);
+        Values lead(team.team_scratch(0), slots);
         // The segments that hold the tile's elements lie in [seg_lo, seg_hi): seg_lo holds `first`
         // and `next` holds the next tile's first element (launch 0 found both).
         const int seg_lo = tile_first_seg(t), next = t + 1 < tiles ? tile_first_seg(t + 1) : segments;
@@ -282,41 +290,85 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
-        team.team_barrier();
-        // KPZ-TODO(roughly 30 lines): each row's segment sums: sums(s) for every segment that ends
-        //   in row r, open_seg(r) and open_value(r) for one whose head lies before the row, and
-        //   row_total(r); one vector-level parallel_scan per row (SegReducer), a lane per per_lane
-        //   elements.
+        // KPZ-TODO(roughly 40 lines): each lane walks its chunk once: sums(s) for every segment whose
+        //   head and end both lie in the chunk; lane_total, lead and pending for its slot. Load
+        //   kLaneLoads elements into registers before walking them one by one.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
           const int row_lo = r * kVectorScanRow, row_hi = Kokkos::min(row_lo + kVectorScanRow, count);
-          SegPair<T> total;  // the host leaves it unset: the closure stores what it needs
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int k) {
+            const int slot = r * lanes + k;
+            const int a = Kokkos::min(row_lo + k * per_lane, row_hi), b = Kokkos::min(a + per_lane, row_hi);
+            SegPair<T> total = identity<T>();
+            T before = T(0);   // the chunk's part of the segment that holds a, while no head was seen
+            int waiting = -1;  // that segment, when its head lies before a and it ends in the chunk
+            if (a < b) {
+              // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
+              int s = first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1;
+              int head = offsets(s) - first, end = offsets(s + 1) - first;
+              for (int block = a; block < b; block += kLaneLoads) {
+                // Not Kokkos::min: it takes kLaneLoads by reference, which CUDA device code cannot.
+                const int len = b - block < kLaneLoads ? b - block : kLaneLoads;
+                T v[kLaneLoads];
+                if (len == kLaneLoads)  // unguarded: all loads in flight before the first add
+                  for (int u = 0; u < kLaneLoads; ++u) v[u] = values(first + block + u);
+                else
+                  for (int u = 0; u < len; ++u) v[u] = values(first + block + u);
+                for (int u = 0; u < len; ++u) {
+                  const int j = block + u;
+                  if (j == head) {
+                    total = SegPair<T>{v[u], 1};
+                  } else {
+                    total.value += v[u];
+                    if (!total.flag) before = total.value;
+                  }
+                  if (j + 1 == end) {  // s ends at j
+                    if (head >= a)
+                      sums(s) = total.value;
+                    else
+                      waiting = s;
+                    if (j + 1 < b) {  // the next non-empty segment starts at j + 1
+                      do ++s;
+                      while (offsets(s + 1) - first == j + 1);
+                      head = j + 1;
+                      end = offsets(s + 1) - first;
+                    }
+                  }
+                }
+              }
+            }
+            lane_total(slot) = total;
+            lead(slot) = before;
+            pending(slot) = waiting;
+          });
+        });
+        // Kokkos' CUDA vector scan has lane k read lane k - 1's total: the lanes' scratch writes
+        // must be visible first (there is no portable barrier of one member's lanes).
+        team.team_barrier();
+        // KPZ-END
+        // KPZ-TODO(roughly 25 lines): per row, the exclusive scan of the lanes' totals (lane_carry,
+        //   one vector-level parallel_scan with SegReducer) and row_total(r); then each lane's
+        //   pending segment: its sum, or the row's open segment (open_seg, open_value).
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
+          SegPair<T> row_sum;  // the host leaves it unset: the closure stores what it needs
           Kokkos::parallel_scan(
               Kokkos::ThreadVectorRange(team, lanes),
               [&](int k, SegPair<T>& update, bool final) {
-                const int a = Kokkos::min(row_lo + k * per_lane, row_hi), b = Kokkos::min(a + per_lane, row_hi);
-                // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
-                int s = first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1;
-                for (int i = a; i < b;) {
-                  const int head = offsets(s) - first, end = offsets(s + 1) - first;
-                  const int stop = Kokkos::min(end, b);
-                  T piece = T(0);
-                  for (int j = i; j < stop; ++j) piece += values(first + j);
-                  update = combine(update, SegPair<T>{piece, i == head ? 1 : 0});
-                  if (stop == end) {  // s ends in this chunk
-                    if (final && update.flag) sums(s) = update.value;
-                    if (final && !update.flag) {  // its head lies before the row: add the row's carry later
-                      open_seg(r) = s;
-                      open_value(r) = update.value;
-                    }
-                    if (stop < b)  // the next non-empty segment starts at `stop`
-                      do ++s;
-                      while (offsets(s + 1) - first == stop);
-                  }
-                  i = stop;
-                }
+                if (final) lane_carry(r * lanes + k) = update;
+                update = combine(update, lane_total(r * lanes + k));
                 if (final && k == lanes - 1) row_total(r) = update;
               },
-              SegReducer<T>(total));
+              SegReducer<T>(row_sum));
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int k) {
+            const int slot = r * lanes + k, s = pending(slot);
+            if (s < 0) return;
+            const SegPair<T> carry = lane_carry(slot);
+            if (carry.flag) {
+              sums(s) = carry.value + lead(slot);
+            } else {  // its head lies before the row: the row's carry-in comes later
+              open_seg(r) = s;
+              open_value(r) = carry.value + lead(slot);
+            }
+          });
         });
         team.team_barrier();
         // KPZ-END

@@ -112,28 +112,36 @@ struct SegReducer {
 };
 
 // Elements per row of --vector-scan: one member's ThreadVectorRange scan. Each vector lane
-// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 8 elements,
-// 8 loads in flight per lane; host: one lane walks the whole row, a plain loop).
+// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 8 elements;
+// host: one lane walks the whole row).
 constexpr int kVectorScanRow = 256;
+
+// Elements a lane loads into registers before it walks them: a whole chunk on CUDA (8 loads in
+// flight per lane instead of one load, one add, one compare at a time).
+constexpr int kLaneLoads = 8;
 
 KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int lanes) {
   return (kVectorScanRow + lanes - 1) / lanes;
 }
 
-// Elements per team of --vector-scan: 4096 on every backend (16 rows; host: a 16 KiB L1-sized
-// working set per team).
+// Elements per team of --vector-scan. GPU 8192: the one-team carries launch scans one pair per
+// tile, and at 4096 it took a quarter of the time at L = 32 (H100, session 19). Host 4096: a
+// 16 KiB L1-sized working set per team.
 template <class Space>
 int default_vector_scan_tile() {
-  return 4096;
+  return is_gpu_space_v<Space> ? 8192 : 4096;
 }
 
 // Level-0 scratch of the --vector-scan tile kernel: per row its total, its carry-in and its
-// open segment (id and partial sum).
+// open segment (id and partial sum); per lane of every row its total, its carry-in, its pending
+// segment and that segment's part in the lane's chunk.
 template <class Space, class T>
-std::size_t vector_scan_scratch_bytes(int tile) {
+std::size_t vector_scan_scratch_bytes(int tile, int lanes) {
   const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
+  const int slots = rows * lanes;
   return 2 * pair_buffer_bytes<Space, T>(rows) + ScratchView<int*, Space>::shmem_size(rows) +
-         ScratchView<T*, Space>::shmem_size(rows);
+         ScratchView<T*, Space>::shmem_size(rows) + 2 * pair_buffer_bytes<Space, T>(slots) +
+         ScratchView<int*, Space>::shmem_size(slots) + ScratchView<T*, Space>::shmem_size(slots);
 }
 
 // First k in [lo, hi) with offsets(k) >= x (hi if none); offsets is nondecreasing.
