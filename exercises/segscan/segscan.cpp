@@ -227,12 +227,13 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
-        // TODO(roughly 40 lines): each lane walks its chunk once: sums(s) for every segment whose
-        //   head and end both lie in the chunk; lane_total, lead and pending for its slot. Load
-        //   kLaneLoads elements into registers before walking them one by one.
+        // TODO(roughly 55 lines): each lane walks its chunk once: sums(s) for every segment
+        //   whose head and end both lie in the chunk; lane_total, lead and pending for its slot.
+        //   Whole chunks of kLaneLoads: registers first, then one element at a time; other
+        //   chunks: one segment piece at a time.
         // TODO(roughly 25 lines): per row, the exclusive scan of the lanes' totals (lane_carry,
         //   one vector-level parallel_scan with SegReducer) and row_total(r); then each lane's
-        //   pending segment: its sum, or the row's open segment (open_seg, open_value).
+        //   pending segment: its sum, or else it becomes open_seg(r) with open_value(r).
         // TODO(roughly 12 lines): row_carry: the exclusive scan of row_total over the rows, by
         //   one member (a vector-level parallel_scan, SegReducer), and the tile's total in
         //   tile_totals(t).

@@ -290,9 +290,10 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
-        // KPZ-TODO(roughly 40 lines): each lane walks its chunk once: sums(s) for every segment whose
-        //   head and end both lie in the chunk; lane_total, lead and pending for its slot. Load
-        //   kLaneLoads elements into registers before walking them one by one.
+        // KPZ-TODO(roughly 55 lines): each lane walks its chunk once: sums(s) for every segment
+        //   whose head and end both lie in the chunk; lane_total, lead and pending for its slot.
+        //   Whole chunks of kLaneLoads: registers first, then one element at a time; other
+        //   chunks: one segment piece at a time.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
           const int row_lo = r * kVectorScanRow, row_hi = Kokkos::min(row_lo + kVectorScanRow, count);
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int k) {
@@ -301,39 +302,59 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
             SegPair<T> total = identity<T>();
             T before = T(0);   // the chunk's part of the segment that holds a, while no head was seen
             int waiting = -1;  // that segment, when its head lies before a and it ends in the chunk
-            if (a < b) {
-              // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
-              int s = first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1;
+            // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
+            int s = a < b ? first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1 : 0;
+            if (b - a == kLaneLoads) {
+              // A GPU lane's chunk: its loads all in flight, unguarded, before the first add;
+              // then element by element.
+              T v[kLaneLoads];
+              for (int u = 0; u < kLaneLoads; ++u) v[u] = values(first + a + u);
               int head = offsets(s) - first, end = offsets(s + 1) - first;
-              for (int block = a; block < b; block += kLaneLoads) {
-                // Not Kokkos::min: it takes kLaneLoads by reference, which CUDA device code cannot.
-                const int len = b - block < kLaneLoads ? b - block : kLaneLoads;
-                T v[kLaneLoads];
-                if (len == kLaneLoads)  // unguarded: all loads in flight before the first add
-                  for (int u = 0; u < kLaneLoads; ++u) v[u] = values(first + block + u);
-                else
-                  for (int u = 0; u < len; ++u) v[u] = values(first + block + u);
-                for (int u = 0; u < len; ++u) {
-                  const int j = block + u;
-                  if (j == head) {
-                    total = SegPair<T>{v[u], 1};
-                  } else {
-                    total.value += v[u];
-                    if (!total.flag) before = total.value;
-                  }
-                  if (j + 1 == end) {  // s ends at j
-                    if (head >= a)
-                      sums(s) = total.value;
-                    else
-                      waiting = s;
-                    if (j + 1 < b) {  // the next non-empty segment starts at j + 1
-                      do ++s;
-                      while (offsets(s + 1) - first == j + 1);
-                      head = j + 1;
-                      end = offsets(s + 1) - first;
-                    }
+              for (int u = 0; u < kLaneLoads; ++u) {
+                const int j = a + u;
+                if (j == head) {
+                  total = SegPair<T>{v[u], 1};
+                } else {
+                  total.value += v[u];
+                  if (!total.flag) before = total.value;
+                }
+                if (j + 1 == end) {  // s ends at j
+                  if (head >= a)
+                    sums(s) = total.value;
+                  else
+                    waiting = s;
+                  if (j + 1 < b) {  // the next non-empty segment starts at j + 1
+                    do ++s;
+                    while (offsets(s + 1) - first == j + 1);
+                    head = j + 1;
+                    end = offsets(s + 1) - first;
                   }
                 }
+              }
+            } else {
+              // Any other chunk (a CPU lane walks a whole row): piece by piece, a plain loop
+              // per piece of segment, which a CPU runs without a branch per element.
+              for (int i = a; i < b;) {
+                const int head = offsets(s) - first, end = offsets(s + 1) - first;
+                const int stop = Kokkos::min(end, b);
+                T piece = T(0);
+                for (int j = i; j < stop; ++j) piece += values(first + j);
+                if (i == head) {
+                  total = SegPair<T>{piece, 1};
+                } else {
+                  total.value += piece;
+                  if (!total.flag) before = total.value;
+                }
+                if (stop == end) {  // s ends in this chunk
+                  if (head >= a)
+                    sums(s) = total.value;
+                  else
+                    waiting = s;
+                  if (stop < b) do
+                      ++s;
+                    while (offsets(s + 1) - first == stop);
+                }
+                i = stop;
               }
             }
             lane_total(slot) = total;
@@ -347,7 +368,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         // KPZ-END
         // KPZ-TODO(roughly 25 lines): per row, the exclusive scan of the lanes' totals (lane_carry,
         //   one vector-level parallel_scan with SegReducer) and row_total(r); then each lane's
-        //   pending segment: its sum, or the row's open segment (open_seg, open_value).
+        //   pending segment: its sum, or else it becomes open_seg(r) with open_value(r).
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
           SegPair<T> row_sum;  // the host leaves it unset: the closure stores what it needs
           Kokkos::parallel_scan(
