@@ -109,7 +109,7 @@ PuzzleSpec make_spec() {
   set_estimate(spec, "work-efficient", 50, Track::stretch);  // 23 lines; new: Blelloch up-sweep and down-sweep
   set_estimate(spec, "multi-team", 35, Track::core);         // 14 lines; new: carries across teams
   set_estimate(spec, "reduce", 25, Track::core);             // 8 lines; new: CSR offsets, a scan read at segment ends
-  set_estimate(spec, "vector-scan", 95, Track::stretch);     // 50 lines; new: a vector-level scan, row carries
+  set_estimate(spec, "vector-scan", 175, Track::stretch);    // 100 lines; new: vector scan, lane carries
   set_estimate(spec, "spmv", 20, Track::core);               // 4 lines; new: SpMV as a segmented reduction
   spec.bytes_moved = [](const Params& p) {
     // Values, offsets and outputs for a segmented reduction with about N / L segments.
