@@ -142,24 +142,28 @@ int resolve_team_size(const Space& space, int requested, int preferred, bool pow
 }
 
 // Throws UsageError when a team kernel would ask for more level-`level` scratch than the
-// backend provides (Kokkos would otherwise hand out null scratch pointers silently). `allowed`,
-// when given, tells the user which value of their option fits (largest_fitting below).
+// backend provides (Kokkos would otherwise hand out null scratch pointers silently); `hint` ends
+// the message (check_scratch_option: what fits instead).
 template <class Space>
-void check_scratch(std::size_t bytes, int level, const std::string& what, const std::string& allowed = "") {
+void check_scratch(std::size_t bytes, int level, const std::string& what, const std::string& hint = "") {
   const std::size_t limit = scratch_size_max<Space>(level);
   if (bytes > limit) {
     throw UsageError(what + " needs " + std::to_string(bytes) + " bytes of level-" + std::to_string(level) +
                      " team scratch per team; " + std::string(space_name<Space>()) + " allows " +
-                     std::to_string(limit) + (allowed.empty() ? "" : "; " + allowed));
+                     std::to_string(limit) + hint);
   }
 }
 
-// The largest x in [1, hi] whose bytes_of(x) fits level-`level` scratch (bytes_of nondecreasing
-// in x), 0 if none: what a scratch refusal offers instead of the user's size.
+// check_scratch for a size the user chose with `option` (= value): bytes_of(x) is the kernel's
+// scratch with option = x, nondecreasing in x. A refusal also names the largest value (a multiple
+// of `step`) that fits, found by bisection only when the user's value does not.
 template <class Space, class BytesOf>
-int largest_fitting(int hi, int level, const BytesOf& bytes_of) {
+void check_scratch_option(const std::string& what, const std::string& option, int value, int level,
+                          const BytesOf& bytes_of, int step = 1) {
   const std::size_t limit = scratch_size_max<Space>(level);
-  int lo = 0;  // bytes_of(lo) fits, or lo == 0
+  const std::size_t bytes = bytes_of(value);
+  if (bytes <= limit) return;
+  int lo = 0, hi = value;  // bytes_of(lo) fits, or lo == 0
   while (lo < hi) {
     const int mid = lo + (hi - lo + 1) / 2;
     if (bytes_of(mid) <= limit)
@@ -167,7 +171,10 @@ int largest_fitting(int hi, int level, const BytesOf& bytes_of) {
     else
       hi = mid - 1;
   }
-  return lo;
+  lo = lo / step * step;
+  check_scratch<Space>(bytes, level, what,
+                       "; " + option + " up to " + std::to_string(lo) + " fits" +
+                           (step > 1 ? " (a multiple of " + std::to_string(step) + ")" : ""));
 }
 
 }  // namespace kpz

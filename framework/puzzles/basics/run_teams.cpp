@@ -31,10 +31,8 @@ RunReport run_reverse(const Space& space, Variant variant, const RunRequest& req
   if (shape.vector_length != 1)
     throw ShapeError("--vector-length is not for basics --" + req.variant + ": its teams use one lane per member");
   if (variant == Variant::scratch)
-    check_scratch<Space>(
-        scratch_bytes<Space>(tile), 0, "basics --scratch with a tile of " + std::to_string(tile) + " floats",
-        "--tile up to " +
-            std::to_string(largest_fitting<Space>(tile, 0, [&](int x) { return scratch_bytes<Space>(x); })) + " fits");
+    check_scratch_option<Space>("basics --scratch with a tile of " + std::to_string(tile) + " floats", "--tile", tile,
+                                0, [&](int x) { return scratch_bytes<Space>(x); });
   const Launch launch{shape.team_size, tile};
 
   Rng rng(req.seed);

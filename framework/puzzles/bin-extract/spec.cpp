@@ -226,33 +226,25 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int team_size = shape.team_size;
   if (histogram) {
     shape.tile = 0;  // one team: the whole input
-    check_scratch<Space>(
-        histogram_scratch_bytes<Space>(n), 0,
-        "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)",
-        "--size up to " +
-            std::to_string(largest_fitting<Space>(n, 0, [&](int x) { return histogram_scratch_bytes<Space>(x); })) +
-            " fits");
+    check_scratch_option<Space>(
+        "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)", "--size", n,
+        0, [&](int x) { return histogram_scratch_bytes<Space>(x); });
   } else {
     if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
-    if (variant == Variant::partition) {
-      const int fits =
-          largest_fitting<Space>(shape.tile, 0, [&](int t) { return partition_scratch_bytes<Space>(t, num_bins); });
-      check_scratch<Space>(partition_scratch_bytes<Space>(shape.tile, num_bins), 0,
-                           "bin-extract --partition with a tile of " + std::to_string(shape.tile) + " elements and " +
-                               std::to_string(num_bins) + " bins",
-                           "--tile up to " + std::to_string(fits) + " fits");
-    }
-    if (scan_variant) {
-      const int fits = largest_fitting<Space>(shape.tile, 0, [&](int t) {
-        LaunchShape s = shape;
-        s.tile = t;
-        return team_scan_scratch_bytes<Space>(s);
-      });
-      check_scratch<Space>(team_scan_scratch_bytes<Space>(shape), 0,
-                           "bin-extract --team-scan with a tile of " + std::to_string(shape.tile) +
-                               " elements in teams of " + std::to_string(shape.team_size),
-                           "--tile up to " + std::to_string(fits) + " fits (teams of one member need less)");
-    }
+    if (variant == Variant::partition)
+      check_scratch_option<Space>("bin-extract --partition with a tile of " + std::to_string(shape.tile) +
+                                      " elements and " + std::to_string(num_bins) + " bins",
+                                  "--tile", shape.tile, 0,
+                                  [&](int t) { return partition_scratch_bytes<Space>(t, num_bins); });
+    if (scan_variant)
+      check_scratch_option<Space>("bin-extract --team-scan with a tile of " + std::to_string(shape.tile) +
+                                      " elements in teams of " + std::to_string(shape.team_size) +
+                                      " (a team of one member needs less)",
+                                  "--tile", shape.tile, 0, [&](int t) {
+                                    LaunchShape s = shape;
+                                    s.tile = t;
+                                    return team_scan_scratch_bytes<Space>(s);
+                                  });
   }
   const int tile = histogram ? n : shape.tile;
   const int teams = histogram ? 1 : teams_for(n, tile);

@@ -149,12 +149,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   if (tile % group)
     throw UsageError("--tile " + std::to_string(tile) + " must be a multiple of --group-size " + std::to_string(group));
   if (v.kind != Kind::vector)
-    check_scratch<Space>(
-        scratch_bytes<Space>(tile), 0, "butterfly with a tile of " + std::to_string(tile) + " lanes",
-        "--tile up to " +
-            std::to_string(largest_fitting<Space>(tile, 0, [&](int x) { return scratch_bytes<Space>(x); }) / group *
-                           group) +
-            " fits (a multiple of --group-size)");
+    check_scratch_option<Space>(
+        "butterfly with a tile of " + std::to_string(tile) + " lanes", "--tile", tile, 0,
+        [&](int x) { return scratch_bytes<Space>(x); }, group);
 
   const std::vector<float> host_in = make_input(req, v, n, group);
   require_finite(host_in, "butterfly input");

@@ -105,37 +105,23 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   if (vector_variant) {
     const int tile = static_cast<int>(req.params.get("tile"));
     launch.tile = tile > 0 ? tile : vector_tile<Space>(shape.tile, taps, shape.vector_length);
-    check_scratch<Space>(
-        vector_scratch_bytes<Space>(launch.tile, taps, shape.vector_length), 0,
+    check_scratch_option<Space>(
         "conv1d --vector with K=" + std::to_string(k) + " and a tile of " + std::to_string(launch.tile) + " outputs",
-        "--tile up to " +
-            std::to_string(largest_fitting<Space>(
-                launch.tile, 0, [&](int x) { return vector_scratch_bytes<Space>(x, taps, shape.vector_length); })) +
-            " fits");
+        "--tile", launch.tile, 0, [&](int x) { return vector_scratch_bytes<Space>(x, taps, shape.vector_length); });
   } else if (simple_variant) {
-    check_scratch<Space>(
-        simple_scratch_bytes<Space>(n, taps), 0,
+    check_scratch_option<Space>(
         "conv1d --simple with N=" + std::to_string(n) + ", K=" + std::to_string(k) + " (one team holds all of a and b)",
-        "--size up to " +
-            std::to_string(largest_fitting<Space>(static_cast<int>(n), 0,
-                                                  [&](int x) { return simple_scratch_bytes<Space>(x, taps); })) +
-            " fits");
+        "--size", n, 0, [&](int x) { return simple_scratch_bytes<Space>(x, taps); });
     launch.tile = n;
   } else {
     const bool general = variant == Variant::general;
     launch.tile = static_cast<int>(req.params.get("tile"));
     if (general && launch.tile == 0) launch.tile = default_tile<Space>(team_size, taps);
-    check_scratch<Space>(
-        general ? general_scratch_bytes<Space>(launch.tile, taps) : tiled_scratch_bytes<Space>(launch.tile, taps), 0,
+    check_scratch_option<Space>(
         "conv1d --" + req.variant + " with K=" + std::to_string(k) + " and a tile of " + std::to_string(launch.tile) +
             " outputs",
-        "--tile up to " +
-            std::to_string(largest_fitting<Space>(launch.tile, 0,
-                                                  [&](int x) {
-                                                    return general ? general_scratch_bytes<Space>(x, taps)
-                                                                   : tiled_scratch_bytes<Space>(x, taps);
-                                                  })) +
-            " fits");
+        "--tile", launch.tile, 0,
+        [&](int x) { return general ? general_scratch_bytes<Space>(x, taps) : tiled_scratch_bytes<Space>(x, taps); });
   }
 
   const Inputs in = make_inputs(req, worked);

@@ -42,22 +42,15 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
                          "segscan merge path with " + std::to_string(plan.tile_items) + " items per team");
     check_scratch<Space>(merge_path_carry_scratch_bytes<Space, T>(plan), 0, "segscan merge path carry scan");
   } else if (vector_kind) {
-    check_scratch<Space>(
-        vector_scan_scratch_bytes<Space, T>(launch.tile, launch.vector_length), 0,
-        "segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements",
-        "--tile up to " +
-            std::to_string(largest_fitting<Space>(
-                launch.tile, 0, [&](int x) { return vector_scan_scratch_bytes<Space, T>(x, launch.vector_length); })) +
-            " fits");
+    check_scratch_option<Space>("segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements",
+                                "--tile", launch.tile, 0,
+                                [&](int x) { return vector_scan_scratch_bytes<Space, T>(x, launch.vector_length); });
     check_scratch<Space>(2 * pair_buffer_bytes<Space, T>(launch.carry_team), 0, "segscan --vector-scan carries");
   } else {
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
-    check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(launch.tile), 0,
-                         "segscan --" + req.variant + " with a tile of " + std::to_string(launch.tile) + " elements",
-                         "--tile up to " +
-                             std::to_string(largest_fitting<Space>(
-                                 launch.tile, 0, [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); })) +
-                             " fits");
+    check_scratch_option<Space>(
+        "segscan --" + req.variant + " with a tile of " + std::to_string(launch.tile) + " elements", "--tile",
+        launch.tile, 0, [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); });
   }
 
   Rng seg_rng(req.seed), val_rng(req.seed ^ 0x5E65CA17ull);

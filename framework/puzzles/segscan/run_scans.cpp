@@ -31,30 +31,20 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   Launch launch{team_size, static_cast<int>(n)};
   const std::string pairs = " (value, flag) pairs";
   if (kind == Kind::simple || kind == Kind::exclusive) {
-    check_scratch<Space>(
-        hillis_steele_scratch_bytes<Space, T>(static_cast<int>(n)), 0,
+    check_scratch_option<Space>(
         "segscan --" + req.variant + " with N=" + std::to_string(n) + " (one team holds two buffers of N" + pairs + ")",
-        "--size up to " +
-            std::to_string(largest_fitting<Space>(static_cast<int>(n), 0,
-                                                  [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); })) +
-            " fits");
+        "--size", static_cast<int>(n), 0, [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); });
   } else if (kind == Kind::work_efficient) {
-    check_scratch<Space>(blelloch_scratch_bytes<Space, T>(static_cast<int>(n)), 0,
-                         "segscan --work-efficient with N=" + std::to_string(n) + " (one team holds " +
-                             std::to_string(next_pow2(static_cast<int>(n))) + pairs + ")",
-                         "--size up to " +
-                             std::to_string(largest_fitting<Space>(
-                                 static_cast<int>(n), 0, [&](int x) { return blelloch_scratch_bytes<Space, T>(x); })) +
-                             " fits");
+    check_scratch_option<Space>("segscan --work-efficient with N=" + std::to_string(n) + " (one team holds " +
+                                    std::to_string(next_pow2(static_cast<int>(n))) + pairs + ")",
+                                "--size", static_cast<int>(n), 0,
+                                [&](int x) { return blelloch_scratch_bytes<Space, T>(x); });
   } else {
     launch.tile = lshape.tile;
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
-    check_scratch<Space>(hillis_steele_scratch_bytes<Space, T>(launch.tile), 0,
-                         "segscan --multi-team with a tile of " + std::to_string(launch.tile) + " elements",
-                         "--tile up to " +
-                             std::to_string(largest_fitting<Space>(
-                                 launch.tile, 0, [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); })) +
-                             " fits");
+    check_scratch_option<Space>("segscan --multi-team with a tile of " + std::to_string(launch.tile) + " elements",
+                                "--tile", launch.tile, 0,
+                                [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); });
   }
 
   // The segment description: given as ids (the worked example) or generated as offsets; the

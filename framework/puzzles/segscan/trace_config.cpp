@@ -54,7 +54,7 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
     // Two launches (tiles, then the one-team carries); a segment that began before its tile is
     // written by the tile and completed by the carries.
     b[0] = {"global-writes-per-cell", 2, "each total once; an open segment's once more by the carries launch"};
-    b[1] = {"collectives-per-team", 3 * n, "vector scans of rows, row totals and tile totals, singles"};
+    b[1] = {"collectives-per-team", 3 * n, "vector walks and scans of lanes, row totals and tile totals, singles"};
     b.push_back({"barriers-per-team", 3, "after the lanes' walks, the lanes' scans and the rows' carries"});
     const double rows = std::ceil(tile / kVectorScanRow);
     const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
