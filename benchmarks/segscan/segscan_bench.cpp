@@ -100,7 +100,7 @@ std::string mean_name(std::int64_t mean) {
 template <class Space>
 void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& req,
                   const std::vector<float>& host_values, View<float*, Space> mutable_values, std::int64_t mean,
-                  const MergePathPlan& plan, int team_size, const LaunchShape& vshape, int carry_team) {
+                  const MergePathPlan& plan, int team_size, const LaunchShape& vshape) {
   const bool gpu = is_gpu_v<Space>;
   const auto n = static_cast<std::int64_t>(host_values.size());
   const View<const float*, Space> values = mutable_values;
@@ -125,7 +125,7 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   const auto term = [&](std::int64_t i) { return static_cast<double>(host_values[static_cast<std::size_t>(i)]); };
   MergePathWorkspace<Space, float> ws(space, plan, segs, n);
   const Launch launch{team_size, default_tile<Space>()};
-  const Launch vlaunch{vshape.team_size, vshape.tile, vshape.vector_length, carry_team};
+  const Launch vlaunch{vshape.team_size, vshape.tile, vshape.vector_length};
   const auto vtiles = static_cast<std::size_t>(vshape.league(n));
   View<SegPair<float>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"),
                                            vtiles);
@@ -296,11 +296,6 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   LaunchShape vshape =
       launch_shape(space, vector_needs, ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
   if (req.params.get("vector-tile")) vshape.tile = static_cast<int>(req.params.get("vector-tile"));
-  // The vector scan's one-team carries launch: a whole block (32 x 32 lanes) on a GPU.
-  KernelNeeds carry_needs = vector_needs;
-  carry_needs.gpu_team = 32;
-  const int carry_team =
-      launch_shape(space, carry_needs, ShapeRequest{req.team_size, vshape.vector_length}, Purpose::speed).team_size;
   MergePathPlan plan = default_merge_path_plan<Space>(merge_team);
   MergePathPlan spmv_plan = default_merge_path_plan<Space>(merge_team, true);
   if (req.params.get("tile-items")) plan.tile_items = static_cast<int>(req.params.get("tile-items"));
@@ -311,7 +306,6 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   check_scratch<Space>(hillis_steele_scratch_bytes<Space, float>(default_tile<Space>()), 0, "segscan --reduce");
   check_scratch<Space>(vector_scan_scratch_bytes<Space, float>(vshape.tile, vshape.vector_length), 0,
                        "segscan --vector-scan");
-  check_scratch<Space>(2 * pair_buffer_bytes<Space, float>(carry_team), 0, "segscan --vector-scan carries");
 
   BenchReport report;
   report.puzzle = "segscan";
@@ -319,7 +313,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.config.set("size", n).set("spmv_rows", rows).set("team_size", team_size);
   report.config.set("vector_length", shape.vector_length)
       .set("tile", shape.tile)
-      .set("vector_scan_shape", vshape.to_json().set("carry_team", carry_team));
+      .set("vector_scan_shape", vshape.to_json());
   report.config.set("merge_path_team_size", plan.team_size)
       .set("merge_path_items_per_team", plan.tile_items)
       .set("merge_path_spmv_items_per_team", spmv_plan.tile_items)
@@ -335,7 +329,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   for (auto& v : host_values) v = static_cast<float>(rng.uniform(-2.0, 3.0));
   auto values = to_device(space, "values", host_values);
   for (const std::int64_t mean : means)
-    bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size, vshape, carry_team);
+    bench_reduce<Space>(report, space, req, host_values, values, mean, plan, team_size, vshape);
   if (req.params.get("spmv")) {
     bench_spmv<Space>(report, space, req, rows, false, spmv_plan, team_size);
     bench_spmv<Space>(report, space, req, rows, true, spmv_plan, team_size);
@@ -362,7 +356,7 @@ BenchSpec make_bench() {
            {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0,
             0, 1},
            {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1},
-           {"vector-tile", "elements per team of the vector scan (0: 8192 on a GPU, 4096 on a CPU)", 0, 0, 1 << 13}},
+           {"vector-tile", "elements per team of the vector scan (0: 8192 on a GPU, 4096 on a CPU)", 0, 0, 1 << 15}},
           [](const BenchRequest& req) {
             return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
           }};

@@ -290,7 +290,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
-        // KPZ-TODO(roughly 55 lines): each lane walks its chunk once: sums(s) for every segment
+        // KPZ-TODO(roughly 60 lines): each lane walks its chunk once: sums(s) for every segment
         //   whose head and end both lie in the chunk; lane_total, lead and pending for its slot.
         //   Whole chunks of kLaneLoads: registers first, then one element at a time; other
         //   chunks: one segment piece at a time.
@@ -310,24 +310,29 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
               T v[kLaneLoads];
               for (int u = 0; u < kLaneLoads; ++u) v[u] = values(first + a + u);
               int head = offsets(s) - first, end = offsets(s + 1) - first;
-              for (int u = 0; u < kLaneLoads; ++u) {
-                const int j = a + u;
-                if (j == head) {
-                  total = SegPair<T>{v[u], 1};
-                } else {
-                  total.value += v[u];
-                  if (!total.flag) before = total.value;
-                }
-                if (j + 1 == end) {  // s ends at j
-                  if (head >= a)
-                    sums(s) = total.value;
-                  else
-                    waiting = s;
-                  if (j + 1 < b) {  // the next non-empty segment starts at j + 1
-                    do ++s;
-                    while (offsets(s + 1) - first == j + 1);
-                    head = j + 1;
-                    end = offsets(s + 1) - first;
+              if (head < a && end > b) {  // the chunk lies inside one segment: a plain sum
+                for (int u = 0; u < kLaneLoads; ++u) total.value += v[u];
+                before = total.value;
+              } else {
+                for (int u = 0; u < kLaneLoads; ++u) {
+                  const int j = a + u;
+                  if (j == head) {
+                    total = SegPair<T>{v[u], 1};
+                  } else {
+                    total.value += v[u];
+                    if (!total.flag) before = total.value;
+                  }
+                  if (j + 1 == end) {  // s ends at j
+                    if (head >= a)
+                      sums(s) = total.value;
+                    else
+                      waiting = s;
+                    if (j + 1 < b) {  // the next non-empty segment starts at j + 1
+                      do ++s;
+                      while (offsets(s + 1) - first == j + 1);
+                      head = j + 1;
+                      end = offsets(s + 1) - first;
+                    }
                   }
                 }
               }
@@ -423,65 +428,54 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
       });
 }
 
-// --vector-scan, the carries: one team scans the tiles' totals (exclusively, the same reducer)
-// and adds tile t's carry-in to its open segment: the segment that holds the tile's first
-// element, when it began in an earlier tile and ends in this one. Each member takes a chunk of
-// tiles.
+// --vector-scan, the carries: one device-level parallel_scan over the tiles' totals, with the
+// segmented operator, adds tile t's carry-in to its open segment: the segment that holds the
+// tile's first element, when it began in an earlier tile and ends in this one.
+//
+// Kokkos' RangePolicy scan honours a functor's join and init, but calls join(dest, src) with dest
+// the LATER range on CUDA and the EARLIER one on the host. The segmented operator is not
+// commutative, so each partial result carries the first tile it covers and join puts the earlier
+// operand first itself: the operator on (value, flag, first tile) is then commutative.
+template <class T>
+struct PlacedPair {
+  T value;
+  int flag;
+  int first;  // the first tile it combines; -1 marks the identity
+};
+
 template <class Space, class T>
-void vector_scan_carries(const Space& space, const Launch& launch, int n, View<const int*, Space> offsets,
-                         View<T*, Space> sums, View<const SegPair<T>*, Space> tile_totals,
-                         View<const int*, Space> tile_first_seg) {
-  using Pairs = ScratchView<SegPair<T>*, Space>;
-  const int tiles = static_cast<int>(tile_totals.extent(0));
-  const int tile = launch.tile;
-  const int members = launch.carry_team > 0 ? launch.carry_team : launch.team_size;
-  const int chunk = (tiles + members - 1) / members;
-  const auto policy = TeamPolicy<Space>(space, 1, members, launch.vector_length)
-                          .set_scratch_size(0, Kokkos::PerTeam(2 * pair_buffer_bytes<Space, T>(members)));
-  Kokkos::parallel_for(
-      "segscan::vector_scan::carries", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Pairs chunk_total(team.team_scratch(0), members), chunk_carry(team.team_scratch(0), members);
-        // Given: the rows' carry pattern of the tile kernel, one level up (chunks of tiles per member).
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, members), [&](int c) {
-          const int lo = c * chunk, len = Kokkos::max(0, Kokkos::min(chunk, tiles - lo));
-          if (len == 0) Kokkos::single(Kokkos::PerThread(team), [&]() { chunk_total(c) = identity<T>(); });
-          SegPair<T> total;
-          Kokkos::parallel_scan(
-              Kokkos::ThreadVectorRange(team, len),
-              [&](int k, SegPair<T>& update, bool final) {
-                update = combine(update, tile_totals(lo + k));
-                if (final && k == len - 1) chunk_total(c) = update;
-              },
-              SegReducer<T>(total));
-        });
-        team.team_barrier();
-        if (team.team_rank() == 0) {
-          SegPair<T> total;
-          Kokkos::parallel_scan(
-              Kokkos::ThreadVectorRange(team, members),
-              [&](int c, SegPair<T>& update, bool final) {
-                if (final) chunk_carry(c) = update;
-                update = combine(update, chunk_total(c));
-              },
-              SegReducer<T>(total));
-        }
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, members), [&](int c) {
-          const int lo = c * chunk, len = Kokkos::max(0, Kokkos::min(chunk, tiles - lo));
-          const SegPair<T> carry = chunk_carry(c);
-          SegPair<T> total;
-          Kokkos::parallel_scan(
-              Kokkos::ThreadVectorRange(team, len),
-              [&](int k, SegPair<T>& update, bool final) {
-                const int s = tile_first_seg(lo + k), tile_first = (lo + k) * tile;
-                const bool open = offsets(s) < tile_first && offsets(s + 1) <= Kokkos::min(tile_first + tile, n);
-                if (final && open) sums(s) += combine(carry, update).value;
-                update = combine(update, tile_totals(lo + k));
-              },
-              SegReducer<T>(total));
-        });
-      });
-}
+struct TileCarries {
+  using value_type = PlacedPair<T>;
+  int n, tile;
+  View<const int*, Space> offsets;
+  View<T*, Space> sums;
+  View<const SegPair<T>*, Space> tile_totals;
+  View<const int*, Space> tile_first_seg;
+
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type{T(0), 0, -1}; }
+  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
+    if (src.first < 0) return;
+    if (dest.first < 0) {
+      dest = src;
+      return;
+    }
+    const bool dest_first = dest.first < src.first;
+    const value_type& earlier = dest_first ? dest : src;
+    const value_type& later = dest_first ? src : dest;
+    const SegPair<T> c = combine(SegPair<T>{earlier.value, earlier.flag}, SegPair<T>{later.value, later.flag});
+    dest = value_type{c.value, c.flag, earlier.first};
+  }
+  // update arrives as tiles 0..t-1 combined: tile t's carry-in.
+  KOKKOS_INLINE_FUNCTION void operator()(int t, value_type& update, bool final) const {
+    if (final) {
+      const int s = tile_first_seg(t), tile_first = t * tile;
+      const bool open = offsets(s) < tile_first && offsets(s + 1) <= Kokkos::min(tile_first + tile, n);
+      if (open) sums(s) += update.value;
+    }
+    const SegPair<T> mine = tile_totals(t);
+    join(update, value_type{mine.value, mine.flag, t});
+  }
+};
 
 // --vector-scan, launch 0: the segment that holds each tile's first element, one binary search
 // per tile, all tiles at once. The tile kernel reads its own entry and the next one instead of
@@ -512,8 +506,10 @@ void vector_scan(const Space& space, const Launch& launch, View<const T*, Space>
   vector_scan_tile_segments(space, launch.tile, n, offsets, tile_open);
   const View<const int*, Space> tile_first_seg(tile_open);
   vector_scan_tiles(space, launch, values, offsets, sums, tile_totals, tile_first_seg);
-  if (tile_totals.extent(0) > 1)
-    vector_scan_carries(space, launch, n, offsets, sums, View<const SegPair<T>*, Space>(tile_totals), tile_first_seg);
+  const int tiles = static_cast<int>(tile_totals.extent(0));
+  if (tiles > 1)
+    Kokkos::parallel_scan("segscan::vector_scan::carries", Kokkos::RangePolicy<Space>(space, 0, tiles),
+                          TileCarries<Space, T>{n, launch.tile, offsets, sums, tile_totals, tile_first_seg});
 }
 
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_INSTANTIATE)

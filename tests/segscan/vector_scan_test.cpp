@@ -92,23 +92,24 @@ TEST_P(VectorScan, AllSegmentsOfLengthOne) {
 }
 
 TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
-  // Rows of kVectorScanRow (256), tiles of 700 (three rows, the last one short), segments of up
-  // to 4000: most cross several rows and several teams; the tiles' carries run through many chunks.
-  static_assert(kpz::segscan::kVectorScanRow == 256, "this test's tile cuts rows as described");
+  // Rows of kVectorScanRow (512), tiles of 1300 (three rows, the last one short), segments of
+  // up to 4000: most cross several rows and several teams; the tiles' carries run through many
+  // tiles.
+  static_assert(kpz::segscan::kVectorScanRow == 512, "this test's tile cuts rows as described");
   for (int ints : {0, 1}) {
-    const auto r = run({"vector-scan", {{"size", 70001}, {"tile", 700}, {"mean-length", 2000}, {"int", ints}}, 0, 7});
+    const auto r = run({"vector-scan", {{"size", 140003}, {"tile", 1300}, {"mean-length", 2000}, {"int", ints}}, 0, 7});
     KPZ_EXPECT_PASS(r);
-    EXPECT_GE(config_int(r, "longest"), 3 * 700 + 2);
+    EXPECT_GE(config_int(r, "longest"), 2 * 1300 + 2);
     EXPECT_GE(config_int(r, "teams"), 100);
   }
-  // Tiny tiles: thousands of tiles, so the one-team carries launch gives every member chunks.
+  // Tiny tiles: thousands of tiles, the carries' scan over many of Kokkos' blocks or threads.
   KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 4}, {"mean-length", 50}, {"shape", 1}}, 0, 8}));
   KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 1}, {"mean-length", 3}, {"int", 1}}, 0, 9}));
 }
 
 TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
-  // Around a lane's chunk (8 on CUDA), a row (256) and a tile.
-  for (int tile : {7, 9, 255, 257, 1000})
+  // Around a lane's chunk (16 on CUDA), a row (512) and a tile.
+  for (int tile : {15, 17, 511, 513, 1000})
     for (int n : {tile - 1, tile + 1, 3 * tile + 5}) {
       if (n < 1) continue;
       KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", tile}, {"mean-length", 6}}, 0, 13u + n}))

@@ -23,6 +23,12 @@ using ScratchView = Kokkos::View<DataType, typename Space::scratch_memory_space,
 template <class Space>
 using TeamPolicy = Kokkos::TeamPolicy<Space>;
 
+// A team policy with CUDA's __launch_bounds__: at most MaxThreads threads a block, and registers
+// few enough for MinBlocks blocks per multiprocessor. Host backends ignore the bounds; a launch
+// with more than MaxThreads threads a team fails, so use it only for shapes that fit.
+template <class Space, int MaxThreads, int MinBlocks>
+using BoundedTeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<MaxThreads, MinBlocks>>;
+
 // One team member (CUDA: one thread of a block) as seen inside a team kernel.
 template <class Space>
 using TeamMember = typename Kokkos::TeamPolicy<Space>::member_type;
@@ -37,6 +43,9 @@ using ScratchView = trace::ScratchView<DataType, Space>;
 
 template <class Space>
 using TeamPolicy = trace::TeamPolicy<Space>;
+
+template <class Space, int MaxThreads, int MinBlocks>
+using BoundedTeamPolicy = trace::TeamPolicy<Space>;  // the bounds are a GPU register hint
 
 template <class Space>
 using TeamMember = trace::Member<Space>;

@@ -30,8 +30,6 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   const LaunchShape lshape = segscan_shape(space, req, kind);
   const int team_size = lshape.team_size;
   Launch launch{team_size, lshape.tile, lshape.vector_length};
-  if (vector_kind)
-    launch.carry_team = vector_scan_carry_team(space, req.team_size, lshape.vector_length, Purpose::check);
   MergePathPlan plan = default_merge_path_plan<Space>(team_size, spmv_kind);
   if (merge_path) {
     if (req.params.get("tile")) {
@@ -45,7 +43,6 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
     check_scratch_option<Space>("segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements",
                                 "--tile", launch.tile, 0,
                                 [&](int x) { return vector_scan_scratch_bytes<Space, T>(x, launch.vector_length); });
-    check_scratch<Space>(2 * pair_buffer_bytes<Space, T>(launch.carry_team), 0, "segscan --vector-scan carries");
   } else {
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
     check_scratch_option<Space>(
@@ -150,7 +147,6 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   report.config.set("longest", segments::longest(offsets)).set("mean_length", mean).set("shape", shape_name(shape));
   report.config.set("values", ints ? "int" : "float").set("team_size", team_size);
   report.config.set("vector_length", vector_kind ? launch.vector_length : 1);
-  if (vector_kind) report.config.set("carry_team", launch.carry_team);
   if (!vector_kind && req.vector_length > 1)
     report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   if (merge_path) {

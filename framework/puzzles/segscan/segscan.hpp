@@ -46,7 +46,6 @@ struct Launch {
   int team_size;          // team members per team
   int tile;               // elements per team (multi-team scan); the single-team kernels use N
   int vector_length = 1;  // vector lanes per member (--vector-scan's ThreadVectorRange scans)
-  int carry_team = 0;     // members of --vector-scan's one-team carries launch (0: team_size)
 };
 
 inline int next_pow2(int n) {
@@ -112,20 +111,22 @@ struct SegReducer {
 };
 
 // Elements per row of --vector-scan: one member's ThreadVectorRange scan. Each vector lane
-// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 8 elements;
+// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 16 elements;
 // host: one lane walks the whole row).
-constexpr int kVectorScanRow = 256;
+constexpr int kVectorScanRow = 512;
 
-// Elements a lane loads into registers before it walks them: a whole chunk on CUDA (8 loads in
-// flight per lane instead of one load, one add, one compare at a time).
-constexpr int kLaneLoads = 8;
+// Elements a lane loads into registers before it walks them: a whole chunk on CUDA (16 loads in
+// flight per lane instead of one load, one add, one compare at a time). 16 rather than 8: the
+// lane's search for its first segment and the scan of the lanes' totals are paid once per chunk
+// (H100: the tile kernel 15 % faster at L = 32; benchmarks/results/portability-notes.md).
+constexpr int kLaneLoads = 16;
 
 KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int lanes) {
   return (kVectorScanRow + lanes - 1) / lanes;
 }
 
-// Elements per team of --vector-scan. GPU 8192: the one-team carries launch scans one pair per
-// tile, and at 4096 it took a quarter of the time at L = 32 (H100, session 19). Host 4096: a
+// Elements per team of --vector-scan. GPU 8192: fewer, longer tiles pay the tile's fixed steps
+// (three barriers, the rows' scan by one member) less often (H100, session 19). Host 4096: a
 // 16 KiB L1-sized working set per team.
 template <class Space>
 int default_vector_scan_tile() {

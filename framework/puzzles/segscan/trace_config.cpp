@@ -51,17 +51,16 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
     b.push_back({"scratch-reads-per-team", 5 * (leaves - 1) + n,
                  "two per up-sweep node, three per down-sweep node, one per output"});
   } else if (kind == Kind::vector_scan) {
-    // Two launches (tiles, then the one-team carries); a segment that began before its tile is
-    // written by the tile and completed by the carries.
+    // Two launches (tiles, then the carries' parallel_scan); a segment that began before its tile
+    // is written by the tile and completed by the carries.
     b[0] = {"global-writes-per-cell", 2, "each total once; an open segment's once more by the carries launch"};
     b[1] = {"collectives-per-team", 3 * n, "vector walks and scans of lanes, row totals and tile totals, singles"};
     b.push_back({"barriers-per-team", 3, "after the lanes' walks, the lanes' scans and the rows' carries"});
     const double rows = std::ceil(tile / kVectorScanRow);
     const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
-    const double carry_team = config.find("carry_team") ? config.find("carry_team")->as_double(team) : team;
-    b.push_back({"scratch-writes-per-team", std::max(4 * rows * lanes + 6 * rows, 2 * carry_team),
-                 "tiles: four per lane (total, lead, pending, carry) and a few per row (open segment, total, "
-                 "carry), nothing per element; carries: two per member"});
+    b.push_back({"scratch-writes-per-team", 4 * rows * lanes + 6 * rows,
+                 "four per lane (total, lead, pending, carry) and a few per row (open segment, total, carry), "
+                 "nothing per element"});
   } else {
     // multi-team, reduce, spmv: per tile a Hillis-Steele scan, the aggregates, then the carry-in.
     b.push_back({"global-reads-per-cell-per-team", std::max(1.0, team),

@@ -41,19 +41,10 @@ inline KernelNeeds segscan_needs(Kind kind) {
   if (kind == Kind::vector_scan) {
     needs.gpu_team = 8;
     needs.gpu_vector = 32;
-    needs.gpu_tile = 8192;  // default_vector_scan_tile(): the carries launch scans one pair per tile
+    needs.gpu_tile = 8192;  // default_vector_scan_tile()
     needs.host_tile = 4096;
   }
   return needs;
-}
-
-// The one-team carries launch of --vector-scan scans one pair per tile (32768 at N = 2^28 on a
-// GPU): a whole block of 32 x 32 lanes there, so that each member's chunk stays short.
-template <class Space>
-int vector_scan_carry_team(const Space& space, int team_size, int vector_length, Purpose purpose) {
-  KernelNeeds needs = segscan_needs(Kind::vector_scan);
-  needs.gpu_team = 32;
-  return launch_shape(space, needs, ShapeRequest{team_size, vector_length}, purpose).team_size;
 }
 
 template <class Space>
