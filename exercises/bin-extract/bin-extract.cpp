@@ -175,13 +175,12 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
   };
   // A GPU block of 256 threads holds 35 KiB of scratch, so six fit a multiprocessor, but at 48
   // registers a thread only five did: LaunchBounds asks the compiler for six (H100: place launch
-  // 0.80 -> 0.73 ms). Larger teams launch without bounds.
-  if (shape.team_size * shape.vector_length <= kTeamScanGpuTeam)
-    Kokkos::parallel_for(
-        "bin_extract::team_scan_place",
-        BoundedTeamPolicy<Space, kTeamScanGpuTeam, 6>(space, teams, shape.team_size, shape.vector_length)
-            .set_scratch_size(0, scratch),
-        place);
+  // 0.80 -> 0.73 ms). Kokkos refuses a bounded launch that cannot keep six blocks resident (a
+  // larger team or tile): team_size_max says so (0), and those launch without bounds.
+  const auto bounded = BoundedTeamPolicy<Space, kTeamScanGpuTeam, 6>(space, teams, shape.team_size, shape.vector_length)
+                           .set_scratch_size(0, scratch);
+  if (bounded.team_size_max(place, Kokkos::ParallelForTag()) >= shape.team_size)
+    Kokkos::parallel_for("bin_extract::team_scan_place", bounded, place);
   else
     Kokkos::parallel_for(
         "bin_extract::team_scan_place",

@@ -28,8 +28,8 @@ PuzzleSpec make_spec() {
                        0, 0, 3};
   const OptionSpec tile{"tile", "elements per team (0: 1024), or merge items per team with --merge-path 1", 0, 0,
                         1 << 13};
-  const OptionSpec vtile{"tile", "elements per team (0: the launch shape's: 8192 on a GPU, 4096 on a CPU)", 0, 0,
-                         1 << 13};
+  const OptionSpec vtile{"tile", "elements per team (0: the launch shape's: 16384 on a GPU, 4096 on a CPU)", 0, 0,
+                         1 << 15};
   const OptionSpec merge{"merge-path", "1: run the framework's merge-path kernel (the benchmark's) instead of yours", 0,
                          0, 1};
   auto size = [](std::int64_t fallback, std::int64_t max, const char* help) {

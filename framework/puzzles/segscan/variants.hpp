@@ -41,7 +41,7 @@ inline KernelNeeds segscan_needs(Kind kind) {
   if (kind == Kind::vector_scan) {
     needs.gpu_team = 8;
     needs.gpu_vector = 32;
-    needs.gpu_tile = 8192;  // default_vector_scan_tile()
+    needs.gpu_tile = 16384;  // default_vector_scan_tile()
     needs.host_tile = 4096;
   }
   return needs;
