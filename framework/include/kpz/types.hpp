@@ -24,8 +24,9 @@ template <class Space>
 using TeamPolicy = Kokkos::TeamPolicy<Space>;
 
 // A team policy with CUDA's __launch_bounds__: at most MaxThreads threads a block, and registers
-// few enough for MinBlocks blocks per multiprocessor. Host backends ignore the bounds; a launch
-// with more than MaxThreads threads a team fails, so use it only for shapes that fit.
+// few enough for MinBlocks blocks per multiprocessor. Host backends ignore the bounds. Kokkos
+// refuses a bounded launch with more threads, or with scratch that leaves room for fewer blocks:
+// ask the bounded policy's team_size_max(functor, Kokkos::ParallelForTag()) first (0: refused).
 template <class Space, int MaxThreads, int MinBlocks>
 using BoundedTeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<MaxThreads, MinBlocks>>;
 
