@@ -201,6 +201,11 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   const int lanes = launch.vector_length;
   const int per_lane = vector_scan_items_per_lane(lanes);  // elements in one lane's chunk
   const int slots = rows * lanes;                          // one per lane of every row
+  // A GPU lane's chunk (32 lanes: 64 elements) is walked from registers, kLaneLoads at a time.
+  const bool from_registers = per_lane % kLaneLoads == 0 && per_lane <= kRegisterChunk;
+  // The values as 16-byte Quads (CUDA's float4 loads: a quarter of the load instructions), or
+  // empty when the data is not 16-byte aligned.
+  const QuadView<Space, T> quads = quads_of<Space, T>(values);
   const auto policy =
       TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
           .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile, launch.vector_length)));
@@ -229,7 +234,8 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         // TODO(roughly 60 lines): each lane walks its chunk once: sums(s) for every segment
         //   whose head and end both lie in the chunk; lane_total, lead and pending for its slot.
-        //   Whole chunks of kLaneLoads: registers first, then one element at a time; other
+        //   A whole chunk of per_lane elements when from_registers: batches of kLaneLoads in
+        //   registers (from quads where they are aligned), then one element at a time; other
         //   chunks: one segment piece at a time.
         // TODO(roughly 25 lines): per row, the exclusive scan of the lanes' totals (lane_carry,
         //   one vector-level parallel_scan with SegReducer) and row_total(r); then each lane's

@@ -264,6 +264,11 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   const int lanes = launch.vector_length;
   const int per_lane = vector_scan_items_per_lane(lanes);  // elements in one lane's chunk
   const int slots = rows * lanes;                          // one per lane of every row
+  // A GPU lane's chunk (32 lanes: 64 elements) is walked from registers, kLaneLoads at a time.
+  const bool from_registers = per_lane % kLaneLoads == 0 && per_lane <= kRegisterChunk;
+  // The values as 16-byte Quads (CUDA's float4 loads: a quarter of the load instructions), or
+  // empty when the data is not 16-byte aligned.
+  const QuadView<Space, T> quads = quads_of<Space, T>(values);
   const auto policy =
       TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
           .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile, launch.vector_length)));
@@ -292,7 +297,8 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         // KPZ-TODO(roughly 60 lines): each lane walks its chunk once: sums(s) for every segment
         //   whose head and end both lie in the chunk; lane_total, lead and pending for its slot.
-        //   Whole chunks of kLaneLoads: registers first, then one element at a time; other
+        //   A whole chunk of per_lane elements when from_registers: batches of kLaneLoads in
+        //   registers (from quads where they are aligned), then one element at a time; other
         //   chunks: one segment piece at a time.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
           const int row_lo = r * kVectorScanRow, row_hi = Kokkos::min(row_lo + kVectorScanRow, count);
@@ -304,18 +310,27 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
             int waiting = -1;  // that segment, when its head lies before a and it ends in the chunk
             // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
             int s = a < b ? first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1 : 0;
-            if (b - a == kLaneLoads) {
-              // A GPU lane's chunk: its loads all in flight, unguarded, before the first add;
-              // then element by element.
-              T v[kLaneLoads];
-              for (int u = 0; u < kLaneLoads; ++u) v[u] = values(first + a + u);
+            if (from_registers && b - a == per_lane) {
+              // A GPU lane's chunk, in batches of kLaneLoads: a batch's loads all in flight,
+              // unguarded, before its first add; then element by element.
               int head = offsets(s) - first, end = offsets(s + 1) - first;
-              if (head < a && end > b) {  // the chunk lies inside one segment: a plain sum
-                for (int u = 0; u < kLaneLoads; ++u) total.value += v[u];
-                before = total.value;
-              } else {
+              for (int c = a; c < b; c += kLaneLoads) {
+                T v[kLaneLoads];
+                if (quads.data() != nullptr && (first + c) % 4 == 0) {
+                  for (int q = 0; q < kLaneLoads / 4; ++q) {
+                    const Quad<T> four = quads((first + c) / 4 + q);
+                    for (int e = 0; e < 4; ++e) v[4 * q + e] = four.v[e];
+                  }
+                } else {
+                  for (int u = 0; u < kLaneLoads; ++u) v[u] = values(first + c + u);
+                }
+                if (head < c && end > c + kLaneLoads) {  // the batch lies inside one segment: a plain sum
+                  for (int u = 0; u < kLaneLoads; ++u) total.value += v[u];
+                  if (!total.flag) before = total.value;
+                  continue;
+                }
                 for (int u = 0; u < kLaneLoads; ++u) {
-                  const int j = a + u;
+                  const int j = c + u;
                   if (j == head) {
                     total = SegPair<T>{v[u], 1};
                   } else {

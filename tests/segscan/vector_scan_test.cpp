@@ -92,29 +92,35 @@ TEST_P(VectorScan, AllSegmentsOfLengthOne) {
 }
 
 TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
-  // Rows of kVectorScanRow (512), tiles of 1300 (three rows, the last one short), segments of
-  // up to 4000: most cross several rows and several teams; the tiles' carries run through many
-  // tiles.
-  static_assert(kpz::segscan::kVectorScanRow == 512, "this test's tile cuts rows as described");
-  for (int ints : {0, 1}) {
-    const auto r = run({"vector-scan", {{"size", 140003}, {"tile", 1300}, {"mean-length", 2000}, {"int", ints}}, 0, 7});
-    KPZ_EXPECT_PASS(r);
-    EXPECT_GE(config_int(r, "longest"), 2 * 1300 + 2);
-    EXPECT_GE(config_int(r, "teams"), 100);
-  }
+  // Rows of kVectorScanRow (2048), tiles of 5200 (three rows, the last one short), segments of
+  // up to 16000: most cross several rows and several teams; the tiles' carries run through many
+  // tiles. With 32 lanes a lane's chunk is kRegisterChunk (64): the register walk, from Quads.
+  static_assert(kpz::segscan::kVectorScanRow == 2048, "this test's tile cuts rows as described");
+  static_assert(kpz::segscan::kVectorScanRow / 32 == kpz::segscan::kRegisterChunk, "32 lanes walk from registers");
+  for (const int vl : kpz::test::vector_lengths(GetParam(), {1, 32}))
+    for (int ints : {0, 1}) {
+      const auto r = run(
+          {"vector-scan", {{"size", 540007}, {"tile", 5200}, {"mean-length", 8000}, {"int", ints}}, 0, 7u + vl}, vl);
+      KPZ_EXPECT_PASS(r) << "vector length " << vl;
+      EXPECT_GE(config_int(r, "longest"), 2 * 5200 + 2);
+      EXPECT_GE(config_int(r, "teams"), 100);
+    }
   // Tiny tiles: thousands of tiles, the carries' scan over many of Kokkos' blocks or threads.
   KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 4}, {"mean-length", 50}, {"shape", 1}}, 0, 8}));
   KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 1}, {"mean-length", 3}, {"int", 1}}, 0, 9}));
 }
 
 TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
-  // Around a lane's chunk (16 on CUDA), a row (512) and a tile.
-  for (int tile : {15, 17, 511, 513, 1000})
-    for (int n : {tile - 1, tile + 1, 3 * tile + 5}) {
-      if (n < 1) continue;
-      KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", tile}, {"mean-length", 6}}, 0, 13u + n}))
-          << "N=" << n << " tile=" << tile;
-    }
+  // Around a register batch (16), a GPU lane's chunk (64), a Quad (4), a row (2048) and a tile;
+  // with one lane (a CPU's walk) and with 32 (a GPU's: from registers, from Quads only where a
+  // tile starts on a multiple of 4).
+  for (const int vl : kpz::test::vector_lengths(GetParam(), {1, 32}))
+    for (int tile : {15, 17, 63, 65, 511, 1000, 2047, 2049})
+      for (int n : {tile - 1, tile + 1, 3 * tile + 5}) {
+        if (n < 1) continue;
+        KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", tile}, {"mean-length", 6}}, 0, 13u + n}, vl))
+            << "N=" << n << " tile=" << tile << " vector length " << vl;
+      }
 }
 
 TEST_P(VectorScan, HeavyTailAndDefaults) {

@@ -58,19 +58,6 @@ namespace kpz::segscan {
 namespace merge_path {
 namespace {
 
-// A View of the Quads of `view` (element 4q..4q+3 is Quad q), or an empty one when the data is
-// not 16-byte aligned (a subview that starts mid-Quad): then quad() falls back to four loads.
-// A plain Kokkos::View made outside the kernel, so the trace build never sees data() inside it.
-template <class Space, class E>
-using QuadView = Kokkos::View<const Quad<E>*, typename Space::memory_space, Kokkos::MemoryUnmanaged>;
-
-template <class Space, class E, class V>
-QuadView<Space, E> quads_of(const V& view) {
-  const E* p = view.data();
-  const bool aligned = p != nullptr && is_quad_aligned(p);
-  return aligned ? QuadView<Space, E>(reinterpret_cast<const Quad<E>*>(p), view.extent(0) / 4) : QuadView<Space, E>();
-}
-
 // Elements of a 4-byte array: one (operator()) or the whole aligned Quad q (quad()).
 template <class Space, class E>
 struct ArrayLoader {
@@ -350,9 +337,8 @@ void merge_path_run(const Space& space, const MergePathPlan& plan, MergePathWork
 template <class Space, class T>
 void merge_path_reduce(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws,
                        View<const T*, Space> values, View<const int*, Space> offsets, View<T*, Space> sums) {
-  merge_path::merge_path_run(space, plan, ws,
-                             merge_path::ValueLoader<Space, T>{values, merge_path::quads_of<Space, T>(values)}, offsets,
-                             static_cast<int>(values.extent(0)), sums);
+  merge_path::merge_path_run(space, plan, ws, merge_path::ValueLoader<Space, T>{values, quads_of<Space, T>(values)},
+                             offsets, static_cast<int>(values.extent(0)), sums);
 }
 
 template <class Space, class T>

@@ -111,23 +111,26 @@ struct SegReducer {
 };
 
 // Elements per row of --vector-scan: one member's ThreadVectorRange scan. Each vector lane
-// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 16 elements;
-// host: one lane walks the whole row).
-constexpr int kVectorScanRow = 512;
+// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 64; host: one
+// lane walks the whole row). 2048 rather than 512: the lane's search for its first segment and
+// the scan of the lanes' totals are paid once per 64 elements instead of 16 (H100: the tile
+// kernel 1.5x faster at L = 32; benchmarks/results/portability-notes.md, session 21).
+constexpr int kVectorScanRow = 2048;
 
-// Elements a lane loads into registers before it walks them: a whole chunk on CUDA (16 loads in
-// flight per lane instead of one load, one add, one compare at a time). 16 rather than 8: the
-// lane's search for its first segment and the scan of the lanes' totals are paid once per chunk
-// (H100: the tile kernel 15 % faster at L = 32; benchmarks/results/portability-notes.md).
+// A lane's chunk of at most kRegisterChunk elements is walked from registers, kLaneLoads at a
+// time: all of a batch's loads in flight (as 16-byte Quads where the data allows) before its
+// first add. Longer chunks (a CPU lane's whole row) are walked one segment piece at a time.
 constexpr int kLaneLoads = 16;
+constexpr int kRegisterChunk = 64;
 
 KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int lanes) {
   return (kVectorScanRow + lanes - 1) / lanes;
 }
 
 // Elements per team of --vector-scan. GPU 16384: fewer, longer tiles pay the tile's fixed steps
-// (three barriers, the rows' scan by one member) less often (H100: the tile kernel at L = 32 took
-// 0.88 ms with 8192, 0.82 with 16384; 4096 was slower still). Host 4096: a 16 KiB L1-sized
+// (three barriers, the rows' scan by one member) less often (H100, rows of 512: the tile kernel at
+// L = 32 took 0.88 ms with 8192, 0.82 with 16384; 4096 was slower still); with rows of 2048 it is
+// one row per member of 8. Host 4096: a 16 KiB L1-sized
 // working set per team.
 template <class Space>
 int default_vector_scan_tile() {
