@@ -260,23 +260,24 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   const int segments = static_cast<int>(sums.extent(0));
   const int tile = launch.tile;
   const int tiles = static_cast<int>(tile_first_seg.extent(0));
-  const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
+  const int row = vector_scan_row(n, segments);  // elements per row: 2048, or 512 for short segments
+  const int rows = (tile + row - 1) / row;
   const int lanes = launch.vector_length;
-  const int per_lane = vector_scan_items_per_lane(lanes);  // elements in one lane's chunk
-  const int slots = rows * lanes;                          // one per lane of every row
-  // A GPU lane's chunk (32 lanes: 64 elements) is walked from registers, kLaneLoads at a time.
+  const int per_lane = vector_scan_items_per_lane(row, lanes);  // elements in one lane's chunk
+  const int slots = rows * lanes;                               // one per lane of every row
+  // A GPU lane's chunk (32 lanes: 64 or 16 elements) is walked from registers, kLaneLoads at a time.
   const bool from_registers = per_lane % kLaneLoads == 0 && per_lane <= kRegisterChunk;
   // The values as 16-byte Quads (CUDA's float4 loads: a quarter of the load instructions), or
   // empty when the data is not 16-byte aligned.
   const QuadView<Space, T> quads = quads_of<Space, T>(values);
   const auto policy =
       TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
-          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile, launch.vector_length)));
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile, launch.vector_length, row)));
   Kokkos::parallel_for(
       "segscan::vector_scan::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank();
         const int first = t * tile, count = Kokkos::min(tile, n - first);
-        const int rows_here = (count + kVectorScanRow - 1) / kVectorScanRow;
+        const int rows_here = (count + row - 1) / row;
         Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
         Ints open_seg(team.team_scratch(0), rows);
         Values open_value(team.team_scratch(0), rows);
@@ -301,7 +302,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         //   registers (from quads where they are aligned), then one element at a time; other
         //   chunks: one segment piece at a time.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here), [&](int r) {
-          const int row_lo = r * kVectorScanRow, row_hi = Kokkos::min(row_lo + kVectorScanRow, count);
+          const int row_lo = r * row, row_hi = Kokkos::min(row_lo + row, count);
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, lanes), [&](int k) {
             const int slot = r * lanes + k;
             const int a = Kokkos::min(row_lo + k * per_lane, row_hi), b = Kokkos::min(a + per_lane, row_hi);

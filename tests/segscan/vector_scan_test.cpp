@@ -111,16 +111,29 @@ TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
 }
 
 TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
-  // Around a register batch (16), a GPU lane's chunk (64), a Quad (4), a row (2048) and a tile;
-  // with one lane (a CPU's walk) and with 32 (a GPU's: from registers, from Quads only where a
-  // tile starts on a multiple of 4).
+  // Around a register batch (16), a GPU lane's chunk (64, or 16 in rows of 512), a Quad (4), a
+  // row (2048 or 512) and a tile; segments of 6 (rows of 512) and of 40 (rows of 2048); one lane
+  // (a CPU's walk) and 32 (a GPU's: from registers, from Quads only where a tile starts on a
+  // multiple of 4).
   for (const int vl : kpz::test::vector_lengths(GetParam(), {1, 32}))
-    for (int tile : {15, 17, 63, 65, 511, 1000, 2047, 2049})
-      for (int n : {tile - 1, tile + 1, 3 * tile + 5}) {
-        if (n < 1) continue;
-        KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", tile}, {"mean-length", 6}}, 0, 13u + n}, vl))
-            << "N=" << n << " tile=" << tile << " vector length " << vl;
-      }
+    for (const int mean : {6, 40})
+      for (int tile : {15, 17, 63, 65, 511, 513, 1000, 2047, 2049})
+        for (int n : {tile - 1, tile + 1, 3 * tile + 5}) {
+          if (n < 1) continue;
+          KPZ_EXPECT_PASS(
+              run({"vector-scan", {{"size", n}, {"tile", tile}, {"mean-length", mean}}, 0, 13u + n + mean}, vl))
+              << "N=" << n << " tile=" << tile << " mean length " << mean << " vector length " << vl;
+        }
+}
+
+TEST(VectorScanRow, ShortSegmentsGetShortRows) {
+  namespace ss = kpz::segscan;
+  EXPECT_EQ(ss::vector_scan_row(100, 20), ss::kShortSegmentRow);  // a mean of 5
+  EXPECT_EQ(ss::vector_scan_row(799, 100), ss::kShortSegmentRow);
+  EXPECT_EQ(ss::vector_scan_row(800, 100), ss::kVectorScanRow);  // a mean of 8
+  EXPECT_EQ(ss::vector_scan_row(std::int64_t{1} << 30, 1), ss::kVectorScanRow);
+  EXPECT_EQ(ss::vector_scan_row(0, 0), ss::kVectorScanRow);    // no segments
+  EXPECT_EQ(ss::vector_scan_row(0, 5), ss::kShortSegmentRow);  // only empty segments
 }
 
 TEST_P(VectorScan, HeavyTailAndDefaults) {

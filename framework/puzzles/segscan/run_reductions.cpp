@@ -40,9 +40,9 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
                          "segscan merge path with " + std::to_string(plan.tile_items) + " items per team");
     check_scratch<Space>(merge_path_carry_scratch_bytes<Space, T>(plan), 0, "segscan merge path carry scan");
   } else if (vector_kind) {
-    check_scratch_option<Space>("segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements",
-                                "--tile", launch.tile, 0,
-                                [&](int x) { return vector_scan_scratch_bytes<Space, T>(x, launch.vector_length); });
+    check_scratch_option<Space>(
+        "segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements", "--tile", launch.tile, 0,
+        [&](int x) { return vector_scan_scratch_bytes<Space, T>(x, launch.vector_length, kShortSegmentRow); });
   } else {
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
     check_scratch_option<Space>(

@@ -111,11 +111,22 @@ struct SegReducer {
 };
 
 // Elements per row of --vector-scan: one member's ThreadVectorRange scan. Each vector lane
-// walks a chunk of kVectorScanRow / lanes consecutive elements (CUDA: 32 lanes of 64; host: one
-// lane walks the whole row). 2048 rather than 512: the lane's search for its first segment and
-// the scan of the lanes' totals are paid once per 64 elements instead of 16 (H100: the tile
-// kernel 1.5x faster at L = 32; benchmarks/results/portability-notes.md, session 21).
+// walks a chunk of row / lanes consecutive elements (CUDA: 32 lanes of 64, or of 16 for short
+// segments; host: one lane walks the whole row). Rows of 2048 rather than 512: the lane's search
+// for its first segment and the scan of the lanes' totals are paid once per 64 elements instead
+// of 16 (H100, L = 32, both with Quad loads: the tile kernel 0.72 ms with rows of 512, 0.59 with
+// 2048). Where segments are shorter than kShortSegments on average, rows of 512: a warp's lanes
+// then walk 16 elements each, and the offsets and sums they touch together stay within a few
+// cache lines (H100, L = 4: 1.28 ms with rows of 512, 1.54 with 2048; at L = 8 2048 is faster).
+// The numbers: benchmarks/results/portability-notes.md, session 21.
 constexpr int kVectorScanRow = 2048;
+constexpr int kShortSegmentRow = 512;
+constexpr int kShortSegments = 8;
+
+// The row of --vector-scan for n elements in `segments` segments (the host decides, per launch).
+inline int vector_scan_row(std::int64_t n, std::int64_t segments) {
+  return segments > 0 && n < kShortSegments * segments ? kShortSegmentRow : kVectorScanRow;
+}
 
 // A lane's chunk of at most kRegisterChunk elements is walked from registers, kLaneLoads at a
 // time: all of a batch's loads in flight (as 16-byte Quads where the data allows) before its
@@ -123,8 +134,8 @@ constexpr int kVectorScanRow = 2048;
 constexpr int kLaneLoads = 16;
 constexpr int kRegisterChunk = 64;
 
-KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int lanes) {
-  return (kVectorScanRow + lanes - 1) / lanes;
+KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int row, int lanes) {
+  return (row + lanes - 1) / lanes;
 }
 
 // Elements per team of --vector-scan. GPU 16384: fewer, longer tiles pay the tile's fixed steps
@@ -139,10 +150,11 @@ int default_vector_scan_tile() {
 
 // Level-0 scratch of the --vector-scan tile kernel: per row its total, its carry-in and its
 // open segment (id and partial sum); per lane of every row its total, its carry-in, its pending
-// segment and that segment's part in the lane's chunk.
+// segment and that segment's part in the lane's chunk. The host's checks, made before the data
+// exist, pass the shorter row (kShortSegmentRow): more rows, the most scratch.
 template <class Space, class T>
-std::size_t vector_scan_scratch_bytes(int tile, int lanes) {
-  const int rows = (tile + kVectorScanRow - 1) / kVectorScanRow;
+std::size_t vector_scan_scratch_bytes(int tile, int lanes, int row) {
+  const int rows = (tile + row - 1) / row;
   const int slots = rows * lanes;
   return 2 * pair_buffer_bytes<Space, T>(rows) + ScratchView<int*, Space>::shmem_size(rows) +
          ScratchView<T*, Space>::shmem_size(rows) + 2 * pair_buffer_bytes<Space, T>(slots) +
