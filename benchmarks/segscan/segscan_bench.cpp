@@ -195,7 +195,8 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
 #endif
   report.notes.push_back(group + ": " + std::to_string(segs) + " segments, longest " +
                          std::to_string(segments::longest(offsets)) + ", merge path " + std::to_string(ws.tiles) +
-                         " teams of " + std::to_string(plan.tile_items) + " items");
+                         " teams of " + std::to_string(plan.tile_items) + " items, vector scan rows of " +
+                         std::to_string(vector_scan_row(n, segs)));
 }
 
 template <class Space>

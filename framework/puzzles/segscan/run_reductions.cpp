@@ -147,6 +147,8 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
   report.config.set("longest", segments::longest(offsets)).set("mean_length", mean).set("shape", shape_name(shape));
   report.config.set("values", ints ? "int" : "float").set("team_size", team_size);
   report.config.set("vector_length", vector_kind ? launch.vector_length : 1);
+  // The row the reference's launch chose for these data (both rows are tested: vector_scan_test).
+  if (vector_kind) report.config.set("row", vector_scan_row(n, segs));
   if (!vector_kind && req.vector_length > 1)
     report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   if (merge_path) {

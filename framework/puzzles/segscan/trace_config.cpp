@@ -56,7 +56,9 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
     b[0] = {"global-writes-per-cell", 2, "each total once; an open segment's once more by the carries launch"};
     b[1] = {"collectives-per-team", 3 * n, "vector walks and scans of lanes, row totals and tile totals, singles"};
     b.push_back({"barriers-per-team", 3, "after the lanes' walks, the lanes' scans and the rows' carries"});
-    const double rows = std::ceil(tile / kShortSegmentRow);  // the shorter row: the most rows
+    // The row the launch chose for this run's data (run config's "row": 512 or 2048 elements).
+    const double row = config.find("row") ? config.find("row")->as_double(kShortSegmentRow) : kShortSegmentRow;
+    const double rows = std::ceil(tile / row);
     const double lanes = config.find("vector_length") ? config.find("vector_length")->as_double(1) : 1;
     b.push_back({"scratch-writes-per-team", 4 * rows * lanes + 6 * rows,
                  "four per lane (total, lead, pending, carry) and a few per row (open segment, total, carry), "
