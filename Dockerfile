@@ -21,12 +21,14 @@ ARG KOKKOS_VERSION=5.0.2
 ARG KOKKOS_ARCHIVE=https://github.com/kokkos/kokkos/releases/download/${KOKKOS_VERSION}/kokkos-${KOKKOS_VERSION}.tar.gz
 ADD ${KOKKOS_ARCHIVE} /tmp/kokkos.tar.gz
 # The same backends as the `openmp` preset; built with g++, which the presets use by default.
+# Shared libraries: kpuzzles and the puzzles' modules share them (docs/setup.md, "The first
+# build"); a static Kokkos would link every puzzle into kpuzzles.
 # (ADD unpacks a local archive into a folder and leaves a downloaded one packed.)
 RUN if [ -d /tmp/kokkos.tar.gz ]; then mv /tmp/kokkos.tar.gz/kokkos-* /tmp/kokkos; \
     else mkdir /tmp/kokkos && tar -xzf /tmp/kokkos.tar.gz -C /tmp/kokkos --strip-components=1; fi \
  && cmake -S /tmp/kokkos -B /tmp/kokkos-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
-      -DCMAKE_INSTALL_PREFIX=/opt/kokkos \
+      -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREFIX=/opt/kokkos \
  && cmake --build /tmp/kokkos-build \
  && cmake --install /tmp/kokkos-build \
  && rm -rf /tmp/kokkos /tmp/kokkos-build /tmp/kokkos.tar.gz

@@ -67,7 +67,12 @@ def load_course(args):
         out = subprocess.run([kp, "list", "--json"], env=env, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"kpz_course_docs.py: `kpuzzles list --json` exited {out.returncode}: {out.stderr.strip()}")
-    return json.loads(out.stdout)
+    course = json.loads(out.stdout)
+    # Where puzzles are modules, `list` shows the built ones: the course needs every puzzle.
+    if course.get("not_built"):
+        sys.exit("kpz_course_docs.py: puzzles not built yet: " + ", ".join(course["not_built"]) +
+                 f"; build them first: cmake --build {pathlib.Path(kp).parents[2]} --target puzzles")
+    return course
 
 
 def exercises(course):

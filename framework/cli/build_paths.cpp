@@ -22,12 +22,21 @@
 #ifndef KPZ_BENCH_BINARY
 #define KPZ_BENCH_BINARY ""
 #endif
+#ifndef KPZ_MODULE_DIR
+#define KPZ_MODULE_DIR ""
+#endif
+#ifndef KPZ_MODULE_PUZZLES
+#define KPZ_MODULE_PUZZLES ""
+#endif
+#ifndef KPZ_COURSE_START
+#define KPZ_COURSE_START ""
+#endif
 
 namespace kpz::cli {
 
 BuildDefaults build_defaults() {
-  return {KPZ_SOURCE_DIR,    KPZ_BUILD_DIR,    KPZ_BUILD_TARGET, KPZ_STATE_FILE,
-          KPZ_CMAKE_COMMAND, KPZ_BUILD_BINARY, KPZ_BENCH_BINARY};
+  return {KPZ_SOURCE_DIR,   KPZ_BUILD_DIR,    KPZ_BUILD_TARGET, KPZ_STATE_FILE,     KPZ_CMAKE_COMMAND,
+          KPZ_BUILD_BINARY, KPZ_BENCH_BINARY, KPZ_MODULE_DIR,   KPZ_MODULE_PUZZLES, KPZ_COURSE_START};
 }
 
 }  // namespace kpz::cli

@@ -8,6 +8,7 @@
 #include "kpz/errors.hpp"
 #include "kpz/space_names.hpp"
 #include "learner.hpp"
+#include "puzzle_modules.hpp"
 #include "terminal.hpp"
 #include "time_limit.hpp"
 
@@ -41,6 +42,8 @@ int cmd_list(const std::vector<std::string>& args) {
     solved += status.back() == Status::solved;
   }
   const std::string backend = default_space_name();
+  // Puzzles whose module is not built yet (builds where puzzles are modules): named, not listed.
+  const std::vector<std::string> unbuilt = unbuilt_puzzles();
   int next = -1;
   for (std::size_t i = 0; i < exercises.size() && next < 0; ++i)
     if (status[i] != Status::solved && status[i] != Status::cannot_run) next = static_cast<int>(i);
@@ -67,6 +70,9 @@ int cmd_list(const std::vector<std::string>& args) {
     j.set("backend", backend).set("solved", solved).set("total", exercises.size());
     j.set("next", next >= 0 ? Json(exercises[next].id()) : Json());
     j.set("state_file", paths.state_file).set("exercises", std::move(list));
+    Json not_built = Json::array();
+    for (const auto& p : unbuilt) not_built.push(Json(p));
+    j.set("not_built", std::move(not_built));
     std::cout << j.dump() << '\n';
     return 0;
   }
@@ -109,8 +115,12 @@ int cmd_list(const std::vector<std::string>& args) {
               << "/); `kpuzzles watch` starts there\n";
     const std::string note = bug_hunt_note(learner_paths(), *exercises[next].puzzle, *exercises[next].variant);
     if (!note.empty()) std::cout << note << '\n';
-  } else if (solved == static_cast<int>(exercises.size()))
+  } else if (solved == static_cast<int>(exercises.size()) && unbuilt.empty())
     std::cout << "every exercise is solved: well done. `kpuzzles solution <puzzle>` shows the references.\n";
+  if (!unbuilt.empty())
+    std::cout << "not built yet: " << join(unbuilt, ", ") << " (`kpuzzles run <puzzle>` builds one, `kpuzzles watch` "
+              << "builds them while you work, or all now: cmake --build " << module_build_dir()
+              << " --target puzzles)\n";
   return 0;
 }
 

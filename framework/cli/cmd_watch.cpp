@@ -23,12 +23,17 @@
 #include "freshness.hpp"
 #include "kpz/errors.hpp"
 #include "learner.hpp"
+#include "process.hpp"
 #include "puzzle_flags.hpp"
+#include "puzzle_modules.hpp"
 #include "watch_keys.hpp"
 #include "watch_session.hpp"
 
 namespace kpz::cli {
 namespace {
+
+// run_watch's answer when the puzzles not built at its start are built: watch starts again.
+constexpr int kReloadWatch = -1;
 
 volatile sig_atomic_t g_stop = 0;
 void on_stop(int) {
@@ -53,6 +58,7 @@ int run_watch(WatchSession& s) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
   if (s.tty) std::cout << "\033[?25l" << std::flush;  // hide the cursor while we redraw
   request_build(s, {}, false);
+  s.jobs.rest_wanted = !unbuilt_puzzles().empty();
   s.events.emit("start", [&](Json& j) {
     j.set("watch", s.watcher.describe()).set("build_dir", s.paths.build_dir).set("target", s.paths.build_target);
   });
@@ -75,7 +81,11 @@ int run_watch(WatchSession& s) {
     reap_job(s);
     if (!stdin_open && s.jobs.idle()) s.state.quit = true;
   }
-  s.jobs.child.kill_now();
+  stop_job(s);
+  if (s.jobs.reload) {
+    if (s.tty) std::cout << "\033[?25h" << std::flush;
+    return kReloadWatch;
+  }
   draw(s);  // the last result, when stdin ended and the loop finished its work
   if (s.tty) std::cout << "\033[?25h" << std::flush;
   const int solved = s.state.solved_count();
@@ -116,10 +126,20 @@ int cmd_watch(const std::vector<std::string>& args) {
   run_watch_from_build_tree(args);  // a copy would re-check stale code (issue 19, item 9)
   const bool tty = !flags.has("no-tty") && !flags.has("json") && stdin_is_terminal() && stdout_is_terminal();
   const auto v = flags.values.find("variant");
-  WatchSession session(tty, flags.has("json"), flags.has("manual"),
-                       flags.positional.empty() ? "" : flags.positional.front(),
-                       v == flags.values.end() ? "" : v->second);
-  return run_watch(session);
+  {
+    WatchSession session(tty, flags.has("json"), flags.has("manual"),
+                         flags.positional.empty() ? "" : flags.positional.front(),
+                         v == flags.values.end() ? "" : v->second);
+    const int rc = run_watch(session);
+    if (rc != kReloadWatch) return rc;
+  }
+  // Every puzzle is built now: the same watch again, at the exercise the learner is on (the
+  // progress file has it), with every puzzle loaded.
+  if (!flags.has("json")) std::cout << "\nkpuzzles: every puzzle is built; watch starts again with all of them\n";
+  std::vector<std::string> words{learner_paths().self, "watch"};
+  for (const char* f : {"no-tty", "manual", "json"})
+    if (flags.has(f)) words.push_back(std::string("--") + f);
+  replace_process(words);
 }
 
 }  // namespace kpz::cli

@@ -9,6 +9,7 @@
 #include "kpz/registry.hpp"
 #include "paths.hpp"
 #include "process.hpp"
+#include "puzzle_modules.hpp"
 
 namespace kpz::cli {
 
@@ -40,19 +41,22 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
       tree > built)
     return "this kpuzzles (" + paths.self + ") is older than the build tree's " + paths.build_binary +
            ": your latest build is in that one, run it instead";
-  // An exercise saved after the build: the build failed, or has not run since.
+  // An exercise saved after the build: the build failed, or has not run since. Where the puzzle
+  // is a module, its module is what holds the exercise.
   std::vector<std::string> names = puzzles;
   if (names.empty()) names = Registry::instance().names();
   std::string newest;
-  fs::file_time_type newest_time = built;
+  fs::file_time_type newest_by = built;
   for (const auto& p : names) {
+    fs::file_time_type holder = built;
+    if (const std::string module = module_file(p); !module.empty() && !modified(module, holder)) continue;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(paths.exercise_dir(p), ec)) {
       const std::string ext = entry.path().extension().string();
       if (ext != ".cpp" && ext != ".hpp" && ext != ".inc") continue;
       fs::file_time_type t;
-      if (modified(entry.path().string(), t) && t > newest_time) {
-        newest_time = t;
+      if (modified(entry.path().string(), t) && t > holder && (newest.empty() || t > newest_by)) {
+        newest_by = t;
         newest = entry.path().string();
       }
     }

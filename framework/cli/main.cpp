@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "freshness.hpp"
 #include "kpz/errors.hpp"
+#include "puzzle_modules.hpp"
 
 #ifndef KPZ_VERSION
 #define KPZ_VERSION "unknown"
@@ -184,6 +186,12 @@ int run_command(std::vector<std::string> args) {
     }
     if (command->fn == kpz::cli::cmd_bench) kpz::cli::hand_bench_over({args.begin() + 1, args.end()});
     check_thread_settings();
+    if (command->fn != kpz::cli::cmd_bench) {
+      // A copy of kpuzzles hands `watch` to the build tree's program first: that one loads (and
+      // builds) the build tree's modules.
+      if (command->fn == kpz::cli::cmd_watch) kpz::cli::run_watch_from_build_tree({args.begin() + 1, args.end()});
+      kpz::cli::load_puzzle_modules(kpz::cli::puzzles_needed(args[0], {args.begin() + 1, args.end()}));
+    }
     Kokkos::ScopeGuard kokkos(kokkos_settings());
     return command->fn({args.begin() + 1, args.end()});
   } catch (const kpz::UsageError& e) {

@@ -46,6 +46,9 @@ const LearnerPaths& learner_paths() {
     };
     p.build_binary = in_build_tree(d.build_binary);
     p.bench_binary = in_build_tree(d.bench_binary);
+    // The modules this program was built with, wherever KPZ_BUILD_DIR points: a module from
+    // another tree may not match this program. KPZ_MODULE_DIR overrides it (for tests and tools).
+    p.module_dir = env_or("KPZ_MODULE_DIR", d.module_dir);
     return p;
   }();
   return paths;

@@ -2,7 +2,7 @@
 // Where the learner's files are: the source tree (exercises/, reference/, docs/), the build
 // tree that `kpuzzles watch` rebuilds, and the progress file. The defaults are baked in by
 // CMake for each executable (build_paths.cpp); environment variables override them:
-//   KPZ_SOURCE_DIR, KPZ_BUILD_DIR, KPZ_STATE_FILE, KPZ_CMAKE.
+//   KPZ_SOURCE_DIR, KPZ_BUILD_DIR, KPZ_STATE_FILE, KPZ_CMAKE, KPZ_MODULE_DIR.
 #include <string>
 
 namespace kpz::cli {
@@ -13,9 +13,12 @@ struct BuildDefaults {
   const char* build_dir;
   const char* build_target;  // the CMake target that is this program (kpuzzles)
   const char* state_file;
-  const char* cmake;         // the cmake that configured the build tree
-  const char* build_binary;  // this program as the build tree makes it (`watch` rebuilds that file)
-  const char* bench_binary;  // the program that runs `bench` for this one ("": this one does)
+  const char* cmake;           // the cmake that configured the build tree
+  const char* build_binary;    // this program as the build tree makes it (`watch` rebuilds that file)
+  const char* bench_binary;    // the program that runs `bench` for this one ("": this one does)
+  const char* module_dir;      // where the puzzles' modules are ("": every puzzle is linked in)
+  const char* module_puzzles;  // the puzzles that are modules, comma-separated
+  const char* course_start;    // the course's first puzzle (the one `learner` builds with kpuzzles)
 };
 BuildDefaults build_defaults();
 
@@ -31,6 +34,10 @@ struct LearnerPaths {
   // kpuzzles-bench, which `bench` hands over to (in KPZ_BUILD_DIR when that is set); empty: this
   // program runs the benchmarks itself, or was built without them.
   std::string bench_binary;
+  // The puzzles' modules (framework/cli/puzzle_modules.hpp): those of the build tree this program
+  // was built in (KPZ_MODULE_DIR overrides it, KPZ_BUILD_DIR does not); empty: every puzzle is
+  // linked into this program.
+  std::string module_dir;
 
   std::string exercises_dir() const { return source_dir + "/exercises"; }
   std::string exercise_dir(const std::string& puzzle) const { return exercises_dir() + "/" + puzzle; }

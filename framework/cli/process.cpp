@@ -14,6 +14,7 @@
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
@@ -117,6 +118,27 @@ bool Child::finished(ProcessResult& result) {
   result.output = output_;
   pid_ = -1;
   return true;
+}
+
+void Child::terminate(double grace_s) {
+  if (pid_ > 0) {
+    const pid_t group = pid_;
+    ::kill(-group, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(grace_s);
+    // The whole group, not only the child: a build tool cleaning up after cmake has gone must be
+    // done before the next build starts in the same tree.
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status;
+      if (pid_ > 0) {
+        const pid_t r = waitpid(pid_, &status, WNOHANG);
+        if (r == pid_ || (r < 0 && errno != EINTR)) pid_ = -1;
+      }
+      if (pid_ < 0 && ::kill(-group, 0) != 0 && errno == ESRCH) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (pid_ < 0) ::kill(-group, SIGKILL);  // past the grace: what is left of the group
+  }
+  kill_now();  // the child, if it is still there, and the pipe
 }
 
 void Child::kill_now() {

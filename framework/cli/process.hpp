@@ -37,6 +37,9 @@ class Child {
   bool finished(ProcessResult& result);
   // Kills the whole process group and reaps it.
   void kill_now();
+  // Asks the whole process group to stop (SIGTERM: make and ninja then delete the files they were
+  // writing, which a SIGKILL would leave half written), waits up to `grace_s`, then kills it.
+  void terminate(double grace_s = 10);
   const std::string& output() const { return output_; }
 
  private:

@@ -6,11 +6,16 @@
 
 #include "kpz/errors.hpp"
 #include "kpz/space_names.hpp"
+#include "puzzle_modules.hpp"
 
 namespace kpz::cli {
 
 const PuzzleSpec& find_puzzle(const std::vector<std::string>& args, const std::string& command) {
-  const auto names = Registry::instance().names();
+  // Every puzzle of the build, those whose module is not built yet included.
+  auto names = Registry::instance().names();
+  for (const auto& m : module_puzzles())
+    if (std::find(names.begin(), names.end(), m) == names.end()) names.push_back(m);
+  std::sort(names.begin(), names.end());
   if (args.empty() || args[0].rfind("-", 0) == 0)
     throw UsageError("'kpuzzles " + command + "' needs a puzzle name first; puzzles: " + join(names, ", "));
   const PuzzleSpec* spec = Registry::instance().find(args[0]);

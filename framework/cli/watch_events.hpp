@@ -9,6 +9,8 @@
 //   tests   puzzle, pass                             the full tests that `t` asked for ran
 //   hint    exercise, new, hint
 //   key     key
+//   building_others  puzzles (comma-separated)   the modules not built yet are being built
+//   others_built     ok                           that build ended (ok: watch starts again with them)
 //   quit    solved, total
 #include <iostream>
 

@@ -1,5 +1,8 @@
 #include "watch_jobs.hpp"
 
+#include "kpz/errors.hpp"
+#include "puzzle_modules.hpp"
+
 #include "watch_results.hpp"
 #include "watch_session.hpp"
 #include "watch_tests.hpp"
@@ -34,6 +37,13 @@ void on_saved(WatchSession& s, const std::set<std::string>& puzzles) {
 
 void start_next_job(WatchSession& s) {
   JobQueue& q = s.jobs;
+  // The other puzzles' build gives way to whatever the learner waits for, and starts again later.
+  if (q.job == Job::rest && q.child.running() &&
+      (q.build_wanted || q.tests_wanted || q.list_wanted || !q.checks.empty())) {
+    stop_job(s);
+    q.job = Job::none;
+    q.rest_wanted = true;
+  }
   if (q.child.running()) return;
   if (q.tests_wanted && !q.build_wanted) {
     q.tests_wanted = false;
@@ -45,7 +55,9 @@ void start_next_job(WatchSession& s) {
     q.changed.clear();
     q.build_wanted = false;
     q.checks.clear();
-    start_job(s, Job::build, -1, {s.paths.cmake, "--build", s.paths.build_dir, "--target", s.paths.build_target});
+    std::vector<std::string> argv{s.paths.cmake, "--build", s.paths.build_dir, "--target"};
+    for (const auto& t : watch_build_targets(s.paths.build_target)) argv.push_back(t);
+    start_job(s, Job::build, -1, argv);
     s.state.phase = Phase::building;
     return;
   }
@@ -61,11 +73,52 @@ void start_next_job(WatchSession& s) {
     const Exercise& e = s.state.exercises[static_cast<std::size_t>(idx)];
     start_job(s, Job::check, idx, {s.paths.self, "check", e.puzzle->name, "--variant", e.variant->name, "--json"});
     if (idx == s.state.current) s.state.phase = Phase::checking;
+    return;
   }
+  if (q.rest_wanted && !q.tests_wanted) {
+    q.rest_wanted = false;
+    std::vector<std::string> argv{s.paths.cmake, "--build", s.paths.build_dir, "--target"};
+    for (const auto& p : unbuilt_puzzles()) argv.push_back("kpz_module_" + p);
+    start_job(s, Job::rest, -1, argv);
+    s.events.emit("building_others", [&](Json& j) { j.set("puzzles", join(unbuilt_puzzles(), ",")); });
+  }
+}
+
+void stop_job(WatchSession& s) {
+  const Job j = s.jobs.job;
+  if (j == Job::build || j == Job::rest || j == Job::test_build)
+    s.jobs.child.terminate();
+  else
+    s.jobs.child.kill_now();
+  s.jobs.build_lock.reset();
+}
+
+namespace {
+const char* const kWaitingForBuild = "waiting for the build another kpuzzles runs in this build tree";
 }
 
 void start_job(WatchSession& s, Job job, int exercise, const std::vector<std::string>& argv) {
   JobQueue& q = s.jobs;
+  if (job == Job::build || job == Job::rest || job == Job::test_build) {
+    // Another kpuzzles building in the same tree (`kpuzzles run <puzzle>` building a module in
+    // another terminal): never two builds in one tree; ask again in a moment.
+    auto lock = std::make_unique<ModuleBuildLock>(false);
+    if (lock->busy()) {
+      if (job == Job::build) {
+        q.build_wanted = true;
+        q.debounce_until = Clock::now() + std::chrono::milliseconds(500);
+      } else if (job == Job::rest) {
+        q.rest_wanted = true;
+      } else {
+        q.tests_wanted = true;
+      }
+      if (s.state.message.empty()) s.state.message = kWaitingForBuild;
+      s.state.dirty = true;
+      return;
+    }
+    if (s.state.message == kWaitingForBuild) s.state.message.clear();
+    q.build_lock = std::move(lock);
+  }
   q.job = job;
   q.job_exercise = exercise;
   q.job_start = Clock::now();

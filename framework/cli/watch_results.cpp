@@ -84,6 +84,24 @@ void build_done(WatchSession& s, const ProcessResult& r) {
   queue_checks_after_build(s);
 }
 
+// The modules not built when watch started are built: watch starts again (cmd_watch) with every
+// puzzle. A failed build leaves them to be built when first run.
+void others_built(WatchSession& s, const ProcessResult& r) {
+  s.events.emit("others_built", [&](Json& j) { j.set("ok", r.ok()); });
+  if (r.ok()) {
+    s.jobs.reload = true;
+    s.state.quit = true;
+    return;
+  }
+  {
+    std::ofstream log(s.paths.build_dir + "/kpuzzles-watch-others.log", std::ios::trunc);
+    log << r.output;
+  }
+  s.jobs.rest_failed = true;
+  s.state.message = "building the other puzzles failed (" + s.paths.build_dir +
+                    "/kpuzzles-watch-others.log): `kpuzzles run <puzzle>` builds one and shows why";
+}
+
 void list_done(WatchSession& s, const ProcessResult& r) {
   WatchState& st = s.state;
   Json j;
@@ -194,6 +212,7 @@ void check_done(WatchSession& s, int idx, const ProcessResult& r) {
 void job_done(WatchSession& s, const ProcessResult& r) {
   const Job job = s.jobs.job;
   s.jobs.job = Job::none;
+  s.jobs.build_lock.reset();
   s.state.dirty = true;
   switch (job) {
     case Job::build:
@@ -210,6 +229,9 @@ void job_done(WatchSession& s, const ProcessResult& r) {
       break;
     case Job::test_run:
       tests_ran(s, r);
+      break;
+    case Job::rest:
+      others_built(s, r);
       break;
     case Job::none:
       break;

@@ -5,7 +5,9 @@
 #include <iostream>
 
 #include "bug_hunt_note.hpp"
+#include "kpz/errors.hpp"
 #include "kpz/space_names.hpp"
+#include "puzzle_modules.hpp"
 #include "text.hpp"
 #include "time_limit.hpp"
 #include "watch_keys.hpp"
@@ -102,6 +104,9 @@ std::string footer(const WatchSession& s) {
   const int total = static_cast<int>(st.exercises.size());
   std::string foot;
   if (!st.message.empty()) foot += "\n" + st.message + "\n";
+  if (s.jobs.job == Job::rest)
+    foot += "\nbuilding the other puzzles in the background (" + join(unbuilt_puzzles(), ", ") +
+            "): watch starts again with them when they are built\n";
   foot += "\n";
   if (s.tty)
     foot += "progress " + progress_bar(st.solved_count(), total, 30, s.style.color) + " solved";

@@ -1,0 +1,185 @@
+#include "puzzle_modules.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <iostream>
+#include <set>
+#include <stdexcept>
+
+#include "kpz/errors.hpp"
+#include "kpz/registry.hpp"
+#include "paths.hpp"
+
+extern char** environ;
+
+namespace kpz::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::set<std::string>& loaded_modules() {
+  static std::set<std::string> names;
+  return names;
+}
+
+// "" when loaded, else why not. RTLD_NOW: a symbol the module lacks fails here, with its name,
+// not in the middle of a run. Never closed: the registry keeps what its registration made.
+std::string load_module(const std::string& puzzle) {
+  if (loaded_modules().count(puzzle)) return "";
+  const std::string file = module_file(puzzle);
+  if (!dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    const char* why = dlerror();
+    return "the puzzle '" + puzzle + "' (" + file + ") could not be loaded: " + (why ? why : "unknown reason") +
+           "; rebuild it: cmake --build " + module_build_dir() + " --target kpz_module_" + puzzle;
+  }
+  loaded_modules().insert(puzzle);
+  return "";
+}
+
+// cmake --build for the missing modules, its output on our stderr (stdout may be --json's).
+int build_modules(const std::vector<std::string>& puzzles) {
+  const LearnerPaths& paths = learner_paths();
+  std::vector<std::string> words{paths.cmake, "--build", module_build_dir(), "--target"};
+  for (const auto& p : puzzles) words.push_back("kpz_module_" + p);
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+ModuleBuildLock::ModuleBuildLock(bool wait) {
+  if (module_puzzles().empty()) return;
+  const std::string dir = learner_paths().module_dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  fd_ = open((dir + "/.build.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) return;  // a read-only tree: nothing is built there either
+  while (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno != EWOULDBLOCK) break;  // no locks on this file system: go on unlocked
+    if (!wait) {
+      busy_ = true;
+      break;
+    }
+    std::cerr << "kpuzzles: waiting for the build another kpuzzles runs in " << module_build_dir() << std::endl;
+    while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+    break;
+  }
+}
+
+ModuleBuildLock::~ModuleBuildLock() {
+  if (fd_ >= 0) close(fd_);  // closing releases the flock
+}
+
+std::string module_build_dir() {
+  return build_defaults().build_dir ? build_defaults().build_dir : "";
+}
+
+const std::vector<std::string>& module_puzzles() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    const std::string list = build_defaults().module_puzzles ? build_defaults().module_puzzles : "";
+    if (learner_paths().module_dir.empty()) return out;
+    std::size_t at = 0;
+    while (at <= list.size()) {
+      const auto comma = list.find(',', at);
+      const std::string name = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      if (!name.empty()) out.push_back(name);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }();
+  return names;
+}
+
+std::string module_file(const std::string& puzzle) {
+  const auto& names = module_puzzles();
+  if (std::find(names.begin(), names.end(), puzzle) == names.end()) return "";
+  return learner_paths().module_dir + "/kpz-" + puzzle + ".so";
+}
+
+std::vector<std::string> puzzles_needed(const std::string& command, const std::vector<std::string>& args) {
+  const auto& names = module_puzzles();
+  const bool named = !args.empty() && args[0].rfind("-", 0) != 0;
+  const bool known = named && std::find(names.begin(), names.end(), args[0]) != names.end();
+  // `list` and `hint` for the exercise you are on show what is built. (`doctor` builds every
+  // puzzle: whether the course needs the trace build depends on all of them.)
+  if (command == "list" || (command == "hint" && !named)) return {};
+  // `watch` starts with its puzzle, or the course's first, and builds the others while you work.
+  if (command == "watch") {
+    if (known) return {args[0]};
+    const std::string start = build_defaults().course_start ? build_defaults().course_start : "";
+    if (std::find(names.begin(), names.end(), start) != names.end()) return {start};
+    return names;
+  }
+  if (named) return known ? std::vector<std::string>{args[0]} : std::vector<std::string>{};
+  return names;  // `check` of every puzzle
+}
+
+std::vector<std::string> unbuilt_puzzles() {
+  std::vector<std::string> out;
+  for (const auto& p : module_puzzles())
+    if (!loaded_modules().count(p)) out.push_back(p);
+  return out;
+}
+
+std::vector<std::string> watch_build_targets(const std::string& program_target) {
+  if (module_puzzles().empty()) return {program_target};
+  std::vector<std::string> targets{"kpuzzles"};  // the one program built with modules (framework/cli/CMakeLists.txt)
+  for (const auto& p : module_puzzles())
+    if (loaded_modules().count(p)) targets.push_back("kpz_module_" + p);
+  return targets;
+}
+
+void load_puzzle_modules(const std::vector<std::string>& needed) {
+  if (module_puzzles().empty()) return;
+  std::vector<std::string> missing;
+  for (const auto& p : module_puzzles()) {
+    const bool wanted = std::find(needed.begin(), needed.end(), p) != needed.end();
+    std::error_code ec;
+    if (!fs::exists(module_file(p), ec)) {
+      if (wanted) missing.push_back(p);
+      continue;
+    }
+    // A module that cannot be loaded (damaged, or half written by a build under way) stops only
+    // the commands that need it; the others say so and go on without it.
+    if (const std::string why = load_module(p); !why.empty()) {
+      if (wanted) throw std::runtime_error(why);
+      std::cerr << "kpuzzles: note: " << why << '\n';
+    }
+  }
+  if (missing.empty()) return;
+  const ModuleBuildLock lock(true);
+  std::cerr << "kpuzzles: building " << (missing.size() == 1 ? "the puzzle " : "the puzzles ") << join(missing, ", ")
+            << " (first use; the build's progress follows)" << std::endl;
+  if (build_modules(missing) != 0)
+    throw std::runtime_error("the build of " + join(missing, ", ") + " failed (its output is above); fix what it " +
+                             "names and run the command again, or build it yourself: cmake --build " +
+                             module_build_dir() + " --target puzzles");
+  for (const auto& p : missing)
+    if (const std::string why = load_module(p); !why.empty()) throw std::runtime_error(why);
+}
+
+}  // namespace kpz::cli

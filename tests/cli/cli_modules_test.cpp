@@ -1,0 +1,149 @@
+// kpuzzles with its puzzles as modules (issue 20: a first build a participant can plan for). A
+// module folder of its own (KPZ_MODULE_DIR) with links to some of this build's modules stands for
+// a learner's tree where only those are built; KPZ_CMAKE=false makes a build fail. Building a
+// module for real on first use is CI's serial stage: it builds the `learner` target, then
+// `kpuzzles check --reference`.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kpz/json.hpp"
+#include "shell.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Result = kpz::test::ShellResult;
+
+// Every puzzle of this build: its modules' names, in name order.
+std::vector<std::string> all_puzzles() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(KPZ_MODULE_DIR)) {
+    const std::string f = e.path().filename().string();
+    if (f.rfind("kpz-", 0) == 0 && e.path().extension() == ".so") names.push_back(f.substr(4, f.size() - 7));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::string module_of(const std::string& puzzle) {
+  return std::string(KPZ_MODULE_DIR) + "/kpz-" + puzzle + ".so";
+}
+
+// A build tree with only `built` linked in (and `damaged` as empty files).
+fs::path tree_with(const std::string& name, const std::vector<std::string>& built,
+                   const std::vector<std::string>& damaged = {}) {
+  const fs::path dir = fs::path(testing::TempDir()) / ("kpz_cli_modules_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir / "puzzles");
+  for (const auto& p : built) fs::create_symlink(module_of(p), dir / "puzzles" / ("kpz-" + p + ".so"));
+  for (const auto& p : damaged) std::ofstream(dir / "puzzles" / ("kpz-" + p + ".so")) << "";
+  return dir;
+}
+
+// kpuzzles with `tree`'s modules, its own progress file, and a cmake that always fails.
+Result kpuzzles_in(const fs::path& tree, const std::string& args) {
+  return kpz::test::shell("timeout 120 env KPZ_MODULE_DIR=" + (tree / "puzzles").string() +
+                          " KPZ_STATE_FILE=" + (tree / "state.json").string() + " KPZ_CMAKE=false " + KPZ_KPUZZLES +
+                          " " + args + " </dev/null");
+}
+
+class CliModules : public testing::Test {
+ protected:
+  void SetUp() override {
+    if (!KPZ_MODULES) GTEST_SKIP() << "this build links every puzzle into kpuzzles (KPZ_PUZZLE_MODULES)";
+    all = all_puzzles();
+    // The tests below need the course's first puzzle, conv1d and butterfly, and some others.
+    for (const char* p : {KPZ_COURSE_START, "conv1d", "butterfly"}) ASSERT_TRUE(fs::exists(module_of(p))) << p;
+    ASSERT_GE(all.size(), 4u);
+  }
+  std::vector<std::string> all;
+
+  // The puzzles of `all` that are not in `built`.
+  std::vector<std::string> all_but(const std::vector<std::string>& built) const {
+    std::vector<std::string> rest;
+    for (const auto& p : all)
+      if (std::find(built.begin(), built.end(), p) == built.end()) rest.push_back(p);
+    return rest;
+  }
+};
+
+TEST_F(CliModules, ListShowsWhatIsBuiltAndNamesTheRest) {
+  const std::vector<std::string> built = {KPZ_COURSE_START, "conv1d"};
+  const fs::path tree = tree_with("list", built);
+  const Result j = kpuzzles_in(tree, "list --json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  const kpz::Json list = kpz::Json::parse(j.out);
+  std::set<std::string> puzzles;
+  for (const auto& e : list["exercises"].items()) puzzles.insert(e["puzzle"].as_string());
+  EXPECT_EQ(puzzles, (std::set<std::string>(built.begin(), built.end())));
+  std::vector<std::string> not_built;
+  for (const auto& p : list["not_built"].items()) not_built.push_back(p.as_string());
+  EXPECT_EQ(not_built, all_but(built));
+  EXPECT_EQ(j.err.find("building"), std::string::npos) << "list builds nothing: " << j.err;
+  const Result t = kpuzzles_in(tree, "list");
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("not built yet: " + joined(all_but(built)) + " ("), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("--target puzzles"), std::string::npos) << t.out;
+}
+
+TEST_F(CliModules, APuzzleNotBuiltIsBuiltOnFirstUseAndAFailedBuildSaysSo) {
+  const fs::path tree = tree_with("build", {KPZ_COURSE_START});
+  // The build fails (KPZ_CMAKE=false). Its output goes to stderr, never into --json's stdout.
+  const Result r = kpuzzles_in(tree, "run butterfly --json");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("kpuzzles: building the puzzle butterfly (first use; the build's progress follows)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the build of butterfly failed (its output is above)"), std::string::npos) << r.err;
+  // A built puzzle runs without building anything.
+  const Result b = kpuzzles_in(tree, std::string("run ") + KPZ_COURSE_START + " --reference --json");
+  EXPECT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(b.err, "");
+  EXPECT_NE(b.out.find("\"pass\":true"), std::string::npos) << b.out;
+}
+
+TEST_F(CliModules, AnUnknownPuzzleBuildsNothingAndListsEveryPuzzle) {
+  const fs::path tree = tree_with("unknown", {KPZ_COURSE_START});
+  const Result r = kpuzzles_in(tree, "run convv1d");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(kpz::test::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("unknown puzzle 'convv1d'; puzzles: " + joined(all) + "\n"), std::string::npos) << r.err;
+}
+
+TEST_F(CliModules, ADamagedModuleStopsOnlyWhatNeedsIt) {
+  const fs::path tree = tree_with("damaged", {KPZ_COURSE_START}, {"butterfly"});
+  const Result ok = kpuzzles_in(tree, std::string("run ") + KPZ_COURSE_START + " --reference");
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_NE(ok.err.find("kpuzzles: note: the puzzle 'butterfly' ("), std::string::npos) << ok.err;
+  EXPECT_EQ(kpz::test::count_lines(ok.err), 1) << ok.err;
+  const Result bad = kpuzzles_in(tree, "run butterfly");
+  EXPECT_EQ(bad.code, 3) << bad.err;
+  EXPECT_NE(bad.err.find("could not be loaded"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("--target kpz_module_butterfly"), std::string::npos) << bad.err;
+}
+
+// `learner` builds kpuzzles and KPZ_COURSE_START's module (framework/puzzles/*/puzzle.cmake):
+// that must be where the course starts, or a participant's first `watch` waits for a build.
+TEST_F(CliModules, TheLearnerTargetsPuzzleIsWhereTheCourseStarts) {
+  const Result j = kpz::test::shell(std::string(KPZ_KPUZZLES) + " list --json </dev/null");
+  ASSERT_EQ(j.code, 0) << j.err;
+  const kpz::Json list = kpz::Json::parse(j.out);
+  ASSERT_FALSE(list["exercises"].items().empty());
+  EXPECT_EQ(list["exercises"].items().front()["puzzle"].as_string(), KPZ_COURSE_START);
+  EXPECT_TRUE(list["not_built"].items().empty()) << j.out;
+}
+
+}  // namespace
