@@ -80,7 +80,8 @@ void start_next_job(WatchSession& s) {
     std::vector<std::string> argv{s.paths.cmake, "--build", s.paths.build_dir, "--target"};
     for (const auto& p : unbuilt_puzzles()) argv.push_back("kpz_module_" + p);
     start_job(s, Job::rest, -1, argv);
-    s.events.emit("building_others", [&](Json& j) { j.set("puzzles", join(unbuilt_puzzles(), ",")); });
+    if (q.job == Job::rest)  // not when another kpuzzles builds in the tree (start_job waits for it)
+      s.events.emit("building_others", [&](Json& j) { j.set("puzzles", join(unbuilt_puzzles(), ",")); });
   }
 }
 
