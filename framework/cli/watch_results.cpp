@@ -1,11 +1,14 @@
 #include "watch_results.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "bug_hunt_note.hpp"
 #include "cli.hpp"
+#include "kpz/errors.hpp"
 #include "learner.hpp"
+#include "puzzle_modules.hpp"
 #include "text.hpp"
 #include "time_limit.hpp"
 #include "watch_render.hpp"
@@ -87,10 +90,23 @@ void build_done(WatchSession& s, const ProcessResult& r) {
 // The modules not built when watch started are built: watch starts again (cmd_watch) with every
 // puzzle. A failed build leaves them to be built when first run.
 void others_built(WatchSession& s, const ProcessResult& r) {
-  s.events.emit("others_built", [&](Json& j) { j.set("ok", r.ok()); });
-  if (r.ok()) {
+  // Starting again only helps when the modules are there now (KPZ_MODULE_DIR may point elsewhere
+  // than the build writes): else watch would start again and again.
+  std::vector<std::string> still_missing;
+  for (const auto& p : unbuilt_puzzles()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(module_file(p), ec)) still_missing.push_back(p);
+  }
+  s.events.emit("others_built", [&](Json& j) { j.set("ok", r.ok() && still_missing.empty()); });
+  if (r.ok() && still_missing.empty()) {
     s.jobs.reload = true;
     s.state.quit = true;
+    return;
+  }
+  if (r.ok()) {
+    s.jobs.rest_failed = true;
+    s.state.message = "the other puzzles were built, but " + join(still_missing, ", ") + " is not in " +
+                      s.paths.module_dir + ": `kpuzzles run <puzzle>` says why";
     return;
   }
   {

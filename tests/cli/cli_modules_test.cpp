@@ -135,6 +135,43 @@ TEST_F(CliModules, ADamagedModuleStopsOnlyWhatNeedsIt) {
   EXPECT_NE(bad.err.find("--target kpz_module_butterfly"), std::string::npos) << bad.err;
 }
 
+// `watch` starts with what is built, builds the rest in the background and starts again with every
+// puzzle. The "build" is a stand-in for cmake that links the module into the test's folder.
+TEST_F(CliModules, WatchBuildsTheOthersInTheBackgroundAndStartsAgainWithThem) {
+  const std::vector<std::string> built = all_but({"butterfly"});
+  const fs::path tree = tree_with("watch", built);
+  const fs::path fake_cmake = tree / "fake-cmake.sh";
+  std::ofstream(fake_cmake) << "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in kpz_module_*) p=${a#kpz_module_}; "
+                            << "ln -sf " << KPZ_MODULE_DIR << "/kpz-$p.so " << (tree / "puzzles").string()
+                            << "/kpz-$p.so;; esac; done\n";
+  fs::permissions(fake_cmake, fs::perms::owner_all);
+  const Result r =
+      kpz::test::shell("(sleep 15; echo q) | timeout 120 env KPZ_MODULE_DIR=" + (tree / "puzzles").string() +
+                       " KPZ_STATE_FILE=" + (tree / "state.json").string() + " KPZ_CMAKE=" + fake_cmake.string() + " " +
+                       KPZ_KPUZZLES + " watch --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  std::vector<std::string> events;
+  std::vector<long> totals;
+  for (std::size_t at = 0; at < r.out.size();) {
+    const std::size_t end = r.out.find('\n', at);
+    const kpz::Json e = kpz::Json::parse(r.out.substr(at, end - at));
+    events.push_back(e["event"].as_string());
+    if (events.back() == "ready") totals.push_back(static_cast<long>(e["total"].as_int()));
+    if (events.back() == "building_others") EXPECT_EQ(e["puzzles"].as_string(), "butterfly");
+    if (events.back() == "others_built") EXPECT_TRUE(e["ok"].as_bool()) << r.out;
+    at = end == std::string::npos ? r.out.size() : end + 1;
+  }
+  const auto at = [&](const std::string& name) {
+    return std::find(events.begin(), events.end(), name) - events.begin();
+  };
+  ASSERT_LT(at("others_built"), static_cast<long>(events.size())) << r.out;
+  EXPECT_LT(at("ready"), at("building_others")) << "the first result comes before the background build";
+  EXPECT_EQ(std::count(events.begin(), events.end(), "start"), 2) << r.out;
+  ASSERT_EQ(totals.size(), 2u) << r.out;
+  EXPECT_LT(totals[0], totals[1]) << "the second start lists the other puzzles' exercises too";
+  EXPECT_EQ(events.back(), "quit");
+}
+
 // `learner` builds kpuzzles and KPZ_COURSE_START's module (framework/puzzles/*/puzzle.cmake):
 // that must be where the course starts, or a participant's first `watch` waits for a build.
 TEST_F(CliModules, TheLearnerTargetsPuzzleIsWhereTheCourseStarts) {
