@@ -24,9 +24,10 @@ macro(kpz_modules_before_dependencies)
   endif()
 endmacro()
 
-macro(kpz_modules_after_dependencies)
+# Between Kokkos and Kokkos Kernels: without a shared Kokkos (an installed static one, or CUDA),
+# no modules, and an in-tree Kokkos Kernels is built as before (static, like that Kokkos).
+macro(kpz_modules_after_kokkos)
   if(KPZ_MODULES_ENABLED)
-    set(BUILD_SHARED_LIBS "${_kpz_shared_before}")
     set(_kpz_core Kokkos::kokkoscore)
     if(NOT TARGET ${_kpz_core})
       set(_kpz_core kokkoscore)
@@ -39,11 +40,19 @@ macro(kpz_modules_after_dependencies)
       set(KPZ_MODULES_ENABLED OFF)
       message(STATUS "kpz: every puzzle linked into kpuzzles: the installed Kokkos is a static library "
                      "(install it with -DBUILD_SHARED_LIBS=ON and kpuzzles builds each puzzle when first used)")
-    else()
-      # Objects that go into a module, and the precompiled header they share, are position independent.
-      set(KPZ_MODULE_DIR "${CMAKE_BINARY_DIR}/puzzles")
-      message(STATUS "kpz: puzzles are modules in ${KPZ_MODULE_DIR}, built when first used (KPZ_PUZZLE_MODULES)")
     endif()
+    if(NOT KPZ_MODULES_ENABLED)
+      set(BUILD_SHARED_LIBS "${_kpz_shared_before}")
+    endif()
+  endif()
+endmacro()
+
+# After Kokkos Kernels (an in-tree one is shared too, beside a shared Kokkos).
+macro(kpz_modules_after_dependencies)
+  if(KPZ_MODULES_ENABLED)
+    set(BUILD_SHARED_LIBS "${_kpz_shared_before}")
+    set(KPZ_MODULE_DIR "${CMAKE_BINARY_DIR}/puzzles")
+    message(STATUS "kpz: puzzles are modules in ${KPZ_MODULE_DIR}, built when first used (KPZ_PUZZLE_MODULES)")
   endif()
 endmacro()
 
