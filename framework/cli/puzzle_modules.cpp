@@ -16,6 +16,7 @@
 
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
+#include "learner.hpp"
 #include "paths.hpp"
 
 extern char** environ;
@@ -122,11 +123,20 @@ std::string module_file(const std::string& puzzle) {
 
 std::vector<std::string> puzzles_needed(const std::string& command, const std::vector<std::string>& args) {
   const auto& names = module_puzzles();
+  if (names.empty()) return {};  // every puzzle is linked in
   const bool named = !args.empty() && args[0].rfind("-", 0) != 0;
   const bool known = named && std::find(names.begin(), names.end(), args[0]) != names.end();
-  // `list` and `hint` for the exercise you are on show what is built. (`doctor` builds every
-  // puzzle: whether the course needs the trace build depends on all of them.)
-  if (command == "list" || (command == "hint" && !named)) return {};
+  // `list` shows what is built. (`doctor` builds every puzzle: whether the course needs the
+  // trace build depends on all of them.)
+  if (command == "list") return {};
+  // `hint` without a puzzle: the exercise you are on (the progress file's), whose puzzle may
+  // have been built by a watch that has not started again yet.
+  if (command == "hint" && !named) {
+    const std::string current = load_state().current();
+    const std::string puzzle = current.substr(0, current.find('/'));
+    if (std::find(names.begin(), names.end(), puzzle) != names.end()) return {puzzle};
+    return {};
+  }
   // `watch` starts with its puzzle, or the course's first, and builds the others while you work.
   if (command == "watch") {
     if (known) return {args[0]};

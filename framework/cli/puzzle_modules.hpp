@@ -21,9 +21,10 @@ std::string module_build_dir();
 std::string module_file(const std::string& puzzle);
 
 // The modules a command builds when they are missing: the puzzle it names; none for a word that
-// names no puzzle (the command says it is unknown), for `list` and `hint` of the current exercise
-// (they show what is built); the named or the course's first puzzle for `watch` (which builds the
-// others in the background); every puzzle for `check` of all and for `doctor`.
+// names no puzzle (the command says it is unknown) and for `list` (it shows what is built); the
+// puzzle of the exercise you are on for `hint` without a puzzle; the named or the course's first
+// puzzle for `watch` (which builds the others in the background); every puzzle for `check` of
+// all and for `doctor`.
 std::vector<std::string> puzzles_needed(const std::string& command, const std::vector<std::string>& args);
 
 // The module puzzles this program has not loaded (not built yet), in name order.

@@ -172,6 +172,23 @@ TEST_F(CliModules, WatchBuildsTheOthersInTheBackgroundAndStartsAgainWithThem) {
   EXPECT_EQ(events.back(), "quit");
 }
 
+// `hint` without a puzzle answers for the exercise the progress file says you are on, building its
+// puzzle if need be (a stand-in cmake links the module), never for another puzzle.
+TEST_F(CliModules, HintForTheExerciseYouAreOnBuildsItsPuzzle) {
+  const fs::path tree = tree_with("hint", {KPZ_COURSE_START});
+  const fs::path fake_cmake = tree / "fake-cmake.sh";
+  std::ofstream(fake_cmake) << "#!/bin/sh\nln -sf " << module_of("conv1d") << " " << (tree / "puzzles").string()
+                            << "/kpz-conv1d.so\n";
+  fs::permissions(fake_cmake, fs::perms::owner_all);
+  std::ofstream(tree / "state.json") << R"({"version":1,"current":"conv1d/simple"})";
+  const Result r = kpz::test::shell("timeout 120 env KPZ_MODULE_DIR=" + (tree / "puzzles").string() +
+                                    " KPZ_STATE_FILE=" + (tree / "state.json").string() +
+                                    " KPZ_CMAKE=" + fake_cmake.string() + " " + KPZ_KPUZZLES + " hint </dev/null");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("kpuzzles: building the puzzle conv1d"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.rfind("conv1d --simple", 0), 0u) << r.out;
+}
+
 // `learner` builds kpuzzles and KPZ_COURSE_START's module (framework/puzzles/*/puzzle.cmake):
 // that must be where the course starts, or a participant's first `watch` waits for a build.
 TEST_F(CliModules, TheLearnerTargetsPuzzleIsWhereTheCourseStarts) {
