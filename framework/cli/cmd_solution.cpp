@@ -63,7 +63,7 @@ int cmd_solution(const std::vector<std::string>& args) {
     s.record_solution(spec.name, gate.forced);
     return true;
   });
-  const std::string doc = paths.docs_file(spec.doc.empty() ? "puzzles/" + spec.name + ".md" : spec.doc);
+  const std::string doc = paths.docs_file(spec.doc_page());
   const std::string explained = markdown_section(read_text_file(doc), "The solution explained");
   const auto pairs = skeleton_pairs(paths.source_dir, spec.name);
   if (json) {

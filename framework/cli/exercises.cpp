@@ -50,17 +50,6 @@ const VariantSpec& pick_variant(const PuzzleSpec& puzzle, const std::string& req
   return *ordered.front();
 }
 
-std::string check_flags(const CheckCase& check) {
-  std::string flags;
-  const auto add = [&flags](const std::string& name, std::int64_t value) {
-    flags += (flags.empty() ? "--" : " --") + name + " " + std::to_string(value);
-  };
-  for (const auto& option : check.options) add(option.first, option.second);
-  if (check.team_size > 0) add("team-size", check.team_size);
-  if (check.vector_length > 0) add("vector-length", check.vector_length);
-  return flags;
-}
-
 const CaseResult* ExerciseResult::first_failure() const {
   for (const auto& c : cases)
     if (!c.usage_error.empty() || !c.report.pass) return &c;
@@ -118,25 +107,7 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
   for (const CheckCase* check : checks) {
     CaseResult c;
     c.args = "--" + variant.name + (check ? " " + check_flags(*check) : "");
-    // A malformed check is the puzzle's bug: UsageError from here would blame the learner.
-    try {
-      OptionValues given;
-      if (check)
-        for (const auto& option : check->options)
-          if (!given.emplace(option.first, option.second).second)
-            throw UsageError("--" + option.first + " given twice");
-      c.request.params = kpz::resolve_params(puzzle, variant, given);
-    } catch (const UsageError& e) {
-      throw std::logic_error("puzzle " + puzzle.name + ": bad check '" + c.args + "': " + e.what());
-    }
-    c.request.variant = variant.name;
-    c.request.impl = impl;
-    c.request.space = default_space_name();
-    if (check) {
-      c.request.team_size = check->team_size;
-      c.request.vector_length = check->vector_length;
-    }
-    if (!space.empty()) c.request.space = space;
+    c.request = check_request(puzzle, variant, check, impl, space.empty() ? default_space_name() : space);
     const auto& values = c.request.params.values();
     const auto size = values.find("size");
     c.request.keep_arrays = keep_arrays && (size == values.end() || size->second <= 64);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/params.hpp"
 #include "kpz/registry.hpp"
 #include "paths.hpp"
 #include "state.hpp"
@@ -50,8 +51,7 @@ struct ExerciseResult {
   const CaseResult* first_failure() const;
 };
 
-// The flags that repeat a check with `kpuzzles run`: "--size 4099 --kernel-size 5 --team-size 1".
-std::string check_flags(const CheckCase& check);
+using kpz::check_flags;  // kpz/params.hpp
 
 // Runs the learner's (or the reference's) code on every case of the exercise, in this
 // process, stopping at the first failure. `space` empty: the build's default space. The trace

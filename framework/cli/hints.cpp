@@ -12,7 +12,7 @@ namespace kpz::cli {
 ExerciseHints load_hints(const PuzzleSpec& puzzle, const VariantSpec& variant) {
   ExerciseHints h;
   h.key = hint_key(puzzle, variant);
-  h.doc_path = learner_paths().docs_file(puzzle.doc.empty() ? "puzzles/" + puzzle.name + ".md" : puzzle.doc);
+  h.doc_path = learner_paths().docs_file(puzzle.doc_page());
   const std::string page = read_text_file(h.doc_path);
   if (page.empty())
     throw std::runtime_error("cannot read " + h.doc_path +

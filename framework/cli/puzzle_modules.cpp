@@ -1,9 +1,7 @@
 #include "puzzle_modules.hpp"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <spawn.h>
-#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +43,10 @@ std::string load_module(const std::string& puzzle) {
 }
 
 // cmake --build for the missing modules, its output on our stderr (stdout may be --json's).
+// Not run_process: that one captures the output through a pipe and puts the child in a process
+// group of its own (for watch, which kills it). Here the build writes to the terminal itself, so
+// Ninja keeps its one-line progress, and stays in our group, so Ctrl-C stops it with us instead
+// of leaving it to write into the tree.
 int build_modules(const std::vector<std::string>& puzzles) {
   const LearnerPaths& paths = learner_paths();
   std::vector<std::string> words{paths.cmake, "--build", module_build_dir(), "--target"};
@@ -72,24 +74,9 @@ ModuleBuildLock::ModuleBuildLock(bool wait) {
   const std::string dir = learner_paths().module_dir;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  fd_ = open((dir + "/.build.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) return;  // a read-only tree: nothing is built there either
-  while (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EINTR) continue;
-    if (errno != EWOULDBLOCK) break;  // no locks on this file system: go on unlocked
-    if (!wait) {
-      busy_ = true;
-      break;
-    }
+  lock_ = std::make_unique<FileLock>(dir + "/.build.lock", wait ? -1.0 : 0.0, [] {
     std::cerr << "kpuzzles: waiting for the build another kpuzzles runs in " << module_build_dir() << std::endl;
-    while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-    }
-    break;
-  }
-}
-
-ModuleBuildLock::~ModuleBuildLock() {
-  if (fd_ >= 0) close(fd_);  // closing releases the flock
+  });
 }
 
 std::string module_build_dir() {

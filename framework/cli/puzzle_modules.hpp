@@ -4,8 +4,11 @@
 // shared module, <build>/puzzles/kpz-<name>.so, whose static registration adds the puzzle to the
 // registry when it is loaded. A command loads the modules that exist and builds, with the build's
 // output on stderr, those it needs that do not: the first build is kpuzzles and the first puzzle.
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "file_lock.hpp"
 
 namespace kpz::cli {
 
@@ -38,14 +41,10 @@ std::vector<std::string> unbuilt_puzzles();
 class ModuleBuildLock {
  public:
   explicit ModuleBuildLock(bool wait);
-  ~ModuleBuildLock();
-  ModuleBuildLock(const ModuleBuildLock&) = delete;
-  ModuleBuildLock& operator=(const ModuleBuildLock&) = delete;
-  bool busy() const { return busy_; }
+  bool busy() const { return lock_ && lock_->busy(); }
 
  private:
-  int fd_ = -1;
-  bool busy_ = false;
+  std::unique_ptr<FileLock> lock_;
 };
 
 // What `kpuzzles watch` rebuilds after a save: this program and the modules it loaded (those not

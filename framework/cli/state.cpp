@@ -1,13 +1,11 @@
 #include "state.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -15,7 +13,6 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "docs_text.hpp"
 #include "kpz/errors.hpp"
@@ -223,30 +220,11 @@ StateLock::StateLock(const std::string& state_path, double timeout_s) {
   const fs::path p(state_path);
   if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
   const std::string lock = state_path + ".lock";
-  fd_ = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) fd_ = open(lock.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) return;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  while (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    if (errno == EINTR) continue;
-    if (errno != EWOULDBLOCK) {  // no locks on this file system: go on unlocked
-      close(fd_);
-      fd_ = -1;
-      return;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      close(fd_);
-      fd_ = -1;
-      throw std::runtime_error("the progress file " + state_path + " stayed locked for " +
-                               std::to_string(static_cast<int>(timeout_s)) + " s by another kpuzzles (lock " + lock +
-                               "); try again, or end the kpuzzles that hangs");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-}
-
-StateLock::~StateLock() {
-  if (fd_ >= 0) close(fd_);  // closing releases the flock
+  lock_ = std::make_unique<FileLock>(lock, timeout_s);
+  if (lock_->busy())
+    throw std::runtime_error("the progress file " + state_path + " stayed locked for " +
+                             std::to_string(static_cast<int>(timeout_s)) + " s by another kpuzzles (lock " + lock +
+                             "); try again, or end the kpuzzles that hangs");
 }
 
 Json& LearnerState::section(const std::string& name) {

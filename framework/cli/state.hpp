@@ -5,9 +5,11 @@
 // terminal) write it at the same time: every update is a read-modify-write under StateLock, and
 // every save goes through a temporary file of its own, renamed over the file.
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "file_lock.hpp"
 #include "kpz/json.hpp"
 
 namespace kpz::cli {
@@ -65,13 +67,10 @@ class LearnerState {
 class StateLock {
  public:
   explicit StateLock(const std::string& state_path, double timeout_s = 30);
-  ~StateLock();
-  StateLock(const StateLock&) = delete;
-  StateLock& operator=(const StateLock&) = delete;
-  bool held() const { return fd_ >= 0; }
+  bool held() const { return lock_ && lock_->held(); }
 
  private:
-  int fd_ = -1;
+  std::unique_ptr<FileLock> lock_;
 };
 
 // When `kpuzzles solution <puzzle>` may show the reference: every variant passes now or has

@@ -1,6 +1,7 @@
 #include "kpz/params.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "kpz/errors.hpp"
@@ -50,6 +51,40 @@ Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const 
   }
   check_multiples(variant, p);
   return p;
+}
+
+std::string check_flags(const CheckCase& check) {
+  std::string flags;
+  const auto add = [&flags](const std::string& name, std::int64_t value) {
+    flags += (flags.empty() ? "--" : " --") + name + " " + std::to_string(value);
+  };
+  for (const auto& option : check.options) add(option.first, option.second);
+  if (check.team_size > 0) add("team-size", check.team_size);
+  if (check.vector_length > 0) add("vector-length", check.vector_length);
+  return flags;
+}
+
+RunRequest check_request(const PuzzleSpec& puzzle, const VariantSpec& variant, const CheckCase* check, Impl impl,
+                         const std::string& space) {
+  RunRequest request;
+  try {
+    OptionValues given;
+    if (check)
+      for (const auto& option : check->options)
+        if (!given.emplace(option.first, option.second).second) throw UsageError("--" + option.first + " given twice");
+    request.params = resolve_params(puzzle, variant, given);
+  } catch (const UsageError& e) {
+    throw std::logic_error("puzzle " + puzzle.name + ": bad check '--" + variant.name +
+                           (check ? " " + check_flags(*check) : "") + "': " + e.what());
+  }
+  request.variant = variant.name;
+  request.impl = impl;
+  request.space = space;
+  if (check) {
+    request.team_size = check->team_size;
+    request.vector_length = check->vector_length;
+  }
+  return request;
 }
 
 }  // namespace kpz

@@ -1,5 +1,6 @@
-// batched: the worked example, edge cases and seeded random cases on every enabled space, for the
-// hand-written team kernel and the one composed from Kokkos Kernels' team routines.
+// batched: the worked example, team-size and vector-length sweeps, usage errors and a large case
+// on every enabled space, for the hand-written team kernel and the one composed from Kokkos
+// Kernels' team routines. The edge cases are the spec's checks (support/variant_checks_test.cpp).
 #include "kpz/launch_shape.hpp"
 #include "kpz_test.hpp"
 
@@ -25,25 +26,6 @@ TEST_P(Batched, WorkedExample) {
     KPZ_EXPECT_PASS(r) << variant;
     // r of both systems, then rr: the values printed in docs/puzzles/batched.md.
     EXPECT_EQ(r.output.dump(), "[2,-6,-3,-11,40,130]") << variant;
-  }
-}
-
-TEST_P(Batched, EdgeCases) {
-  // One system; 1 x 1; one row; one column; fewer rows than a team; rows and columns that are
-  // not a multiple of the team size or the lanes; wide and tall systems.
-  for (const char* variant : kVariants) {
-    for (auto [b, m, n] : {std::tuple{1, 1, 1},
-                           {1, 1, 40},
-                           {1, 37, 1},
-                           {3, 2, 3},
-                           {1, 5, 5},
-                           {4, 13, 29},
-                           {2, 100, 3},
-                           {3, 3, 100},
-                           {1, 65, 67}}) {
-      const auto r = run({variant, sizes(b, m, n), 0, 7u * b + 3u * m + n});
-      KPZ_EXPECT_PASS(r) << variant << " B=" << b << " M=" << m << " N=" << n;
-    }
   }
 }
 

@@ -24,4 +24,14 @@ void check_multiples(const VariantSpec& variant, const Params& params);
 // options: --size, ..."), a value outside an option's range, and a broken rule between options.
 Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const OptionValues& given);
 
+// The flags that repeat a check with `kpuzzles run`: "--size 4099 --kernel-size 5 --team-size 1".
+std::string check_flags(const CheckCase& check);
+
+// The run of one case of an exercise: the variant's defaults (`check` null) or one of its checks,
+// on `space`, as `kpuzzles check` and the puzzles' generated tests run it. A check the variant
+// cannot take (an option it lacks, a value out of range, an option given twice) is the puzzle's
+// bug: std::logic_error naming the puzzle, never a UsageError that would blame the learner.
+RunRequest check_request(const PuzzleSpec& puzzle, const VariantSpec& variant, const CheckCase* check, Impl impl,
+                         const std::string& space);
+
 }  // namespace kpz

@@ -155,6 +155,13 @@ TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
                     std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget);
 
 struct PuzzleSpec {
+  PuzzleSpec() = default;
+  // Every puzzle's page is docs/puzzles/<name>.md (the layout every puzzle follows).
+  PuzzleSpec(std::string puzzle_name, std::string puzzle_summary)
+      : name(std::move(puzzle_name)), summary(std::move(puzzle_summary)), doc("puzzles/" + name + ".md") {}
+  // The docs page, relative to docs/ (puzzles/<name>.md when `doc` is not set).
+  std::string doc_page() const { return doc.empty() ? "puzzles/" + name + ".md" : doc; }
+
   std::string name;
   std::string summary;
   std::string doc;                    // path of its docs page, relative to docs/

@@ -15,11 +15,7 @@ namespace {
 
 // One lane per member; on a CPU, teams as large as the backend gives, so that a missing barrier shows.
 KernelNeeds team_needs() {
-  KernelNeeds needs;
-  needs.gpu_team = 256;
-  needs.gpu_vector = 1;
-  needs.host_vector = 1;
-  return needs;
+  return KernelNeeds{.gpu_team = 256, .gpu_vector = 1, .host_vector = 1};
 }
 
 template <class Space>

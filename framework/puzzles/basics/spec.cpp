@@ -1,5 +1,6 @@
 // basics' registration: the on-ramp's variants (one per Kokkos concept, in course order), their
 // options and checks, trace configurations and budgets. The runners are in run_*.cpp.
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -71,45 +72,49 @@ void set_trace_configs(PuzzleSpec& spec) {
 
 PuzzleSpec make_spec() {
   const OptionSpec tile{"tile", "elements per team", 4, 1, 1 << 16};
-  PuzzleSpec spec;
-  spec.name = "basics";
-  spec.summary = "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch";
-  spec.doc = "puzzles/basics.md";
+  const auto sizes = [](std::initializer_list<std::int64_t> ns) {
+    std::vector<CheckCase> cases;
+    for (const std::int64_t n : ns) cases.push_back(CheckCase{{"size", n}});
+    return cases;
+  };
+  const auto matrix = [](std::int64_t rows, std::int64_t cols) { return CheckCase{{"rows", rows}, {"cols", cols}}; };
+  const auto binned = [](std::int64_t n, std::int64_t bins) { return CheckCase{{"size", n}, {"bins", bins}}; };
+  PuzzleSpec spec{"basics", "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch"};
   spec.variants = {
       {"views",
        "Views, a host mirror and deep_copy: out = 2 in + 1 computed on the device (in = 0..7)",
        {{"size", "N (random inputs when given)", 8, 1, kMaxSize}},
        "views",
-       {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}}}},
+       sizes({1, 2, 127, 128, 129, 1000, 4099})},
       {"axpy",
        "RangePolicy with a guard: z = alpha x + y over a launch padded to blocks of 128",
        {{"size", "N (random inputs when given)", 5, 1, kMaxSize}},
        "axpy",
-       {CheckCase{{"size", 1}}, CheckCase{{"size", 128}}, CheckCase{{"size", 1001}}}},
+       sizes({1, 128, 1001, 2, 127, 129, 4099})},
       {"mdrange",
        "MDRangePolicy: out(i, j) = in(i, j) + u(i) v(j) on a 3 x 4 matrix",
        {{"rows", "rows of the matrix (random inputs when given)", 3, 1, 1 << 16},
         {"cols", "columns of the matrix (random inputs when given)", 4, 1, 1 << 16}},
        "mdrange",
-       {CheckCase{{"rows", 1}, {"cols", 1}}, CheckCase{{"rows", 1}, {"cols", 37}}, CheckCase{{"rows", 37}, {"cols", 1}},
-        CheckCase{{"rows", 100}, {"cols", 33}}}},
+       // One row, one column, rows != cols both ways, sizes that are not tile multiples.
+       {matrix(1, 1), matrix(1, 37), matrix(37, 1), matrix(100, 33), matrix(3, 4), matrix(33, 100), matrix(257, 129)}},
       {"reduce",
        "parallel_reduce: the maximum (built-in Max) and the minimum with its index (MinLoc)",
        {{"size", "N (random inputs when given)", 8, 1, kMaxSize}},
        "reduce",
-       {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}}}},
+       sizes({1, 1000, 2, 3, 65537})},
       {"scan",
        "parallel_scan: exclusive prefix sums of counts, the total at the end",
        {{"size", "N (random inputs when given)", 8, 1, kMaxScanSize}},
        "scan",
-       {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}}}},
+       sizes({1, 1000, 2, 127, 128, 129, 4099})},
       {"histogram",
        "a histogram twice: with atomic_add and with a ScatterView (12 values, 5 bins)",
        {{"size", "values (random when size or bins is given)", 12, 1, kMaxSize},
         {"bins", "bins (random values when size or bins is given)", 5, 1, 1 << 20}},
        "histogram_atomic",
-       {CheckCase{{"size", 1}, {"bins", 1}}, CheckCase{{"size", 3}, {"bins", 20}},
-        CheckCase{{"size", 10000}, {"bins", 7}}}},
+       // One bin; more bins than values (most stay empty); few bins (heavy contention); many bins.
+       {binned(1, 1), binned(3, 20), binned(10000, 7), binned(1000, 1000), binned(4099, 1), binned(20000, 4096)}},
       {"team",
        "TeamPolicy and TeamThreadRange: reverse each team's tile (N = 10, tiles of 4)",
        {{"size", "N (random inputs when given)", 10, 1, kMaxSize}, tile},

@@ -28,12 +28,7 @@ struct Launch {
 // One system per team: rows on the members, a row's columns on the vector lanes. GPU: 8 rows at
 // a time, 32 lanes over a row (one warp per row); CPU: one lane, the row is a SIMD loop.
 inline KernelNeeds team_needs() {
-  KernelNeeds needs;
-  needs.gpu_team = 8;
-  needs.gpu_vector = 32;
-  needs.host_vector = 1;
-  needs.check_team = 64;
-  return needs;
+  return KernelNeeds{.gpu_team = 8, .gpu_vector = 32, .host_vector = 1, .check_team = 64};
 }
 
 // Fewest bytes any batched kernel moves: A, x and rhs read once, r and rr written once.

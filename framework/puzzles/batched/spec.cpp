@@ -144,14 +144,16 @@ PuzzleSpec make_spec() {
       {"batch", "number of systems B (random inputs when a size is given)", 2, 1, kMaxElements},
       {"rows", "rows M of every A_b (random inputs when a size is given)", 2, 1, 4096},
       {"cols", "columns N of every A_b (random inputs when a size is given)", 3, 1, 4096}};
+  // One system; 1 x 1; one row; one column; fewer rows than a team; rows and columns that are not
+  // a multiple of the team size or the lanes; wide and tall systems; teams of one member.
+  const auto system = [](std::int64_t batch, std::int64_t rows, std::int64_t cols) {
+    return CheckCase{{"batch", batch}, {"rows", rows}, {"cols", cols}};
+  };
   const std::vector<CheckCase> checks = {
-      CheckCase{{"batch", 1}, {"rows", 1}, {"cols", 1}}, CheckCase{{"batch", 1}, {"rows", 37}, {"cols", 5}},
-      CheckCase{{"batch", 5}, {"rows", 13}, {"cols", 29}}.team(1),
-      CheckCase{{"batch", 301}, {"rows", 17}, {"cols", 33}}, CheckCase{{"batch", 7}, {"rows", 70}, {"cols", 1}}};
-  PuzzleSpec spec;
-  spec.name = "batched";
-  spec.summary = "many small residuals r = rhs - A x and their norms, with Kokkos Kernels' team routines";
-  spec.doc = "puzzles/batched.md";
+      system(1, 1, 1),   system(1, 37, 5),  system(5, 13, 29).team(1), system(301, 17, 33), system(7, 70, 1),
+      system(1, 1, 40),  system(1, 37, 1),  system(3, 2, 3),           system(1, 5, 5),     system(2, 100, 3),
+      system(3, 3, 100), system(1, 65, 67), system(4, 13, 29)};
+  PuzzleSpec spec{"batched", "many small residuals r = rhs - A x and their norms, with Kokkos Kernels' team routines"};
   spec.variants = {
       {"library", "one team per system calls Kokkos Kernels' team gemv and team dot", options, "library", checks},
       {"hand-written", "one team per system: rows on the members, each row's dot product on the vector lanes", options,

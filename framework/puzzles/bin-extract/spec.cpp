@@ -408,10 +408,7 @@ PuzzleSpec make_spec() {
                            "within every bin, 6 mixed with one NaN (rejected: exit 2)",
                            0, 0, 6};
   const OptionSpec size{"size", "N (random inputs)", (1 << 20) + 3, 1, kMaxSize};
-  PuzzleSpec spec;
-  spec.name = "bin-extract";
-  spec.summary = "predicate, exclusive scan, scatter: pick out one bin, then partition by all bins";
-  spec.doc = "puzzles/bin-extract.md";
+  PuzzleSpec spec{"bin-extract", "predicate, exclusive scan, scatter: pick out one bin, then partition by all bins"};
   spec.variants = {
       {"extract",
        "the elements of one bin, in input order, from N elements over many teams",

@@ -262,10 +262,7 @@ PuzzleSpec make_spec() {
   auto size = [](std::int64_t fallback, const char* help) {
     return OptionSpec{"size", help, fallback, 1, kMaxSize, "group-size"};
   };
-  PuzzleSpec spec;
-  spec.name = "butterfly";
-  spec.summary = "XOR exchanges in lane groups: pair swap, butterfly all-reduce, conditional max/min";
-  spec.doc = "puzzles/butterfly.md";
+  PuzzleSpec spec{"butterfly", "XOR exchanges in lane groups: pair swap, butterfly all-reduce, conditional max/min"};
   spec.variants = {
       {"general",
        "N elements in groups of W over many teams: even lanes group max, odd lanes min",

@@ -7,11 +7,7 @@ namespace kpz::conv1d {
 
 // simple, tiled, general and the bug hunt: one lane per member, the tile chosen per kernel.
 inline KernelNeeds scalar_needs() {
-  KernelNeeds needs;
-  needs.gpu_team = 256;
-  needs.gpu_vector = 1;
-  needs.host_vector = 1;
-  return needs;
+  return KernelNeeds{.gpu_team = 256, .gpu_vector = 1, .host_vector = 1};
 }
 
 // vector_lanes. GPU: 8 warps of 32 lanes (256 threads, as `general`), 5 outputs per lane, so a row

@@ -224,40 +224,45 @@ TraceSpec trace_config(Variant variant, std::map<std::string, std::int64_t> opti
 PuzzleSpec make_spec() {
   const OptionSpec size_general{"size", "number of inputs and outputs N", (1 << 20) + 3, 1, kMaxSize};
   const OptionSpec k_general{"kernel-size", "filter taps K (may exceed N)", 7, 1, 1 << 20};
-  PuzzleSpec spec;
-  spec.name = "conv1d";
-  spec.summary = "1D convolution with the input tile and its halo staged in team scratch";
-  spec.doc = "puzzles/conv1d.md";
+  const auto nk = [](std::int64_t n, std::int64_t k) { return CheckCase{{"size", n}, {"kernel-size", k}}; };
+  const auto nkt = [](std::int64_t n, std::int64_t k, std::int64_t tile) {
+    return CheckCase{{"size", n}, {"kernel-size", k}, {"tile", tile}};
+  };
+  // N = 1, K = 1, K > N, K = N, N smaller than a team, N not a multiple of the tile, given tiles.
+  const auto edges = [&](std::vector<CheckCase> first) {
+    for (const CheckCase& c : {nk(1, 3), nk(2, 1), nk(7, 20), nk(16, 16), nk(3, 2), nk(4097, 5), nk(4095, 9),
+                               nkt(37, 5, 16), nkt(100, 9, 4), nkt(33, 40, 8), nkt(1000, 3, 7)})
+      first.push_back(c);
+    return first;
+  };
+  const std::vector<CheckCase> general = {nk(1, 1), nk(6, 11), nk(10007, 33), nk(4099, 5).team(1)};
+  PuzzleSpec spec{"conv1d", "1D convolution with the input tile and its halo staged in team scratch"};
   spec.variants = {
       {"general",
        "any N and K, fast: 4 outputs per member from 16-byte scratch words",
        {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}},
        "general",
-       {CheckCase{{"size", 1}, {"kernel-size", 1}}, CheckCase{{"size", 6}, {"kernel-size", 11}},
-        CheckCase{{"size", 10007}, {"kernel-size", 33}}, CheckCase{{"size", 4099}, {"kernel-size", 5}}.team(1)}},
+       edges(general)},
       {"vector",
        "one source for CPU and GPU: rows of outputs on threads, packs of outputs on vector lanes",
        {size_general, k_general, {"tile", "outputs per team (0: the framework's launch shape)", 0, 0, 1 << 13}},
        "vector_lanes",
-       {CheckCase{{"size", 1}, {"kernel-size", 1}}, CheckCase{{"size", 6}, {"kernel-size", 11}},
-        CheckCase{{"size", 10007}, {"kernel-size", 33}}, CheckCase{{"size", 4099}, {"kernel-size", 5}}.team(1),
-        CheckCase{{"size", 1001}, {"kernel-size", 7}, {"tile", 64}}.lanes(1),
-        CheckCase{{"size", 3001}, {"kernel-size", 16}, {"tile", 100}}.lanes(4)}},
+       edges({nk(1, 1), nk(6, 11), nk(10007, 33), nk(4099, 5).team(1), nkt(1001, 7, 64).lanes(1),
+              nkt(3001, 16, 100).lanes(4), nk(5000, 4)})},
       {"simple",
        "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
        {{"size", "N (random inputs when given)", 6, 1, 1 << 16},
         {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}},
        "simple",
-       {CheckCase{{"size", 1}, {"kernel-size", 1}}, CheckCase{{"size", 5}, {"kernel-size", 9}},
-        CheckCase{{"size", 37}, {"kernel-size", 5}}}},
+       {nk(1, 1), nk(5, 9), nk(37, 5), nk(1, 4), nk(33, 3), nk(100, 7), nk(257, 16)}},
       {"block-boundary",
        "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
        {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
         {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
         {"tile", "outputs per team", 8, 1, 1 << 13}},
        "tiled",
-       {CheckCase{{"size", 1}, {"kernel-size", 1}}, CheckCase{{"size", 100}, {"kernel-size", 20}, {"tile", 8}},
-        CheckCase{{"size", 1000}, {"kernel-size", 3}, {"tile", 64}}}},
+       // The halo of K - 1 elements spans several following tiles (tiles of 3, 1, 8).
+       {nk(1, 1), nkt(100, 20, 8), nkt(1000, 3, 64), nkt(40, 10, 3), nkt(15, 4, 1), nkt(50, 17, 8), nkt(64, 2, 64)}},
       {"bug-missing-barrier",
        "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
        {{"size", "N (random inputs when given)", 15, 1, kMaxSize},

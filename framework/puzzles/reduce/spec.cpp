@@ -248,11 +248,9 @@ PuzzleSpec make_spec() {
   const OptionSpec tile{
       "tile", "values per team for --team-reduce (0: the framework's launch shape; rows of vector length x 16)", 0, 0,
       1 << 24};
-  PuzzleSpec spec;
-  spec.name = "reduce";
-  spec.summary =
-      "the reduction ladder: nine team kernels from neighbored pairs to templates, Kokkos' own levels, and beyond";
-  spec.doc = "puzzles/reduce.md";
+  PuzzleSpec spec{
+      "reduce",
+      "the reduction ladder: nine team kernels from neighbored pairs to templates, Kokkos' own levels, and beyond"};
   spec.variants = {
       {"persistent",
        "beyond the book: one even share per team, a league sized from the device, four 16-byte loads in flight, warp "

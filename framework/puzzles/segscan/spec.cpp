@@ -40,10 +40,8 @@ PuzzleSpec make_spec() {
     o.fallback = fallback;
     return o;
   };
-  PuzzleSpec spec;
-  spec.name = "segscan";
-  spec.summary = "segmented scans with head flags in team scratch, carries across teams, segmented reduce and SpMV";
-  spec.doc = "puzzles/segscan.md";
+  PuzzleSpec spec{"segscan",
+                  "segmented scans with head flags in team scratch, carries across teams, segmented reduce and SpMV"};
   spec.variants = {
       {"multi-team",
        "inclusive segmented scan of any N over many teams: tile scans, scan of tile carries, carry-in",
