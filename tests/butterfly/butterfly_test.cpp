@@ -1,5 +1,6 @@
-// butterfly: worked examples, every W, ties and negatives, several teams and team sizes, and
-// the two XorExchange paths against each other for every mask.
+// butterfly: worked examples, ties and negatives, several teams and team sizes, and
+// the two XorExchange paths against each other for every mask. Every W of every variant is in
+// the spec's checks (support/variant_checks_test.cpp).
 #include <algorithm>
 #include <functional>
 
@@ -43,18 +44,6 @@ TEST_P(Butterfly, ConditionalMaxWorkedExampleUsesTwoTeams) {
   for (int i = 0; i < 64; ++i)
     want += std::string(i ? "," : "") + (i < 32 ? (i % 2 ? "0" : "9") : (i % 2 ? "32" : "63"));
   EXPECT_EQ(r.output.dump(), want + "]");
-}
-
-TEST_P(Butterfly, EveryGroupSizeEveryVariantRandom) {
-  for (const char* variant :
-       {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "conditional-max", "general", "vector"})
-    for (int w : {2, 4, 8, 16, 32}) {
-      // >= 3 groups spread over >= 3 teams (one group per team), and the default tile.
-      for (int tile : {w, 0}) {
-        const auto r = run({variant, {{"size", 5 * w}, {"group-size", w}, {"tile", tile}}, 0, 17u + w});
-        KPZ_EXPECT_PASS(r) << variant << " W=" << w << " tile=" << tile;
-      }
-    }
 }
 
 TEST_P(Butterfly, TeamSizesDoNotChangeResults) {

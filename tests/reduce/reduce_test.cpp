@@ -1,7 +1,8 @@
-// reduce: the worked example, every variant on edge sizes with int and float values, every lane
-// count each variant allows, every team size, persistent shares (more teams than data), deep
-// recursion, large random inputs, unchanged inputs and the usage errors; --team-reduce with
-// several team sizes, vector lengths and tiles (rows of vector length x 16 values).
+// reduce: the worked example, every lane count each variant allows, every team size, persistent
+// shares (more teams than data), deep recursion, large random inputs, unchanged inputs and the
+// usage errors; --team-reduce with several team sizes, vector lengths and tiles (rows of vector
+// length x 16 values). Every variant's edge sizes, int and float, are the spec's checks
+// (support/variant_checks_test.cpp).
 #include <map>
 #include <string>
 #include <vector>
@@ -62,17 +63,6 @@ TEST_P(Reduce, WorkedExampleFloat) {
     KPZ_EXPECT_PASS(r) << v;
     EXPECT_EQ(last_value(r), "500500") << v;
   }
-}
-
-TEST_P(Reduce, EdgeSizesEveryVariantBothTypes) {
-  // 1; below one tile of 512 lanes; around a tile; not a power of two; not a multiple of 8 tiles
-  // (4096 elements) with >= 3 teams even for the unroll-8 rungs.
-  for (const auto& v : kVariants)
-    for (int type : {0, 1})
-      for (int n : {1, 2, 3, 5, 100, 511, 512, 513, 1000, 3 * 4096, 3 * 4096 + 17, 65537}) {
-        const auto r = run({v, {{"size", n}, {"float", type}}, 0, 100u + n});
-        KPZ_EXPECT_PASS(r) << v << " N=" << n << (type ? " float" : " int");
-      }
 }
 
 TEST_P(Reduce, EveryLaneCountWithAtLeastThreeTeams) {

@@ -314,6 +314,13 @@ PuzzleSpec make_spec() {
         CheckCase{{"size", 1024}, {"group-size", 4}, {"tile", 64}}.lanes(16),
         CheckCase{{"size", 3232}, {"tile", 320}}.lanes(1)}},
   };
+  // Every group size, with at least three groups over at least three teams (one group a team) and
+  // with the default tile.
+  for (auto& v : spec.variants)
+    if (v.name != "bug-in-place")  // a bug hunt checks the one case its trace explains
+      for (const std::int64_t w : {2, 4, 8, 16, 32})
+        for (const std::int64_t t : {w, std::int64_t{0}})
+          v.checks.push_back(CheckCase{{"size", 5 * w}, {"group-size", w}, {"tile", t}});
   spec.course_position = 20;
   spec.learning_order = {"pair-swap",    "parallel-max",    "parallel-min", "parallel-sum",
                          "bug-in-place", "conditional-max", "general",      "vector"};

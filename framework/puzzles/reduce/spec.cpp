@@ -299,6 +299,13 @@ PuzzleSpec make_spec() {
   set_exercise(spec, "persistent", "persistent",
                {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}},
                 CheckCase{{"size", 5000}, {"teams", 3}}.team(1)});
+  // Every rung on edge sizes with int and float values: 1; below one tile of 512 lanes; around a
+  // tile; not a power of two; not a multiple of 8 tiles (4096 values), with >= 3 teams even for
+  // the unroll-8 rungs.
+  for (auto& v : spec.variants)
+    for (const std::int64_t type : {0, 1})
+      for (const std::int64_t n : {1, 2, 3, 5, 100, 511, 512, 513, 1000, 3 * 4096, 3 * 4096 + 17, 65537})
+        v.checks.push_back(CheckCase{{"size", n}, {"float", type}});
   spec.course_position = 30;  // before bin-extract and segscan, whose counts and carries are reductions
   spec.learning_order = {"neighbored",  "neighbored-less", "interleaved",     "unroll2",  "unroll4",
                          "unroll8",     "unroll-warps8",   "complete-unroll", "template", "builtin",
