@@ -19,6 +19,7 @@ struct BuildDefaults {
   const char* module_dir;      // where the puzzles' modules are ("": every puzzle is linked in)
   const char* module_puzzles;  // the puzzles that are modules, comma-separated
   const char* course_start;    // the course's first puzzle (the one `learner` builds with kpuzzles)
+  const char* program_target;  // the CMake target of this program alone (build_target may be more)
 };
 BuildDefaults build_defaults();
 

@@ -144,7 +144,7 @@ std::vector<std::string> unbuilt_puzzles() {
 
 std::vector<std::string> watch_build_targets(const std::string& program_target) {
   if (module_puzzles().empty()) return {program_target};
-  std::vector<std::string> targets{"kpuzzles"};  // the one program built with modules (framework/cli/CMakeLists.txt)
+  std::vector<std::string> targets{build_defaults().program_target};
   for (const auto& p : module_puzzles())
     if (loaded_modules().count(p)) targets.push_back("kpz_module_" + p);
   return targets;
