@@ -15,6 +15,40 @@ void set_trace_configs(PuzzleSpec& spec);
 
 namespace {
 
+// The edge cases of every segmented scan and reduction, ints and floats: N = 1; empty segments
+// first, last and after every other one (shape 4); one segment covering everything (shape 3);
+// segments of length 1 (shape 2); for the one-team scans, sizes around a warp; for multi-team, N
+// not a multiple of the tile and carries scanned in 6 levels (tiles of 4).
+void add_edge_checks(PuzzleSpec& spec) {
+  for (auto& v : spec.variants) {
+    const Kind kind = kind_of(v.name);
+    if (kind == Kind::vector_scan) continue;  // its checks name rows and tiles of its own
+    const bool spmv = kind == Kind::spmv;
+    const auto tiled = [&](CheckCase c, std::int64_t tile) {
+      if (!one_team(kind)) c.options.emplace_back("tile", tile);
+      return c;
+    };
+    for (const std::int64_t ints : {0, 1}) {
+      for (const std::int64_t shape : {0, 3})
+        v.checks.push_back(CheckCase{{"size", 1}, {"int", ints}, {"shape", shape}, {"mean-length", 1}});
+      v.checks.push_back(tiled({{"size", spmv ? 301 : 997}, {"shape", 4}, {"mean-length", 5}, {"int", ints}}, 16));
+      v.checks.push_back(tiled({{"size", one_team(kind) ? 1000 : 10007}, {"shape", 3}, {"int", ints}}, 16));
+      v.checks.push_back(tiled({{"size", spmv ? 513 : 1025}, {"shape", 2}, {"int", ints}}, 64));
+      if (one_team(kind))
+        for (const std::int64_t n : {2, 3, 31, 32, 33, 100, 1000})
+          v.checks.push_back(CheckCase{{"size", n}, {"mean-length", 4}, {"int", ints}});
+      if (kind == Kind::multi_team)
+        for (const std::int64_t shape : {0, 3})
+          v.checks.push_back(
+              CheckCase{{"size", 8000}, {"tile", 4}, {"mean-length", 50}, {"shape", shape}, {"int", ints}});
+    }
+    if (kind == Kind::multi_team)
+      for (const std::int64_t tile : {2, 7, 64, 1000, 1024})
+        for (const std::int64_t n : {tile - 1, tile + 1, 3 * tile + 5})
+          v.checks.push_back(CheckCase{{"size", n}, {"tile", tile}, {"mean-length", 6}});
+  }
+}
+
 PuzzleSpec make_spec() {
   const OptionSpec mean{"mean-length", "L: random segment lengths 0..2L (shape 0)", 32, 1, kMaxSize};
   const OptionSpec ints{"int", "1: int values (exact); 0: float values (a tolerance)", 0, 0, 1};
@@ -92,6 +126,7 @@ PuzzleSpec make_spec() {
                 CheckCase{{"size", 4099}, {"tile", 1024}}.lanes(4),
                 CheckCase{{"size", 2000}, {"tile", 200}, {"shape", 2}, {"int", 1}}.lanes(2),
                 CheckCase{{"size", 20000}, {"shape", 1}, {"mean-length", 300}, {"tile", 1000}}});
+  add_edge_checks(spec);
   spec.course_position = 50;
   spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "vector-scan", "spmv"};
   set_trace_configs(spec);  // trace_config.cpp
