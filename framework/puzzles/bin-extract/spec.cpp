@@ -423,26 +423,7 @@ PuzzleSpec make_spec() {
        "--extract with Kokkos' collectives: a TeamVectorRange count, bit masks (BOr), team_scan, set bits placed",
        {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
   };
-  // The learner loop: the function each variant exercises, the cases it must pass besides its
-  // defaults, and the order of the course.
-  set_exercise(spec, "histogram", "histogram",
-               {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"pattern", 3}},
-                CheckCase{{"num-bins", 1}, {"size", 77}}.team(1)});
-  set_exercise(spec, "extract", "extract",
-               {CheckCase{{"size", 1}}, CheckCase{{"size", 5000}, {"target-bin", 0}, {"pattern", 2}},
-                CheckCase{{"size", 10007}, {"tile", 64}, {"pattern", 4}}});
-  set_exercise(spec, "partition", "partition",
-               {CheckCase{{"size", 1}}, CheckCase{{"size", 10007}, {"num-bins", 3}, {"tile", 100}, {"pattern", 5}},
-                CheckCase{{"size", 999}}.team(1)});
-  // Edge cases of --team-scan: one element, an empty bin, every element selected, many teams of a
-  // tile that does not divide N, teams of one member, and vector lanes (on a GPU they get teams
-  // of one member: team_scan_shape).
-  set_exercise(
-      spec, "team-scan", "team_scan_extract",
-      {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"pattern", 4}},
-       CheckCase{{"size", 5000}, {"target-bin", 0}, {"pattern", 2}},
-       CheckCase{{"size", 10007}, {"tile", 100}, {"pattern", 5}}, CheckCase{{"size", 999}, {"tile", 37}}.team(1),
-       CheckCase{{"size", 4099}, {"tile", 1000}}.lanes(4), CheckCase{{"size", 3001}, {"tile", 250}}.team(1).lanes(32)});
+  set_checks(spec);  // checks.cpp: the function each variant exercises and the cases it must pass
   spec.course_position = 40;
   spec.learning_order = {"histogram", "extract", "team-scan", "partition"};
   set_trace_configs(spec);  // trace_config.cpp
