@@ -67,26 +67,34 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// The variant `name` as the puzzle declares it; a name it does not declare is the puzzle's bug.
+VariantSpec& declared_variant(PuzzleSpec& spec, const std::string& name) {
+  for (auto& v : spec.variants)
+    if (v.name == name) return v;
+  throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + name + "'");
+}
+
+}  // namespace
+
 void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function, std::vector<CheckCase> checks) {
-  for (auto& v : spec.variants) {
-    if (v.name != variant) continue;
-    v.function = std::move(function);
-    v.checks = std::move(checks);
-    return;
-  }
-  throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + variant + "'");
+  VariantSpec& v = declared_variant(spec, variant);
+  v.function = std::move(function);
+  v.checks = std::move(checks);
+}
+
+void add_checks(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases) {
+  VariantSpec& v = declared_variant(spec, variant);
+  v.checks.insert(v.checks.end(), cases.begin(), cases.end());
 }
 
 void set_estimate(PuzzleSpec& spec, const std::string& variant, int minutes, Track track) {
   if (minutes <= 0)
     throw std::logic_error("puzzle '" + spec.name + "' --" + variant + ": an estimate needs minutes > 0");
-  for (auto& v : spec.variants) {
-    if (v.name != variant) continue;
-    v.minutes = minutes;
-    v.stretch = track == Track::stretch;
-    return;
-  }
-  throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + variant + "'");
+  VariantSpec& v = declared_variant(spec, variant);
+  v.minutes = minutes;
+  v.stretch = track == Track::stretch;
 }
 
 std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec) {

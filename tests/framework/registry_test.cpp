@@ -19,6 +19,21 @@ TEST(Registry, RejectsDuplicatesAndEmptyPuzzles) {
   EXPECT_EQ(kpz::find_variant(*r.find("zz-test-puzzle"), "other"), nullptr);
 }
 
+TEST(Registry, ChecksAndExercisesNameDeclaredVariantsOnly) {
+  kpz::PuzzleSpec spec{"zz-checks", "a puzzle of the test"};
+  spec.variants = {{"only", "one variant", {{"size", "N", 8, 1, 100}}}};
+  EXPECT_EQ(spec.doc_page(), "puzzles/zz-checks.md");
+  kpz::set_exercise(spec, "only", "kernel", {kpz::CheckCase{{"size", 1}}});
+  kpz::add_checks(spec, "only", {kpz::CheckCase{{"size", 2}}, kpz::CheckCase{{"size", 3}}.team(1)});
+  ASSERT_EQ(spec.variants[0].checks.size(), 3u);
+  EXPECT_EQ(spec.variants[0].checks[2].team_size, 1);
+  EXPECT_EQ(spec.variants[0].function, "kernel");
+  // A misspelt variant is the puzzle's bug, not a silent no-op.
+  EXPECT_THROW(kpz::add_checks(spec, "olny", {kpz::CheckCase{{"size", 2}}}), std::logic_error);
+  EXPECT_THROW(kpz::set_exercise(spec, "olny", "kernel"), std::logic_error);
+  EXPECT_THROW(kpz::set_estimate(spec, "olny", 10, kpz::Track::core), std::logic_error);
+}
+
 TEST(Params, UndeclaredOptionIsALogicError) {
   kpz::Params p;
   p.set("size", 3, true);

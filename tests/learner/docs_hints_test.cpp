@@ -206,17 +206,18 @@ TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
   for (const auto& p : puzzles) {
     if (p.name.rfind("zz-", 0) == 0) continue;  // registry tests add throwaway puzzles
     SCOPED_TRACE(p.name);
-    const std::string page = read_text_file(learner_paths().docs_file(p.doc));
+    const std::string page = read_text_file(learner_paths().docs_file(p.doc_page()));
     // A puzzle whose page is neither written nor in the site's nav is still being written.
-    const bool published = read_text_file(learner_paths().source_dir + "/mkdocs.yml").find(p.doc) != std::string::npos;
+    const bool published =
+        read_text_file(learner_paths().source_dir + "/mkdocs.yml").find(p.doc_page()) != std::string::npos;
     if (page.empty() && !published) {
       std::printf("[ warning  ] %s: no docs page %s yet, so no hints and no explanation\n", p.name.c_str(),
-                  p.doc.c_str());
+                  p.doc_page().c_str());
       continue;
     }
-    ASSERT_FALSE(page.empty()) << "no docs page " << p.doc;
+    ASSERT_FALSE(page.empty()) << "no docs page " << p.doc_page();
     const auto todos = parse_hints(page);
-    ASSERT_FALSE(todos.empty()) << p.doc << " has no '## Hints' with '### TODO n: ... (`function`)'";
+    ASSERT_FALSE(todos.empty()) << p.doc_page() << " has no '## Hints' with '### TODO n: ... (`function`)'";
     for (const auto& t : todos) {
       EXPECT_EQ(t.tiers.size(), 3u) << "TODO " << t.number << " needs Hint 1, 2, 3 (nudge, concept, near-solution)";
       for (const auto& tier : t.tiers) EXPECT_FALSE(tier.empty()) << "TODO " << t.number;

@@ -156,15 +156,15 @@ TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
 
 struct PuzzleSpec {
   PuzzleSpec() = default;
-  // Every puzzle's page is docs/puzzles/<name>.md (the layout every puzzle follows).
   PuzzleSpec(std::string puzzle_name, std::string puzzle_summary)
-      : name(std::move(puzzle_name)), summary(std::move(puzzle_summary)), doc("puzzles/" + name + ".md") {}
-  // The docs page, relative to docs/ (puzzles/<name>.md when `doc` is not set).
+      : name(std::move(puzzle_name)), summary(std::move(puzzle_summary)) {}
+  // The docs page, relative to docs/: puzzles/<name>.md (the layout every puzzle follows) unless
+  // `doc` says otherwise.
   std::string doc_page() const { return doc.empty() ? "puzzles/" + name + ".md" : doc; }
 
   std::string name;
   std::string summary;
-  std::string doc;                    // path of its docs page, relative to docs/
+  std::string doc;                    // empty: doc_page()'s rule
   std::vector<VariantSpec> variants;  // the first one is the default
   std::function<RunReport(const RunRequest&)> run;
   // Fewest bytes a kernel must move through device memory for these options (benchmarks).
@@ -201,6 +201,9 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
 // throws std::logic_error when the puzzle has no such variant.
 void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function,
                   std::vector<CheckCase> checks = {});
+
+// Appends cases to one declared variant's checks; throws std::logic_error likewise.
+void add_checks(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases);
 
 // Sets one declared variant's time estimate and track (VariantSpec::minutes and ::stretch);
 // throws std::logic_error when the puzzle has no such variant or minutes is not positive.

@@ -9,14 +9,6 @@
 #include "kpz/registry.hpp"
 
 namespace kpz::bin_extract {
-namespace {
-
-void add_checks(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases) {
-  for (auto& v : spec.variants)
-    if (v.name == variant) v.checks.insert(v.checks.end(), cases.begin(), cases.end());
-}
-
-}  // namespace
 
 void set_checks(PuzzleSpec& spec) {
   set_exercise(spec, "histogram", "histogram",
