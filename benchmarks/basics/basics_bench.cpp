@@ -136,9 +136,7 @@ BenchSpec make_bench() {
   return {"basics",
           "the on-ramp: axpy vs a copy, MDRange on LayoutRight vs LayoutLeft, histogram atomics vs ScatterView",
           {{"size", "N (0: 2^26 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 28}},
-          [](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-          }};
+          KPZ_ON_REQUEST_SPACE(bench_on)};
 }
 
 }  // namespace

@@ -176,9 +176,7 @@ BenchSpec make_bench() {
             std::int64_t{1} << 28},
            {"rows", "M (0: the shapes 8x8, 16x16, 32x32, 64x16)", 0, 0, 4096},
            {"cols", "N (with --rows)", 16, 1, 4096}},
-          [](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-          }};
+          KPZ_ON_REQUEST_SPACE(bench_on)};
 }
 
 }  // namespace

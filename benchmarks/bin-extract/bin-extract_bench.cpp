@@ -320,9 +320,7 @@ BenchSpec make_bench() {
            {"num-bins", "NUM_BINS", 8, 1, 256},
            {"target-bin", "the bin --extract selects", 3, 0, 255},
            {"framework-only", "1: time only the framework's kernels (and the copies), for quick experiments", 0, 0, 1}},
-          [](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-          }};
+          KPZ_ON_REQUEST_SPACE(bench_on)};
 }
 
 }  // namespace

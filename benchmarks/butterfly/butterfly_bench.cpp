@@ -153,9 +153,7 @@ BenchSpec make_bench() {
           "group max/min per element: scratch path, shuffle path, the vector variant, Kokkos nested reduce, copy",
           {{"size", "N (0: 2^28 on a GPU, 2^22 on the host); rounded down to a multiple of 32", 0, 0,
             std::int64_t{1} << 30}},
-          [](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-          }};
+          KPZ_ON_REQUEST_SPACE(bench_on)};
 }
 
 }  // namespace

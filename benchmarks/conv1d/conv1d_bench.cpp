@@ -131,9 +131,7 @@ BenchSpec make_bench() {
           "conv1d --vector, --general and the scalar tiled kernel vs a device copy and the naive global-memory kernel",
           {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
            {"kernel-size", "K (0: both 3 and 16)", 0, 0, 4096}},
-          [](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-          }};
+          KPZ_ON_REQUEST_SPACE(bench_on)};
 }
 
 }  // namespace

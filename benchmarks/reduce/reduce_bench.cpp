@@ -317,9 +317,7 @@ BenchSpec make_bench() {
        {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
        {"float", "0: int values (the book); 1: float values", 0, 0, 1},
        {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},
-      [](const BenchRequest& req) {
-        return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-      }};
+      KPZ_ON_REQUEST_SPACE(bench_on)};
 }
 
 }  // namespace

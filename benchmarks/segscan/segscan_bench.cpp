@@ -358,9 +358,7 @@ BenchSpec make_bench() {
             0, 1},
            {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1},
            {"vector-tile", "elements per team of the vector scan (0: 16384 on a GPU, 4096 on a CPU)", 0, 0, 1 << 15}},
-          [](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_on(space, req); });
-          }};
+          KPZ_ON_REQUEST_SPACE(bench_on)};
 }
 
 }  // namespace

@@ -87,7 +87,11 @@ void require_memory(const PuzzleSpec& spec, const VariantSpec& variant, const Pa
   std::string what = spec.name + " --" + variant.name;
   for (const auto& [name, value] : params.values())
     if (params.given(name)) what += " --" + name + " " + std::to_string(value);
-  std::string advice = "use a smaller --size";
+  // A variant without --size (transpose --rows --cols): name the options that were given.
+  std::string advice, given;
+  for (const auto& [name, value] : params.values())
+    if (params.given(name)) given += (given.empty() ? "--" : " or --") + name;
+  advice = "use a smaller " + (given.empty() ? std::string("size") : given);
   // The largest --size that fits, the other options kept (the estimate grows with the size).
   const auto size = std::find_if(variant.options.begin(), variant.options.end(),
                                  [](const OptionSpec& o) { return o.name == "size"; });

@@ -53,7 +53,6 @@ void list_body(const WatchSession& s, Screen& out) {
     if (static_cast<int>(i) == st.current) out.current_line = line_count(body);
     body += line;
   }
-  body += "(l: back)\n";
 }
 
 std::string phase_text(const WatchSession& s) {
@@ -114,7 +113,8 @@ std::string footer(const WatchSession& s) {
     foot += "progress: " + std::to_string(st.solved_count()) + " of " + std::to_string(total) + " exercises solved";
   if (st.feedback_seconds >= 0 && st.phase != Phase::building)
     foot += "   (last save to result: " + fixed1(st.feedback_seconds) + " s, build " + fixed1(st.build_seconds) + " s)";
-  foot += "\n" + key_help() + "   ";
+  // In the list view the way back stays in sight when the list scrolls (50 exercises and more).
+  foot += "\n" + std::string(st.list_view ? "(l: back)  " : "") + key_help() + "   ";
   if (s.watcher.backend() == FileWatcher::Backend::none)
     foot += s.style.yellow("file watching is unavailable (" + s.watcher.why_not() +
                            "): manual mode, save and press r to rebuild and re-check");

@@ -89,6 +89,11 @@ void add_checks(PuzzleSpec& spec, const std::string& variant, const std::vector<
   v.checks.insert(v.checks.end(), cases.begin(), cases.end());
 }
 
+void add_team_sweep(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases) {
+  VariantSpec& v = declared_variant(spec, variant);
+  v.team_sweep.insert(v.team_sweep.end(), cases.begin(), cases.end());
+}
+
 void set_estimate(PuzzleSpec& spec, const std::string& variant, int minutes, Track track) {
   if (minutes <= 0)
     throw std::logic_error("puzzle '" + spec.name + "' --" + variant + ": an estimate needs minutes > 0");

@@ -46,14 +46,6 @@ TEST_P(Batched, AtLeastThreeTeamsEveryTeamSizeAndVectorLength) {
   }
 }
 
-TEST_P(Batched, SeedsChangeInputs) {
-  const auto a = run({"library", sizes(3, 4, 5), 0, 1});
-  const auto b = run({"library", sizes(3, 4, 5), 0, 2});
-  EXPECT_NE(a.inputs.dump(), b.inputs.dump());
-  KPZ_EXPECT_PASS(a);
-  KPZ_EXPECT_PASS(b);
-}
-
 TEST_P(Batched, TooManyEntriesIsAUsageError) {
   EXPECT_THROW(run({"library", sizes(1 << 20, 4096, 4096)}), kpz::UsageError);
   EXPECT_THROW(run({"hand-written", sizes(1 << 17, 64, 64)}), kpz::UsageError);

@@ -1,6 +1,7 @@
-// butterfly: worked examples, ties and negatives, several teams and team sizes, and
-// the two XorExchange paths against each other for every mask. Every W of every variant is in
-// the spec's checks (support/variant_checks_test.cpp).
+// butterfly: the two-team worked example, ties and negatives, vector lanes, and the two
+// XorExchange paths against each other for every mask. Every W of every variant is in the spec's
+// checks, the team-size sweeps in its team sweeps (support/variant_checks_test.cpp), the worked
+// examples' values on the page (cli_docs_examples_test).
 #include <algorithm>
 #include <functional>
 
@@ -22,20 +23,6 @@ class Butterfly : public ::testing::TestWithParam<std::string> {
   kpz::RunReport run(const Case& c) { return run_case("butterfly", GetParam(), c); }
 };
 
-TEST_P(Butterfly, PairSwapWorkedExample) {
-  const auto r = run({"pair-swap", {}});
-  KPZ_EXPECT_PASS(r);
-  EXPECT_EQ(r.output.dump().substr(0, 17), "[1,0,3,2,5,4,7,6,");  // docs/puzzles/butterfly.md
-}
-
-TEST_P(Butterfly, ParallelMaxWorkedExample) {
-  const auto r = run({"parallel-max", {}});
-  KPZ_EXPECT_PASS(r);
-  std::string all_1000 = "[";
-  for (int i = 0; i < 32; ++i) all_1000 += std::string(i ? "," : "") + "1000";
-  EXPECT_EQ(r.output.dump(), all_1000 + "]");
-}
-
 TEST_P(Butterfly, ConditionalMaxWorkedExampleUsesTwoTeams) {
   const auto r = run({"conditional-max", {}});
   KPZ_EXPECT_PASS(r);
@@ -44,20 +31,6 @@ TEST_P(Butterfly, ConditionalMaxWorkedExampleUsesTwoTeams) {
   for (int i = 0; i < 64; ++i)
     want += std::string(i ? "," : "") + (i < 32 ? (i % 2 ? "0" : "9") : (i % 2 ? "32" : "63"));
   EXPECT_EQ(r.output.dump(), want + "]");
-}
-
-TEST_P(Butterfly, TeamSizesDoNotChangeResults) {
-  for (const int team : kpz::test::team_sizes(GetParam())) {
-    const auto g = run({"general", {{"size", 32 * 1000}, {"group-size", 32}}, team, 5});
-    KPZ_EXPECT_PASS(g) << "team size " << team;
-    const auto s = run({"parallel-sum", {{"size", 8 * 77}, {"group-size", 8}, {"tile", 64}}, team, 6});
-    KPZ_EXPECT_PASS(s) << "team size " << team;
-    // 32 vector lanes a member: on CUDA at most 32 members (1024 threads).
-    const int most = kpz::with_space(GetParam(), [](const auto& sp) { return kpz::team_size_max(sp, 32); });
-    if (team > most) continue;
-    const auto v = run({"vector", {{"size", 32 * 1000}, {"group-size", 32}, {"tile", 256}}, team, 7});
-    KPZ_EXPECT_PASS(v) << "team size " << team;
-  }
 }
 
 TEST_P(Butterfly, LargeRandom) {
@@ -168,16 +141,6 @@ TEST_P(Butterfly, ExchangeKernelMatchesOracleOnBothPaths) {
       }
     }
   });
-}
-
-// The bug hunt's reference (the exercise passes here too, by luck: only `kpuzzles trace` tells).
-TEST_P(Butterfly, BugHuntGroupMaxInOneBuffer) {
-  for (const int team : kpz::test::team_sizes(GetParam())) {
-    for (auto [n, group, tile] : {std::tuple{32, 8, 16}, {96, 32, 32}, {64, 2, 8}, {40, 4, 8}}) {
-      const auto r = run({"bug-in-place", {{"size", n}, {"group-size", group}, {"tile", tile}}, team, 5u + team});
-      KPZ_EXPECT_PASS(r) << " team size " << team << " N=" << n << " W=" << group;
-    }
-  }
 }
 
 // --vector with an explicit shape (no arrays kept: some cases are large).

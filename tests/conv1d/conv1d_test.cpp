@@ -1,5 +1,6 @@
-// conv1d: worked examples, team-size and vector-length sweeps, usage errors and large cases on every
-// enabled space. The edge cases are the spec's checks (support/variant_checks_test.cpp).
+// conv1d: the bug hunt's and the vector kernel's team-size and vector-length sweeps, usage errors
+// and large cases on every enabled space. The edge cases and the team sweeps are the spec's
+// (support/variant_checks_test.cpp), the worked examples' values the page's (cli_docs_examples_test).
 #include "kpz/launch_shape.hpp"
 #include "kpz_test.hpp"
 
@@ -19,36 +20,6 @@ class Conv1d : public ::testing::TestWithParam<std::string> {
  protected:
   kpz::RunReport run(const Case& c) { return run_case("conv1d", GetParam(), c); }
 };
-
-TEST_P(Conv1d, SimpleWorkedExample) {
-  const auto r = run({"simple", {}});
-  KPZ_EXPECT_PASS(r);
-  EXPECT_EQ(r.output.dump(), "[5,8,11,14,5,0]");  // the value printed in docs/puzzles/conv1d.md
-}
-
-TEST_P(Conv1d, BlockBoundaryWorkedExample) {
-  const auto r = run({"block-boundary", {}});
-  KPZ_EXPECT_PASS(r);
-  EXPECT_EQ(r.output.dump(), "[14,20,26,32,38,44,50,56,62,68,74,80,41,14,0]");
-  EXPECT_EQ(r.config.find("teams")->dump(), "2");
-}
-
-TEST_P(Conv1d, AtLeastThreeTeamsEveryTeamSize) {
-  for (const int team : kpz::test::team_sizes(GetParam())) {
-    const auto r = run({"block-boundary", {{"size", 1000}, {"kernel-size", 6}, {"tile", 64}}, team, 99});
-    KPZ_EXPECT_PASS(r) << " team size " << team;
-    const auto g = run({"general", {{"size", 50001}, {"kernel-size", 13}}, team, 100u + team});
-    KPZ_EXPECT_PASS(g) << " team size " << team;
-  }
-}
-
-TEST_P(Conv1d, SeedsChangeInputs) {
-  const auto a = run({"simple", {{"size", 20}, {"kernel-size", 3}}, 0, 1});
-  const auto b = run({"simple", {{"size", 20}, {"kernel-size", 3}}, 0, 2});
-  EXPECT_NE(a.inputs.dump(), b.inputs.dump());
-  KPZ_EXPECT_PASS(a);
-  KPZ_EXPECT_PASS(b);
-}
 
 TEST_P(Conv1d, ScratchLimitIsAUsageError) {
   // One team cannot hold 2^16 floats in level-0 scratch on any backend.

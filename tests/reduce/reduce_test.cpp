@@ -1,8 +1,8 @@
-// reduce: the worked example, every lane count each variant allows, every team size, persistent
-// shares (more teams than data), deep recursion, large random inputs, unchanged inputs and the
-// usage errors; --team-reduce with several team sizes, vector lengths and tiles (rows of vector
-// length x 16 values). Every variant's edge sizes, int and float, are the spec's checks
-// (support/variant_checks_test.cpp).
+// reduce: the worked example, every lane count each variant allows, persistent shares (more
+// teams than data), deep recursion, large random inputs, unchanged inputs and the usage errors;
+// --team-reduce with several team sizes, vector lengths and tiles (rows of vector length x 16
+// values). Every variant's edge sizes, int and float, are the spec's checks, every team size its
+// team sweeps (support/variant_checks_test.cpp).
 #include <map>
 #include <string>
 #include <vector>
@@ -79,19 +79,6 @@ TEST_P(Reduce, EveryLaneCountWithAtLeastThreeTeams) {
       EXPECT_EQ(r.config.find("teams")->dump(), "4") << v << " lanes=" << lanes;
     }
   }
-}
-
-TEST_P(Reduce, TeamSizesDoNotChangeResults) {
-  // Any team size works (lanes are logical). On CUDA, sizes that are multiples of 32 take the warp
-  // shuffle paths, the others the XorExchange scratch path.
-  for (const int team : kpz::test::team_sizes(GetParam()))
-    for (const auto& v : kVariants)
-      for (int type : {0, 1}) {
-        std::map<std::string, std::int64_t> options{{"size", 3 * 4096 + 77}, {"float", type}};
-        if (v == "persistent") options["teams"] = 5;
-        const auto r = run({v, options, team, 7});
-        KPZ_EXPECT_PASS(r) << v << " team size " << team << (type ? " float" : " int");
-      }
 }
 
 TEST_P(Reduce, PersistentSharesIncludingEmptyOnes) {

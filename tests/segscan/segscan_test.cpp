@@ -1,8 +1,8 @@
 // segscan through its runner: the worked examples, empty segments' zeros, segments over 3+ teams,
-// heavy tails, several team sizes, bad input, the merge-path option and Kokkos Kernels when the
-// build has it. The edge cases of every variant (N = 1, empty segments anywhere, one segment
-// covering everything, all segments of length 1, N not a multiple of the tile, deep carry
-// recursion), floats and integers, are the spec's checks (support/variant_checks_test.cpp).
+// heavy tails, bad input, the merge-path option and Kokkos Kernels when the build has it. The
+// edge cases of every variant (N = 1, empty segments anywhere, one segment covering everything,
+// all segments of length 1, N not a multiple of the tile, deep carry recursion), floats and
+// integers, are the spec's checks, the team sizes its team sweeps (support/variant_checks_test.cpp).
 // merge_path_test.cpp calls the framework's kernels directly.
 #include <functional>
 #include <string>
@@ -101,21 +101,6 @@ TEST_P(Segscan, HeavyTail) {
       KPZ_EXPECT_PASS(r) << v;
       EXPECT_GE(config_int(r, "longest"), 20 * 16) << v << ": the tail should reach far";
     }
-}
-
-TEST_P(Segscan, TeamSizesDoNotChangeResults) {
-  for (const int team : kpz::test::team_sizes(GetParam())) {
-    for (const char* v : {"simple", "exclusive", "work-efficient"})
-      KPZ_EXPECT_PASS(run({v, {{"size", 300}, {"mean-length", 5}}, team, 31})) << v << " team " << team;
-    KPZ_EXPECT_PASS(run({"multi-team", {{"size", 3001}, {"tile", 64}, {"mean-length", 50}}, team, 32})) << team;
-    KPZ_EXPECT_PASS(run({"multi-team", {{"size", 3001}, {"tile", 64}, {"int", 1}, {"shape", 1}}, team, 33})) << team;
-    KPZ_EXPECT_PASS(run({"reduce", {{"size", 3001}, {"tile", 64}, {"mean-length", 5}}, team, 34})) << team;
-    KPZ_EXPECT_PASS(run({"spmv", {{"size", 501}, {"tile", 64}, {"shape", 1}}, team, 35})) << team;
-    for (int tile : {37, 0})
-      for (const char* v : {"reduce", "spmv"})
-        KPZ_EXPECT_PASS(run({v, {{"size", 4001}, {"tile", tile}, {"shape", 1}, {"merge-path", 1}}, team, 36}))
-            << v << " merge path, team " << team << " tile " << tile;
-  }
 }
 
 TEST_P(Segscan, MergePathEveryShape) {

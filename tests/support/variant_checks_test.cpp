@@ -1,8 +1,10 @@
 // Generated tests: every variant of the puzzle under test (KPZ_TEST_PUZZLE, tests/CMakeLists.txt)
 // with its defaults and each of its checks (VariantSpec::checks, the cases `kpuzzles check` runs
-// for the learner), on every enabled space, each with three seeds. A puzzle's own test file then
-// holds only what its checks cannot say: the worked examples' printed values, sweeps of team
-// sizes and vector lengths, usage errors, large inputs.
+// for the learner), on every enabled space, each with three seeds; and each of its team sweeps
+// (VariantSpec::team_sweep) with every team size worth testing. A puzzle's own test file then
+// holds only what its spec cannot say: vector-length sweeps with assertions on the shape, usage
+// errors, large inputs (the worked examples' printed values are the docs test's).
+#include <algorithm>
 #include <cctype>
 #include <ostream>
 #include <string>
@@ -16,12 +18,12 @@ namespace {
 struct VariantCheck {
   std::string space;
   std::string variant;
-  int check = -1;  // -1: the defaults; else VariantSpec::checks[check]
+  int check = -1;  // -1: the defaults; else VariantSpec::checks[check] (or team_sweep[check])
 };
 
 // How GoogleTest shows a failed case's parameter.
 void PrintTo(const VariantCheck& c, std::ostream* os) {
-  *os << "--" << c.variant << (c.check < 0 ? " (defaults)" : " check " + std::to_string(c.check)) << " on " << c.space;
+  *os << "--" << c.variant << (c.check < 0 ? " (defaults)" : " case " + std::to_string(c.check)) << " on " << c.space;
 }
 
 const kpz::PuzzleSpec& puzzle_under_test() {
@@ -40,9 +42,22 @@ std::vector<VariantCheck> all_checks() {
   return cases;
 }
 
+std::vector<VariantCheck> all_sweeps() {
+  std::vector<VariantCheck> cases;
+  const kpz::PuzzleSpec& spec = puzzle_under_test();
+  for (const std::string& space : kpz::enabled_space_names())
+    for (const auto& variant : spec.variants)
+      for (int i = 0; i < static_cast<int>(variant.team_sweep.size()); ++i) cases.push_back({space, variant.name, i});
+  return cases;
+}
+
 // "general_defaults_openmp", "vector_check3_serial": letters, digits and '_' only.
-std::string test_name(const VariantCheck& c) {
-  std::string name = c.variant + (c.check < 0 ? "_defaults" : "_check" + std::to_string(c.check)) + "_" + c.space;
+std::string test_name(const VariantCheck& c, const std::string& kind) {
+  std::string name = c.variant +
+                     (kind.empty()  ? ""
+                      : c.check < 0 ? "_defaults"
+                                    : "_" + kind + std::to_string(c.check)) +
+                     "_" + c.space;
   for (char& ch : name)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   return name;
@@ -69,6 +84,73 @@ TEST_P(VariantChecks, PassWithThreeSeeds) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, VariantChecks, ::testing::ValuesIn(all_checks()),
-                         [](const auto& info) { return test_name(info.param); });
+                         [](const auto& info) { return test_name(info.param, "check"); });
+
+class TeamSweep : public ::testing::TestWithParam<VariantCheck> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TeamSweep);
+
+// Every team size worth testing (kpz::test::team_sizes); one the variant refuses with a usage
+// error is skipped, but at least two must run (Serial has one).
+TEST_P(TeamSweep, EveryTeamSize) {
+  const kpz::PuzzleSpec& spec = puzzle_under_test();
+  const kpz::VariantSpec& variant = *kpz::find_variant(spec, GetParam().variant);
+  const kpz::CheckCase& sweep = variant.team_sweep[GetParam().check];
+  const std::string args = "--" + variant.name + " " + kpz::check_flags(sweep);
+  int ran = 0;
+  std::string refused;
+  const std::vector<int> teams = kpz::test::team_sizes(GetParam().space);
+  for (const int team : teams) {
+    kpz::RunRequest req = kpz::check_request(spec, variant, &sweep, kpz::test::impl_under_test(), GetParam().space);
+    req.team_size = team;
+    req.seed = 2026 + static_cast<std::uint64_t>(team);
+    req.keep_arrays = false;
+    kpz::RunReport r;
+    try {
+      r = spec.run(req);
+    } catch (const kpz::UsageError& e) {
+      refused += "\n  team size " + std::to_string(team) + ": " + e.what();
+      continue;
+    }
+    ++ran;
+    KPZ_EXPECT_PASS(r) << "\n  kpuzzles run " << spec.name << " " << args << " --team-size " << team << " --seed "
+                       << req.seed << " --space " << GetParam().space;
+    if (!r.pass) break;
+  }
+  EXPECT_GE(ran, std::min<int>(2, static_cast<int>(teams.size()))) << "too few team sizes ran" << refused;
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, TeamSweep, ::testing::ValuesIn(all_sweeps()),
+                         [](const auto& info) { return test_name(info.param, "sweep"); });
+
+// Every variant draws seeded random inputs in at least one of its checks: two seeds give two
+// different inputs (a worked example keeps its printed ones), and both pass.
+class Seeds : public ::testing::TestWithParam<VariantCheck> {};
+
+TEST_P(Seeds, ChangeTheInputsOfSomeCheck) {
+  const kpz::PuzzleSpec& spec = puzzle_under_test();
+  const kpz::VariantSpec& variant = *kpz::find_variant(spec, GetParam().variant);
+  for (const kpz::CheckCase& check : variant.checks) {
+    kpz::RunRequest req = kpz::check_request(spec, variant, &check, kpz::test::impl_under_test(), GetParam().space);
+    req.seed = 1;
+    const kpz::RunReport a = spec.run(req);
+    req.seed = 2;
+    const kpz::RunReport b = spec.run(req);
+    if (a.inputs.dump() == b.inputs.dump()) continue;
+    KPZ_EXPECT_PASS(a) << " --" << variant.name << " " << kpz::check_flags(check) << " --seed 1";
+    KPZ_EXPECT_PASS(b) << " --" << variant.name << " " << kpz::check_flags(check) << " --seed 2";
+    return;
+  }
+  ADD_FAILURE() << "--" << variant.name << ": no check draws other inputs for another seed";
+}
+
+std::vector<VariantCheck> first_space_variants() {
+  std::vector<VariantCheck> cases;
+  for (const auto& variant : puzzle_under_test().variants)
+    cases.push_back({kpz::enabled_space_names().front(), variant.name, -1});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, Seeds, ::testing::ValuesIn(first_space_variants()),
+                         [](const auto& info) { return test_name(info.param, ""); });
 
 }  // namespace

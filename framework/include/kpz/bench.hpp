@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "kpz/json.hpp"
 #include "kpz/library_baselines.hpp"
 #include "kpz/registry.hpp"
+#include "kpz/spaces.hpp"
 
 namespace kpz {
 
@@ -173,6 +175,44 @@ void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n, 
                                "kpz::bench::copy", Kokkos::RangePolicy<Space>(space, 0, n),
                                KOKKOS_LAMBDA(std::size_t i) { dst(i) = src(i); });
                          })});
+}
+
+// The opening every benchmark shares: the report's puzzle and space, the config's size, impl,
+// warm-up and runs, and the copy baselines of `n` floats (add_copy_baselines).
+template <class Space>
+BenchReport open_bench_report(const std::string& puzzle, const Space& space, const BenchRequest& req, std::size_t n) {
+  BenchReport report;
+  report.puzzle = puzzle;
+  report.space = std::string(space_name<Space>());
+  report.config.set("size", n).set("impl", std::string(to_string(req.impl)));
+  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  add_copy_baselines(report, space, n, req.cfg);
+  return report;
+}
+
+// One row, checked before it is timed: `prepare` (poison the outputs, restore an input the
+// kernel overwrites), `launch` once, then `verify`, which throws when the result is wrong (a
+// wrong kernel is never timed); then `launch` is timed (time_kernel) into `row`. `launch` must
+// only enqueue work on `space`.
+template <class Space, class Prepare, class Launch, class Verify>
+BenchRow& add_checked_row(BenchReport& report, const Space& space, const BenchConfig& cfg, BenchRow row,
+                          Prepare&& prepare, Launch&& launch, Verify&& verify) {
+  prepare();
+  launch();
+  space.fence();
+  verify();
+  row.timing = time_kernel(space, cfg, launch);
+  report.rows.push_back(std::move(row));
+  return report.rows.back();
+}
+
+// Refuses to time a wrong kernel: throws unless ok(k, got[k]) holds at a strided sample of about
+// 4099 indices k of `got` (the whole oracle would cost more than the bench).
+template <class T, class Ok>
+void verify_sample(const std::vector<T>& got, const Ok& ok, const std::string& what) {
+  for (std::size_t k = 0; k < got.size(); k += got.size() / 4099 + 1)
+    if (!ok(k, got[k]))
+      throw std::runtime_error(what + " gives a wrong result at index " + std::to_string(k) + ": refusing to time it");
 }
 
 // Text table: time, GB/s, % of the deep_copy row, and ratio to the group's builtin/library row.

@@ -33,6 +33,16 @@ void poison(const ViewType& v) {
   Kokkos::deep_copy(v, poison_value<typename ViewType::non_const_value_type>());
 }
 
+// A new output View of n elements in Space's memory, every element poisoned, so that an element
+// the kernel never writes fails the check.
+template <class T, class Space>
+Kokkos::View<T*, typename Space::memory_space> poisoned_output(const Space& space, const std::string& label,
+                                                               std::size_t n) {
+  Kokkos::View<T*, typename Space::memory_space> v(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), n);
+  poison(v);
+  return v;
+}
+
 // Who was meant to write element `index`: returns e.g. "team 2, member 5".
 using OwnerFn = std::function<std::string(std::size_t index)>;
 
@@ -42,7 +52,7 @@ OwnerFn tile_owner(std::string_view space, std::size_t tile, int team_size);
 
 std::string format_number(double v);
 
-// Exact comparison (integers). Records mismatches and the pass flag in `report`.
+// Exact comparison (integers, and floats a kernel only moves). Records mismatches and the pass flag in `report`.
 template <class T>
 void compare_exact(RunReport& report, const std::vector<T>& actual, const std::vector<T>& expected,
                    const OwnerFn& owner) {
@@ -51,11 +61,16 @@ void compare_exact(RunReport& report, const std::vector<T>& actual, const std::v
     const bool ok = i < actual.size() && actual[i] == expected[i];
     if (ok) continue;
     if (report.mismatches.size() < kMaxReportedMismatches) {
-      const bool poisoned = i < actual.size() && actual[i] == poison_value<T>();
+      // NaN, the floats' poison, equals nothing: test it by kind.
+      const bool poisoned =
+          i < actual.size() &&
+          (std::is_floating_point_v<T> ? std::isnan(static_cast<double>(actual[i])) : actual[i] == poison_value<T>());
       report.mismatches.push_back(
           {i, format_number(static_cast<double>(expected[i])),
-           i < actual.size() ? (poisoned ? std::string("never written") : format_number(static_cast<double>(actual[i])))
-                             : "missing",
+           i < actual.size()
+               ? (poisoned ? std::string(std::is_floating_point_v<T> ? "never written (nan)" : "never written")
+                           : format_number(static_cast<double>(actual[i])))
+               : "missing",
            owner ? owner(i) : ""});
     }
     ++report.mismatch_count;

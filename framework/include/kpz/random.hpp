@@ -2,7 +2,9 @@
 // Seeded input generation on the host. Kokkos::Random differs between backends, and the
 // standard <random> distributions differ between standard libraries; this generator gives
 // the same inputs for the same seed everywhere, so a failing case can be replayed anywhere.
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace kpz {
 
@@ -28,5 +30,14 @@ class Rng {
  private:
   std::uint64_t state_;
 };
+
+// `count` floats uniform in [lo, hi) from `seed`: a puzzle's random inputs (asymmetric bounds
+// around 0 make sign errors and dropped terms show).
+inline std::vector<float> random_floats(std::uint64_t seed, std::size_t count, double lo, double hi) {
+  Rng rng(seed);
+  std::vector<float> v(count);
+  for (auto& x : v) x = static_cast<float>(rng.uniform(lo, hi));
+  return v;
+}
 
 }  // namespace kpz

@@ -126,6 +126,11 @@ struct VariantSpec {
   // Cases the learner's code must pass as well as the defaults before the exercise counts as
   // solved.
   std::vector<CheckCase> checks = {};
+  // Cases the generated tests run with every team size they try (1, 2, 3, 4, 7, 8, ... up to the
+  // backend's maximum): give each at least three teams, so that bugs between teams or with odd
+  // team sizes show. A team size the variant refuses (a UsageError) is skipped. Not learner
+  // checks: `kpuzzles check` stays fast.
+  std::vector<CheckCase> team_sweep = {};
   TraceSpec trace = {};
   // A bug hunt: the exercise holds a bug that passes on Serial by luck (a KPZ-BUG block in the
   // reference) instead of a TODO; `kpuzzles trace` finds it.
@@ -167,8 +172,6 @@ struct PuzzleSpec {
   std::string doc;                    // empty: doc_page()'s rule
   std::vector<VariantSpec> variants;  // the first one is the default
   std::function<RunReport(const RunRequest&)> run;
-  // Fewest bytes a kernel must move through device memory for these options (benchmarks).
-  std::function<double(const Params&)> bytes_moved;
   // About how many bytes of memory one `kpuzzles run` of `variant` with these options holds at
   // its peak (inputs, outputs, the oracle's copies): `run` refuses, before allocating anything,
   // a run that cannot fit in the machine's memory (issue 19, item 7). Optional.
@@ -204,6 +207,9 @@ void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string func
 
 // Appends cases to one declared variant's checks; throws std::logic_error likewise.
 void add_checks(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases);
+
+// Appends cases to one declared variant's team sweeps (VariantSpec::team_sweep); throws likewise.
+void add_team_sweep(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases);
 
 // Sets one declared variant's time estimate and track (VariantSpec::minutes and ::stretch);
 // throws std::logic_error when the puzzle has no such variant or minutes is not positive.

@@ -177,4 +177,20 @@ void check_scratch_option(const std::string& what, const std::string& option, in
                            (step > 1 ? " (a multiple of " + std::to_string(step) + ")" : ""));
 }
 
+// What a PuzzleSpec's `run` or a BenchSpec's `run` is for most puzzles: a callable taking the
+// request, that calls fn(space, req) with the execution space req.space names
+// (`spec.run = KPZ_ON_REQUEST_SPACE(run_on);` with `template <class Space> RunReport run_on(const
+// Space&, const RunRequest&)`). A macro because fn is a template, which cannot be passed as such.
+#define KPZ_ON_REQUEST_SPACE(fn) \
+  [](const auto& req) { return ::kpz::with_space(req.space, [&](const auto& space) { return fn(space, req); }); }
+
+// A size the framework picks (a tile), not the user: `wanted`, halved while a team kernel's
+// level-0 scratch bytes_of(size) does not fit on Space (CUDA: 48 KiB a block; host: 32 KiB).
+template <class Space, class BytesOf>
+int halved_to_fit(int wanted, const BytesOf& bytes_of) {
+  int size = wanted;
+  while (size > 1 && bytes_of(size) > scratch_size_max<Space>(0)) size /= 2;
+  return size;
+}
+
 }  // namespace kpz

@@ -147,12 +147,6 @@ PuzzleSpec make_spec() {
     if (v == Variant::team || v == Variant::scratch) return run_teams(v, req);
     return run_reductions(v, req);
   };
-  // The fewest bytes of the axpy step (x and y read, z written once); the benchmark models each row.
-  spec.bytes_moved = [](const Params& p) {
-    const auto& values = p.values();
-    const auto size = values.find("size");
-    return size == values.end() ? 0.0 : 3.0 * sizeof(float) * static_cast<double>(size->second);
-  };
   // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
   // per element.
   spec.bytes_needed = [](const std::string&, const Params& p) {

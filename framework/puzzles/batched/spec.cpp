@@ -167,13 +167,7 @@ PuzzleSpec make_spec() {
   for (auto& v : spec.variants)
     v.trace.not_traceable_reason =
         "batched is built only with Kokkos Kernels, whose routines take Kokkos Views: the trace build has none";
-  spec.run = [](const RunRequest& req) {
-    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
-  };
-  spec.bytes_moved = [](const Params& p) {
-    return bytes_moved(static_cast<std::size_t>(p.get("batch")), static_cast<std::size_t>(p.get("rows")),
-                       static_cast<std::size_t>(p.get("cols")));
-  };
+  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
   // `kpuzzles run`'s peak: A on the host and the device (8 bytes an entry), the vectors and the
   // oracle's doubles (about 40 bytes per row and column).
   spec.bytes_needed = [](const std::string&, const Params& p) {

@@ -427,9 +427,7 @@ PuzzleSpec make_spec() {
   spec.course_position = 40;
   spec.learning_order = {"histogram", "extract", "team-scan", "partition"};
   set_trace_configs(spec);  // trace_config.cpp
-  spec.run = [](const RunRequest& req) {
-    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
-  };
+  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
@@ -438,11 +436,6 @@ PuzzleSpec make_spec() {
   // team-scan: 50 lines; new: loads in flight, staged flags, team_scan, BOr masks, set-bit walk.
   set_estimate(spec, "team-scan", 110, Track::stretch);
   set_estimate(spec, "partition", 55, Track::stretch);  // 27 lines; new: all bins at once (counting sort)
-  spec.bytes_moved = [](const Params& p) {
-    const auto n = static_cast<std::size_t>(p.get("size"));
-    const int b = static_cast<int>(p.get("num-bins"));
-    return p.values().count("target-bin") ? extract_bytes(n, n / b) : partition_bytes(n, b);
-  };
   // `kpuzzles run`'s peak, measured: about 28 bytes per element for every variant.
   spec.bytes_needed = [](const std::string&, const Params& p) { return 28.0 * static_cast<double>(p.get("size")); };
   return spec;

@@ -321,6 +321,17 @@ PuzzleSpec make_spec() {
       for (const std::int64_t w : {2, 4, 8, 16, 32})
         for (const std::int64_t t : {w, std::int64_t{0}})
           v.checks.push_back(CheckCase{{"size", 5 * w}, {"group-size", w}, {"tile", t}});
+  // With every team size, at least three teams each (the generated TeamSweep tests; --vector's
+  // team sizes beyond a 32-lane member's maximum are refused and skipped).
+  add_team_sweep(spec, "general", {CheckCase{{"size", 32 * 1000}, {"group-size", 32}}});
+  add_team_sweep(spec, "parallel-sum", {CheckCase{{"size", 8 * 77}, {"group-size", 8}, {"tile", 64}}});
+  add_team_sweep(spec, "vector", {CheckCase{{"size", 32 * 1000}, {"group-size", 32}, {"tile", 256}}});
+  // The bug hunt's reference (the exercise passes these too, by luck: only `kpuzzles trace` tells).
+  add_team_sweep(spec, "bug-in-place",
+                 {CheckCase{{"size", 48}, {"group-size", 8}, {"tile", 16}},
+                  CheckCase{{"size", 96}, {"group-size", 32}, {"tile", 32}},
+                  CheckCase{{"size", 64}, {"group-size", 2}, {"tile", 8}},
+                  CheckCase{{"size", 40}, {"group-size", 4}, {"tile", 8}}});
   spec.course_position = 20;
   spec.learning_order = {"pair-swap",    "parallel-max",    "parallel-min", "parallel-sum",
                          "bug-in-place", "conditional-max", "general",      "vector"};
@@ -358,9 +369,7 @@ PuzzleSpec make_spec() {
       v.trace = trace_config(v.name, {{"size", 32}, {"group-size", 8}, {"tile", 16}});
     v.bug_hunt = kind == Kind::in_place;
   }
-  spec.run = [](const RunRequest& req) {
-    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
-  };
+  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
@@ -372,7 +381,6 @@ PuzzleSpec make_spec() {
   set_estimate(spec, "conditional-max", 40, Track::core);  // 15 lines; new: pairs writing both max and min
   set_estimate(spec, "general", 5, Track::core);           // reuses conditional over many teams
   set_estimate(spec, "vector", 45, Track::stretch);        // 18 lines; new: a nested vector-level reduce, a reducer
-  spec.bytes_moved = [](const Params& p) { return 2.0 * sizeof(float) * static_cast<double>(p.get("size")); };
   // `kpuzzles run`'s peak, measured: about 32 bytes per element (input, output, host copies, oracle).
   spec.bytes_needed = [](const std::string&, const Params& p) { return 32.0 * static_cast<double>(p.get("size")); };
   return spec;

@@ -271,6 +271,9 @@ PuzzleSpec make_spec() {
        "bug_missing_barrier",
        {CheckCase{{"size", 100}, {"kernel-size", 20}, {"tile", 8}}}},
   };
+  // With every team size, at least three teams each (the generated TeamSweep tests).
+  add_team_sweep(spec, "block-boundary", {nkt(1000, 6, 64)});
+  add_team_sweep(spec, "general", {nk(50001, 13)});
   spec.course_position = 10;  // steps of 10 leave room: the on-ramp (basics) comes before conv1d
   spec.learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general", "vector"};
   spec.advice = [](const SpaceLimits& s) {
@@ -290,9 +293,7 @@ PuzzleSpec make_spec() {
       v.trace = trace_config(id, {});
     v.bug_hunt = id == Variant::bug_missing_barrier;
   }
-  spec.run = [](const RunRequest& req) {
-    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
-  };
+  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
@@ -301,9 +302,6 @@ PuzzleSpec make_spec() {
   set_estimate(spec, "bug-missing-barrier", 20, Track::core);  // bug hunt, in the trace build
   set_estimate(spec, "general", 65, Track::stretch);           // 30 lines; new: any K against N, 16-byte scratch words
   set_estimate(spec, "vector", 60, Track::stretch);            // 27 lines; new: ThreadVectorRange, packs of outputs
-  spec.bytes_moved = [](const Params& p) {
-    return bytes_moved(static_cast<std::size_t>(p.get("size")), static_cast<std::size_t>(p.get("kernel-size")));
-  };
   // `kpuzzles run`'s peak, measured: about 32 bytes per element (a, out, the oracle's doubles), 16 per tap.
   spec.bytes_needed = [](const std::string&, const Params& p) {
     return 32.0 * static_cast<double>(p.get("size")) + 16.0 * static_cast<double>(p.get("kernel-size"));

@@ -306,14 +306,21 @@ PuzzleSpec make_spec() {
     for (const std::int64_t type : {0, 1})
       for (const std::int64_t n : {1, 2, 3, 5, 100, 511, 512, 513, 1000, 3 * 4096, 3 * 4096 + 17, 65537})
         v.checks.push_back(CheckCase{{"size", n}, {"float", type}});
+  // Every variant with every team size, int and float (the generated TeamSweep tests): lanes are
+  // logical, so any team size works; on CUDA, sizes that are multiples of 32 take the warp shuffle
+  // paths, the others the XorExchange scratch path. 3 x 4096 + 77 values: at least three teams
+  // of 512 lanes even for the unroll-8 rungs.
+  for (const auto& v : spec.variants)
+    for (const std::int64_t type : {0, 1})
+      add_team_sweep(spec, v.name,
+                     {v.name == "persistent" ? CheckCase{{"size", 3 * 4096 + 77}, {"float", type}, {"teams", 5}}
+                                             : CheckCase{{"size", 3 * 4096 + 77}, {"float", type}}});
   spec.course_position = 30;  // before bin-extract and segscan, whose counts and carries are reductions
   spec.learning_order = {"neighbored",  "neighbored-less", "interleaved",     "unroll2",  "unroll4",
                          "unroll8",     "unroll-warps8",   "complete-unroll", "template", "builtin",
                          "team-reduce", "recursive",       "persistent"};
   set_trace_configs(spec);  // trace_config.cpp
-  spec.run = [](const RunRequest& req) {
-    return with_space(req.space, [&](const auto& space) { return run_on(space, req); });
-  };
+  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
@@ -330,7 +337,6 @@ PuzzleSpec make_spec() {
   set_estimate(spec, "team-reduce", 40, Track::core);         // 12 lines; new: nested parallel_reduce at both levels
   set_estimate(spec, "recursive", 25, Track::stretch);        // 9 lines
   set_estimate(spec, "persistent", 30, Track::stretch);  // 8 lines; new: a league sized from the device, even shares
-  spec.bytes_moved = [](const Params& p) { return 4.0 * static_cast<double>(p.get("size")); };
   // `kpuzzles run`'s peak, measured: about 8 bytes per value (the host values and the device copy).
   spec.bytes_needed = [](const std::string&, const Params& p) { return 8.0 * static_cast<double>(p.get("size")); };
   return spec;

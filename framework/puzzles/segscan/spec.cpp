@@ -127,6 +127,18 @@ PuzzleSpec make_spec() {
                 CheckCase{{"size", 2000}, {"tile", 200}, {"shape", 2}, {"int", 1}}.lanes(2),
                 CheckCase{{"size", 20000}, {"shape", 1}, {"mean-length", 300}, {"tile", 1000}}});
   add_edge_checks(spec);
+  // With every team size (the generated TeamSweep tests): the one-team scans on 300 values, the
+  // others over many teams, the merge-path kernel with a tile of 37 items and its own.
+  for (const char* v : {"simple", "exclusive", "work-efficient"})
+    add_team_sweep(spec, v, {CheckCase{{"size", 300}, {"mean-length", 5}}});
+  add_team_sweep(spec, "multi-team",
+                 {CheckCase{{"size", 3001}, {"tile", 64}, {"mean-length", 50}},
+                  CheckCase{{"size", 3001}, {"tile", 64}, {"int", 1}, {"shape", 1}}});
+  add_team_sweep(spec, "reduce", {CheckCase{{"size", 3001}, {"tile", 64}, {"mean-length", 5}}});
+  add_team_sweep(spec, "spmv", {CheckCase{{"size", 501}, {"tile", 64}, {"shape", 1}}});
+  for (const char* v : {"reduce", "spmv"})
+    for (const std::int64_t tile : {37, 0})
+      add_team_sweep(spec, v, {CheckCase{{"size", 4001}, {"tile", tile}, {"shape", 1}, {"merge-path", 1}}});
   spec.course_position = 50;
   spec.learning_order = {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "vector-scan", "spmv"};
   set_trace_configs(spec);  // trace_config.cpp
@@ -144,12 +156,6 @@ PuzzleSpec make_spec() {
   set_estimate(spec, "reduce", 25, Track::core);             // 8 lines; new: CSR offsets, a scan read at segment ends
   set_estimate(spec, "vector-scan", 175, Track::stretch);    // 100 lines; new: vector scan, lane carries
   set_estimate(spec, "spmv", 20, Track::core);               // 4 lines; new: SpMV as a segmented reduction
-  spec.bytes_moved = [](const Params& p) {
-    // Values, offsets and outputs for a segmented reduction with about N / L segments.
-    const double n = static_cast<double>(p.get("size"));
-    const double segs = n / static_cast<double>(p.get("mean-length"));
-    return 4.0 * (n + 2.0 * segs + 1.0);
-  };
   // `kpuzzles run`'s peak, measured at 2^21 and 2^22: per value (or nonzero) and per segment (or
   // row): scans 42 + 12, reductions 19 + 55, SpMV 34 per nonzero + 38 per row.
   spec.bytes_needed = [](const std::string& variant, const Params& p) {
