@@ -20,7 +20,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 PAGE = ROOT / "docs" / "one-source-two-machines.md"
 SVG = ROOT / "docs" / "img" / "one-source-two-machines.svg"
 MACHINES = [("cpu16", "16-core CPU (OpenMP)"), ("h100", "H100 (CUDA)")]
-PUZZLES = ["conv1d", "butterfly", "reduce", "bin-extract", "segscan"]
+PUZZLES = ["conv1d", "transpose", "butterfly", "reduce", "bin-extract", "segscan"]
 
 
 def load(name):

@@ -1,0 +1,155 @@
+// transpose's registration: variants, options, inputs, oracle, checks and trace budgets.
+#include <string>
+#include <vector>
+
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+#include "transpose/transpose.hpp"
+
+namespace kpz::transpose {
+namespace {
+
+enum class Variant { tiled, naive, in_place };
+
+Variant variant_of(const std::string& name) {
+  return name == "naive" ? Variant::naive : name == "in-place" ? Variant::in_place : Variant::tiled;
+}
+
+// Who wrote element (j, i) of the transpose: the team of the tile of `in` that holds (i, j)
+// (in_place: the team of the upper tile of the mirror pair).
+OwnerFn owner_of(Variant variant, int rows, int cols, int tile) {
+  return [=](std::size_t k) {
+    const int bi = static_cast<int>(k % rows) / tile, bj = static_cast<int>(k / rows) / tile;
+    const bool swap = variant == Variant::in_place && bi > bj;
+    return "team " + std::to_string((swap ? bj : bi) * ((cols + tile - 1) / tile) + (swap ? bi : bj));
+  };
+}
+
+template <class Space>
+RunReport run_on(const Space& space, const RunRequest& req) {
+  const Variant variant = variant_of(req.variant);
+  const bool square = variant == Variant::in_place;
+  const int rows = static_cast<int>(req.params.get(square ? "size" : "rows"));
+  const int cols = square ? rows : static_cast<int>(req.params.get("cols"));
+  const bool worked =
+      variant != Variant::tiled && !req.params.given("rows") && !req.params.given("cols") && !req.params.given("size");
+
+  // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
+  const LaunchShape shape =
+      launch_shape(space, kernel_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const int tiles_staged = variant == Variant::in_place ? 2 : variant == Variant::tiled ? 1 : 0;
+  const auto bytes_of = [&](int t) { return tiles_staged * tile_scratch_bytes<Space>(t); };
+  const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile"))
+                                              : halved_to_fit<Space>(shape.tile, bytes_of);
+  check_scratch_option<Space>(
+      "transpose --" + req.variant + " with tiles of " + std::to_string(tile) + " x " + std::to_string(tile), "--tile",
+      tile, 0, bytes_of);
+  const LaunchShape launch{shape.team_size, shape.vector_length, tile};
+
+  // The worked examples number the elements 0, 1, 2, ... row by row, as the page draws them.
+  std::vector<float> in = random_floats(req.seed, static_cast<std::size_t>(rows) * cols, -3.0, 5.0);
+  for (std::size_t k = 0; worked && k < in.size(); ++k) in[k] = static_cast<float>(k);
+  std::vector<float> expected(in.size());
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) expected[static_cast<std::size_t>(j) * rows + i] = in[std::size_t(i) * cols + j];
+
+  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  std::vector<float> got;
+  if (variant == Variant::in_place) {
+    auto m = to_device(space, "m", in);
+    kern.in_place(space, launch, rows, m);
+    got = to_host(m);  // deep_copy without a space: waits for the kernel
+  } else {
+    const View<float*, Space> out = poisoned_output<float>(space, "out", in.size());
+    const View<const float*, Space> d_in = to_device(space, "in", in);  // lives until to_host has waited
+    (variant == Variant::naive ? kern.naive : kern.tiled)(space, launch, rows, cols, d_in, out);
+    got = to_host(out);
+  }
+
+  RunReport report;
+  report.config.set("rows", rows).set("cols", cols).set("tile", tile);
+  report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
+  report.config.set("teams", ((rows + tile - 1) / tile) * ((cols + tile - 1) / tile));
+  report.config.set("worked_example", worked);
+  compare_exact(report, got, expected, owner_of(variant, rows, cols, tile));
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(in)); });
+  return report;
+}
+
+// Budgets for `kpuzzles trace` (docs/tracing.md): each element read once (in_place: a diagonal
+// tile is its own mirror, read twice: at most n x tile more) and written once; the tiled kernels
+// stage each element once and read it back once, after one barrier.
+TraceSpec trace_config(Variant variant, std::map<std::string, std::int64_t> options) {
+  return traceable(std::move(options), 4, [variant](const Params& p, const Json& config) {
+    const double tile = config.find("tile")->as_double(1);
+    const double staged = variant == Variant::naive ? 0 : (variant == Variant::in_place ? 2 : 1) * tile * tile;
+    const double reads = variant == Variant::in_place ? 1 + tile / static_cast<double>(p.get("size")) : 1;
+    return std::vector<BudgetLimit>{{"global-reads-per-output", reads, "each element once"},
+                                    {"global-writes-per-cell", 1, "each element once"},
+                                    {"barriers-per-team", staged > 0 ? 1.0 : 0.0, "one, between staging and writing"},
+                                    {"scratch-writes-per-team", staged, "each element staged once"},
+                                    {"scratch-reads-per-team", staged, "each staged element read once"},
+                                    {"collectives-per-team", 0, ""}};
+  });
+}
+
+PuzzleSpec make_spec() {
+  const auto rc = [](std::int64_t rows, std::int64_t cols, std::int64_t tile = 0) {
+    return CheckCase{{"rows", rows}, {"cols", cols}, {"tile", tile}};
+  };
+  const auto sq = [](std::int64_t n, std::int64_t tile) { return CheckCase{{"size", n}, {"tile", tile}}; };
+  const OptionSpec tile{"tile", "a team's tile is tile x tile elements (0: the backend's)", 0, 0, 1024};
+  // 1 x 1, a row, a column, sizes under and not a multiple of the tile, tiles of 1, 3 and 7.
+  const std::vector<CheckCase> edges = {rc(1, 1),       rc(1, 77),        rc(77, 1),       rc(5, 7, 4),
+                                        rc(33, 65, 16), rc(100, 9, 3),    rc(9, 100, 7),   rc(129, 130),
+                                        rc(64, 64, 1),  rc(300, 301, 32), rc(2, 3).team(1)};
+  PuzzleSpec spec{"transpose", "matrix transpose with the tile staged in team scratch: coalesced both ways"};
+  spec.variants = {
+      {"tiled",
+       "any rows x cols: each team stages its tile in scratch, then writes it transposed",
+       {{"rows", "rows of in", 3001, 1, 1 << 14}, {"cols", "columns of in", 1999, 1, 1 << 14}, tile},
+       "tiled",
+       edges},
+      {"naive",
+       "in = 0..14 as 3 rows of 5: each element straight to its place, no scratch",
+       {{"rows", "rows of in (random inputs when given)", 3, 1, 1 << 14},
+        {"cols", "columns of in (random inputs when given)", 5, 1, 1 << 14},
+        tile},
+       "naive",
+       edges},
+      {"in-place",
+       "a 5 x 5 matrix in place in tiles of 2: a team swaps a tile with its mirror",
+       {{"size", "n of the n x n matrix (random inputs when given)", 5, 1, 1 << 14},
+        {"tile", "a team's tile is tile x tile elements (0: the backend's)", 2, 0, 1024}},
+       "in_place",
+       {sq(1, 0), sq(2, 1), sq(7, 3), sq(64, 0), sq(100, 16), sq(129, 0), sq(33, 8).team(1)}},
+  };
+  add_team_sweep(spec, "tiled", {rc(200, 150, 32)});
+  add_team_sweep(spec, "in-place", {sq(150, 32)});
+  for (auto& v : spec.variants)
+    v.trace = trace_config(variant_of(v.name), v.name == "in-place" ? std::map<std::string, std::int64_t>{}
+                                                                    : std::map<std::string, std::int64_t>{
+                                                                          {"rows", 6}, {"cols", 9}, {"tile", 4}});
+  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
+  spec.course_position = 15;  // after conv1d: the same tile in scratch, now in two dimensions
+  spec.learning_order = {"naive", "tiled", "in-place"};
+  // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
+  // line, 5 per new concept; rounded to 5 minutes.
+  set_estimate(spec, "naive", 25, Track::core);        // 5 lines; new: 2D tiles, TeamThreadRange x ThreadVectorRange
+  set_estimate(spec, "tiled", 30, Track::core);        // 11 lines; new: coalescing both ways, a padded tile
+  set_estimate(spec, "in-place", 45, Track::stretch);  // 18 lines; new: two tiles, the diagonal, in-place races
+  // `kpuzzles run`'s peak: in, out and the result as floats, the oracle's two doubles.
+  spec.bytes_needed = [](const std::string& variant, const Params& p) {
+    const double n =
+        static_cast<double>(variant == "in-place" ? p.get("size") * p.get("size") : p.get("rows") * p.get("cols"));
+    return 32.0 * n;
+  };
+  return spec;
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::transpose
