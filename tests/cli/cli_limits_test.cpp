@@ -138,4 +138,16 @@ TEST(CliSizes, BenchTakesTheSizesRunTakes) {
   EXPECT_NE(fine.out.find("\"size\":64"), std::string::npos) << fine.out.substr(0, 300);
 }
 
+// A variant without --size is told which of its options to shrink; a matrix past 16384 rows is
+// refused by the option's range.
+TEST(CliLimits, RefusalsNameTheOptionsOfAVariantWithoutSize) {
+  const Result r = kpuzzles("KPZ_MEMORY_BYTES=1000000", "run transpose --rows 1000 --cols 1000");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("use a smaller --cols or --rows"), std::string::npos) << r.err;
+  const Result rows = kpuzzles("", "run transpose --rows 20000");
+  EXPECT_EQ(rows.code, 2) << rows.err;
+  EXPECT_NE(rows.err.find("--rows must be in [1, 16384], got 20000"), std::string::npos) << rows.err;
+}
+
 }  // namespace

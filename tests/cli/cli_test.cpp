@@ -102,7 +102,8 @@ TEST(Cli, ScratchRefusalOffersTheLargestSizeThatFits) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"run segscan --simple --reference --size", "65536"},
       {"run bin-extract --histogram --reference --size", "16384"},
-      {"run basics --scratch --reference --tile", "60000"}};
+      {"run basics --scratch --reference --tile", "60000"},
+      {"run transpose --tiled --reference --tile", "200"}};
   for (const auto& [base, too_big] : cases) {
     const std::string flag = base.substr(base.rfind(' ') + 1);
     const Result refused = kpuzzles(base + " " + too_big);

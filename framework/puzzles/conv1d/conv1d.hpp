@@ -106,9 +106,7 @@ std::size_t vector_scratch_bytes(int tile, int taps, int lanes) {
 // room in level-0 scratch (CUDA: 48 KiB per block).
 template <class Space>
 int vector_tile(int wanted, int taps, int lanes) {
-  int tile = wanted;
-  while (tile > 1 && vector_scratch_bytes<Space>(tile, taps, lanes) > scratch_size_max<Space>(0)) tile /= 2;
-  return tile;
+  return halved_to_fit<Space>(wanted, [&](int tile) { return vector_scratch_bytes<Space>(tile, taps, lanes); });
 }
 
 // Fewest bytes any conv1d kernel moves: read a and b once, write out once.
