@@ -8,9 +8,7 @@
 #include <KokkosBlas2_team_gemv.hpp>
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "batched/batched.hpp"
@@ -115,14 +113,9 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   team_flavour.gpu_team = 64;
   const LaunchShape team_only = launch_shape(space, team_flavour, ShapeRequest{req.team_size, 1}, Purpose::speed);
 
-  BenchReport report;
-  report.puzzle = "batched";
-  report.space = std::string(space_name<Space>());
-  report.config.set("entries", entries).set("impl", std::string(to_string(req.impl)));
+  BenchReport report = open_bench_report("batched", space, req, entries, "entries");
   report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
   report.config.set("library_team_size", team_only.team_size);
-  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
-  add_copy_baselines(report, space, entries, req.cfg);
 
   Rng rng(req.seed);
   for (const auto& [m, n] : shapes) {
@@ -143,25 +136,26 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
         " (team " + std::to_string(launch.team_size) + " x " + std::to_string(launch.vector_length) + " lanes)";
     const std::string team_text = " (team " + std::to_string(team_only.team_size) + ")";
     const double bytes = bytes_moved(batch, rows, cols);
-    for (const auto& [name, kind, launch_fn] :
-         {std::tuple<std::string, std::string, std::function<void()>>{
-              "batched --hand-written" + lanes, "puzzle",
-              [&] { kern.hand_written(space, launch, d.A, d.x, d.rhs, d.r, d.rr); }},
-          {"batched --library: team_vector_gemv + team dot" + lanes, "puzzle",
-           [&] { kern.library(space, launch, d.A, d.x, d.rhs, d.r, d.rr); }},
-          {"KokkosBlas team_gemv (Team) + team dot" + team_text, "library",
-           [&] { library_team(space, team_only.team_size, d); }},
-          {"device level: deep_copy + KokkosBatched::BatchedGemm + KokkosBlas::dot", "library",
-           [&] { library_device(space, d); }}}) {
-      poison(d.r);
-      poison(d.rr);
-      launch_fn();
-      space.fence();
-      check_sample(hA, hx, hrhs, rows, cols, batch_to_host(d.r), to_host(d.rr), name);
-      BenchRow row{name + ", " + group, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)};
-      row.portable = name.rfind("batched --hand-written", 0) == 0;  // the three levels, written once for both
-      report.rows.push_back(std::move(row));
-    }
+    const auto add_row = [&](const std::string& name, const std::string& kind, const auto& launch_fn,
+                             bool portable = false) {
+      add_checked_row(
+          report, space, req.cfg, {name + ", " + group, kind, group, bytes, {}, {}, portable},
+          [&] {
+            poison(d.r);
+            poison(d.rr);
+          },
+          launch_fn, [&] { check_sample(hA, hx, hrhs, rows, cols, batch_to_host(d.r), to_host(d.rr), name); });
+    };
+    // --hand-written is the portable row: the three levels, written once for both machines.
+    add_row(
+        "batched --hand-written" + lanes, "puzzle",
+        [&] { kern.hand_written(space, launch, d.A, d.x, d.rhs, d.r, d.rr); }, /*portable=*/true);
+    add_row("batched --library: team_vector_gemv + team dot" + lanes, "puzzle",
+            [&] { kern.library(space, launch, d.A, d.x, d.rhs, d.r, d.rr); });
+    add_row("KokkosBlas team_gemv (Team) + team dot" + team_text, "library",
+            [&] { library_team(space, team_only.team_size, d); });
+    add_row("device level: deep_copy + KokkosBatched::BatchedGemm + KokkosBlas::dot", "library",
+            [&] { library_device(space, d); });
   }
   report.notes.push_back(
       "bytes model: A, x and rhs read once, r and rr written once; the device-level route moves r "

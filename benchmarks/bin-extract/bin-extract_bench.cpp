@@ -37,13 +37,6 @@ void require_equal(const std::vector<float>& got, const std::vector<float>& want
     throw std::runtime_error(what + " gives a wrong or unstable output: refusing to time it");
 }
 
-template <class V>
-std::vector<float> head(const V& view, std::size_t count) {
-  std::vector<float> all = to_host(view);
-  all.resize(count);
-  return all;
-}
-
 // The built-in partition: BinSort's permutation (bins over [0, 1]; 1.0 lands in its extra bin),
 // then a gather. Kokkos 5.0.2's create_permute_vector adds to the bin counts of an earlier call,
 // so they are cleared before every call.
@@ -92,15 +85,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   check_scratch<Space>(fast_scratch_bytes<Space>(fast, num_bins), 0, "bin-extract fast kernels");
   check_scratch<Space>(partition_scratch_bytes<Space>(launch.tile, num_bins), 0, "bin-extract --partition");
 
-  BenchReport report;
-  report.puzzle = "bin-extract";
-  report.space = std::string(space_name<Space>());
-  report.config.set("size", n).set("num_bins", num_bins).set("target_bin", target).set("impl", impl);
+  BenchReport report = open_bench_report("bin-extract", space, req, n);
+  report.config.set("num_bins", num_bins).set("target_bin", target);
   report.config.set("team_size", shape.team_size).set("vector_length", shape.vector_length).set("tile", shape.tile);
   report.config.set("team_scan", scan_shape.to_json());
   report.config.set("fast_team_size", fast.team_size).set("fast_tile", fast.tile).set("fast_chunks", fast.chunks);
-  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
-  add_copy_baselines(report, space, n, req.cfg);
 
   const std::vector<float> host_in = make_input(n, num_bins, target, kUniform, req.seed);
   std::vector<float> want_partition(n), want_selected;
@@ -118,24 +107,24 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   auto in_dev = to_device(space, "in", host_in);
   View<const float*, Space> in = in_dev;
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
+  const auto poison_out = [&] { poison(out); };
 
-  // --extract
+  // --extract: each kernel reports the selection's length, `selected()` reads back what it wrote.
   const std::string xgroup = "extract";
-  const double xbytes = extract_bytes(n, want_selected.size());
+  const auto extract_row = [&](const std::string& name, const std::string& kind, const auto& run, const auto& selected,
+                               const std::string& what) -> BenchRow& {
+    return add_checked_row(report, space, req.cfg, {name, kind, xgroup, extract_bytes(n, want_selected.size()), {}},
+                           poison_out, run, [&] { require_equal(selected(), want_selected, what); });
+  };
   {
     View<float*, Space> staging(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "staging"), n);
     const ExtractLayout xlayout = extract_layout<Space>(fast, n);
     View<int*, Space> chunk_counts(Kokkos::view_alloc(space, "chunk_counts"), xlayout.chunks);
     View<int*, Space> count(Kokkos::view_alloc(space, "count"), 1);
-    const auto run = [&] { extract_chunked(space, xlayout, num_bins, target, in, staging, chunk_counts, out, count); };
-    poison(out);
-    run();
-    space.fence();
-    int got = 0;
-    Kokkos::deep_copy(got, Kokkos::subview(count, 0));
-    require_equal(head(out, static_cast<std::size_t>(got)), want_selected, "chunked extract");
-    report.rows.push_back({"extract: compact per chunk, then place (framework)", "puzzle", xgroup, xbytes,
-                           time_kernel(space, req.cfg, run)});
+    extract_row(
+        "extract: compact per chunk, then place (framework)", "puzzle",
+        [&] { extract_chunked(space, xlayout, num_bins, target, in, staging, chunk_counts, out, count); },
+        [&] { return host_prefix(out, count, 0); }, "chunked extract");
     // Its two launches alone, each with its own bytes: the compaction reads N and writes the
     // selection to staging, the placing reads and writes the selection.
     const double selection = static_cast<double>(sizeof(float)) * static_cast<double>(want_selected.size());
@@ -152,55 +141,42 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
         {"extract launch 2: place the chunks' selections (framework; bytes: reads and writes the selection)", "puzzle",
          xgroup, 2.0 * selection, time_kernel(space, req.cfg, place)});
   }
-  if (all) {
-    const int teams = teams_for(n, launch.tile);
-    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);
+  // The learner's kernels: a team per tile, whose offset the kernel writes in offsets (zeroed
+  // before every run), the selection's length in the last.
+  const auto learner_extract_row = [&](const std::string& name, const std::string& what, int tile,
+                                       const auto& kernel) -> BenchRow& {
+    const int teams = teams_for(n, tile);
+    View<int*, Space> offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);
     const auto run = [&] {
-      Kokkos::deep_copy(space, tile_offsets, 0);
-      kern.extract(space, launch, num_bins, target, in, tile_offsets, out);
+      Kokkos::deep_copy(space, offsets, 0);
+      kernel(offsets);
     };
-    poison(out);
-    run();
-    space.fence();
-    int got = 0;
-    Kokkos::deep_copy(got, Kokkos::subview(tile_offsets, teams));
-    require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected, "extract (" + impl + ")");
-    report.rows.push_back({"extract: two levels, nested scans (" + impl + ")", "puzzle", xgroup, xbytes,
-                           time_kernel(space, req.cfg, run)});
-  }
+    return extract_row(
+        name, "puzzle", run, [&] { return host_prefix(out, offsets, teams); }, what);
+  };
+  if (all)
+    learner_extract_row(
+        "extract: two levels, nested scans (" + impl + ")", "extract (" + impl + ")", launch.tile,
+        [&](const View<int*, Space>& offsets) { kern.extract(space, launch, num_bins, target, in, offsets, out); });
   if (all) {
     // The portable exercise variant, --team-scan (reference or --exercise).
     check_scratch<Space>(team_scan_scratch_bytes<Space>(scan_shape), 0, "bin-extract --team-scan");
-    const int teams = teams_for(n, scan_shape.tile);
-    View<int*, Space> team_offsets(Kokkos::view_alloc(space, "team_offsets"), teams + 1);
-    const auto run = [&] {
-      Kokkos::deep_copy(space, team_offsets, 0);
-      kern.team_scan_extract(space, scan_shape, num_bins, target, in, team_offsets, out);
-    };
-    poison(out);
-    run();
-    space.fence();
-    int got = 0;
-    Kokkos::deep_copy(got, Kokkos::subview(team_offsets, teams));
-    require_equal(head(out, static_cast<std::size_t>(got < 0 ? 0 : got)), want_selected,
-                  "team-scan extract (" + impl + ")");
-    BenchRow row{"extract: team-scan, TeamVectorRange count, bit masks, team_scan (" + impl + ")", "puzzle", xgroup,
-                 xbytes, time_kernel(space, req.cfg, run)};
-    row.portable = true;
-    report.rows.push_back(std::move(row));
+    learner_extract_row("extract: team-scan, TeamVectorRange count, bit masks, team_scan (" + impl + ")",
+                        "team-scan extract (" + impl + ")", scan_shape.tile,
+                        [&](const View<int*, Space>& offsets) {
+                          kern.team_scan_extract(space, scan_shape, num_bins, target, in, offsets, out);
+                        })
+        .portable = true;
   }
   if (all) {
-    std::size_t got = 0;
-    const auto run = [&] {
-      const auto end = Kokkos::Experimental::copy_if(space, in, out, InBin{num_bins, target});
-      got = static_cast<std::size_t>(end - Kokkos::Experimental::begin(out));
-    };
-    poison(out);
-    run();
-    space.fence();
-    require_equal(head(out, got), want_selected, "Kokkos::Experimental::copy_if");
-    report.rows.push_back(
-        {"Kokkos::Experimental::copy_if", "builtin", xgroup, xbytes, time_kernel(space, req.cfg, run)});
+    long long got = 0;
+    extract_row(
+        "Kokkos::Experimental::copy_if", "builtin",
+        [&] {
+          const auto end = Kokkos::Experimental::copy_if(space, in, out, InBin{num_bins, target});
+          got = end - Kokkos::Experimental::begin(out);
+        },
+        [&] { return host_prefix(out, got); }, "Kokkos::Experimental::copy_if");
   }
   if (gpu && all) {
     if (auto* cub = LibraryBaselines::instance().find<LibrarySelectFn>(kCubSelectIf)) {
@@ -216,14 +192,21 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // --partition
   const std::string pgroup = "partition";
   const double pbytes = partition_bytes(n, num_bins);
-  const auto check_offsets = [&](const View<int*, Space>& offsets, const std::string& what) {
-    const std::vector<int> got = to_host(offsets);
+  View<int*, Space> bin_offsets(Kokkos::view_alloc(space, "bin_offsets"), num_bins + 1);
+  const auto check_offsets = [&](const std::string& what) {
+    const std::vector<int> got = to_host(bin_offsets);
     for (int b = 0; b <= num_bins; ++b)
       if (got[b] != static_cast<long long>(want_offsets[b]))
         throw std::runtime_error(what + " gives a wrong bin offset for bin " + std::to_string(b) +
                                  ": refusing to time it");
   };
-  View<int*, Space> bin_offsets(Kokkos::view_alloc(space, "bin_offsets"), num_bins + 1);
+  // The stable partition in `out` and, with `offsets`, the bins' offsets in bin_offsets.
+  const auto check_partition = [&](const std::string& what, bool offsets) {
+    return [&, what, offsets] {
+      require_equal(to_host(out), want_partition, what);
+      if (offsets) check_offsets(what);
+    };
+  };
   // Both rank a team's tiles; `ballot` ranks each warp's share with ballots and streams the tiles
   // through a scratch ring, `table` through a (bin, member) count table and a team scan.
   const auto rank_only = [](PartitionRank how) {
@@ -235,14 +218,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const PartitionLayout layout = partition_layout<Space>(fast, n, num_bins);
     View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"),
                                     partition_chunk_entries(layout, num_bins));
-    const auto run = [&] { partition_two_pass(space, layout, num_bins, in, chunk_offsets, out, bin_offsets); };
-    poison(out);
-    run();
-    space.fence();
-    require_equal(to_host(out), want_partition, "two-pass partition");
-    check_offsets(bin_offsets, "two-pass partition");
-    report.rows.push_back({"partition: two passes, " + rank_name(layout.rank) + " (framework)", "puzzle", pgroup,
-                           pbytes, time_kernel(space, req.cfg, run)});
+    add_checked_row(
+        report, space, req.cfg,
+        {"partition: two passes, " + rank_name(layout.rank) + " (framework)", "puzzle", pgroup, pbytes, {}}, poison_out,
+        [&] { partition_two_pass(space, layout, num_bins, in, chunk_offsets, out, bin_offsets); },
+        check_partition("two-pass partition", true));
   }
   // The framework partition's passes timed alone, each with its own bytes, for both ways pass 2
   // ranks a tile (each splits the input its own way, so each has its own pass 1): pass 1 reads N
@@ -257,56 +237,51 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const std::string chunk = how == PartitionRank::ballot ? "ballot rank" : "table rank";
     View<int*, Space> chunk_offsets(Kokkos::view_alloc(space, "chunk_offsets"),
                                     partition_chunk_entries(layout, num_bins));
-    const auto pass1 = [&] { partition_histograms(space, layout, num_bins, in, chunk_offsets, bin_offsets); };
-    pass1();
-    space.fence();
-    check_offsets(bin_offsets, "partition pass 1 (" + chunk + ")");
-    report.rows.push_back({"partition pass 1 (" + chunk +
-                               "): histograms, scanned into places by the last team (framework; bytes: reads N)",
-                           "puzzle", pgroup, static_cast<double>(sizeof(float)) * static_cast<double>(n),
-                           time_kernel(space, req.cfg, pass1)});
-    const auto pass2 = [&] { partition_scatter(space, layout, num_bins, in, chunk_offsets, out); };
-    poison(out);
-    pass2();
-    space.fence();
+    const double n_bytes = static_cast<double>(sizeof(float)) * static_cast<double>(n);
+    add_checked_row(
+        report, space, req.cfg,
+        {"partition pass 1 (" + chunk +
+             "): histograms, scanned into places by the last team (framework; bytes: reads N)",
+         "puzzle",
+         pgroup,
+         n_bytes,
+         {}},
+        [] {}, [&] { partition_histograms(space, layout, num_bins, in, chunk_offsets, bin_offsets); },
+        [&] { check_offsets("partition pass 1 (" + chunk + ")"); });
     const std::string what = "partition pass 2 (" + chunk + "): scatter, " + rank_only(how) + " (framework)";
-    require_equal(to_host(out), want_partition, what);
-    report.rows.push_back({what + "; bytes: reads N, writes N", "puzzle", pgroup,
-                           2.0 * sizeof(float) * static_cast<double>(n), time_kernel(space, req.cfg, pass2)});
+    add_checked_row(
+        report, space, req.cfg, {what + "; bytes: reads N, writes N", "puzzle", pgroup, 2.0 * n_bytes, {}}, poison_out,
+        [&] { partition_scatter(space, layout, num_bins, in, chunk_offsets, out); }, check_partition(what, false));
   }
   if (all) {
     const int teams = teams_for(n, launch.tile);
     View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"),
                                    static_cast<std::size_t>(num_bins) * teams + 1);
-    const auto run = [&] {
-      Kokkos::deep_copy(space, tile_offsets, 0);
-      kern.partition(space, launch, num_bins, in, tile_offsets, out, bin_offsets);
-    };
-    poison(out);
-    run();
-    space.fence();
-    require_equal(to_host(out), want_partition, "partition (" + impl + ")");
-    check_offsets(bin_offsets, "partition (" + impl + ")");
-    report.rows.push_back({"partition: scratch histogram, a scan per bin (" + impl + ")", "puzzle", pgroup, pbytes,
-                           time_kernel(space, req.cfg, run)});
+    add_checked_row(
+        report, space, req.cfg,
+        {"partition: scratch histogram, a scan per bin (" + impl + ")", "puzzle", pgroup, pbytes, {}}, poison_out,
+        [&] {
+          Kokkos::deep_copy(space, tile_offsets, 0);
+          kern.partition(space, launch, num_bins, in, tile_offsets, out, bin_offsets);
+        },
+        check_partition("partition (" + impl + ")", true));
   }
   if (all) {
     BinSortPartition<Space> binsort(space, in, num_bins);
-    const auto run = [&] { binsort.run(space, in, out); };
-    poison(out);
-    run();
-    space.fence();
     // Not stable: check that every bin holds the right elements by sorting within bins.
-    std::vector<float> got = to_host(out);
-    for (int b = 0; b < num_bins; ++b) {
-      std::sort(got.begin() + want_offsets[b], got.begin() + want_offsets[b + 1]);
-      std::vector<float> want(want_partition.begin() + want_offsets[b], want_partition.begin() + want_offsets[b + 1]);
-      std::sort(want.begin(), want.end());
-      if (!std::equal(want.begin(), want.end(), got.begin() + want_offsets[b]))
-        throw std::runtime_error("Kokkos::BinSort gives a wrong bin " + std::to_string(b) + ": refusing to time it");
-    }
-    report.rows.push_back({"Kokkos::BinSort permutation + gather (not stable)", "builtin", pgroup, pbytes,
-                           time_kernel(space, req.cfg, run)});
+    const auto check_bins = [&] {
+      std::vector<float> got = to_host(out);
+      for (int b = 0; b < num_bins; ++b) {
+        std::sort(got.begin() + want_offsets[b], got.begin() + want_offsets[b + 1]);
+        std::vector<float> want(want_partition.begin() + want_offsets[b], want_partition.begin() + want_offsets[b + 1]);
+        std::sort(want.begin(), want.end());
+        if (!std::equal(want.begin(), want.end(), got.begin() + want_offsets[b]))
+          throw std::runtime_error("Kokkos::BinSort gives a wrong bin " + std::to_string(b) + ": refusing to time it");
+      }
+    };
+    add_checked_row(
+        report, space, req.cfg, {"Kokkos::BinSort permutation + gather (not stable)", "builtin", pgroup, pbytes, {}},
+        poison_out, [&] { binsort.run(space, in, out); }, check_bins);
   }
   report.notes.push_back("bytes: extract reads N and writes the selection (" + std::to_string(want_selected.size()) +
                          " elements); partition reads N, writes N and NUM_BINS + 1 offsets");

@@ -67,10 +67,10 @@ struct Config {
 // leagues of 1/4, 1/2, 1 and 2 times the teams the device holds at once (its concurrency divided
 // by the team size). The CUDA defaults (persistent_league) were chosen from these rows; they are
 // in a group of their own so that the ladder's columns stay the book's.
-template <class Space, class T, class Timed, class Check>
+template <class Space, class T, class Check>
 void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, const Config& c, View<const T*, Space> in,
                       View<T*, Space> partial, View<T*, Space> result, View<unsigned*, Space> done, double bytes,
-                      const std::string& suffix, const Timed& timed, const Check& check_sum) {
+                      const std::string& suffix, const Check& check_result) {
   const std::string group = "persistent sweep" + suffix;
   // The group's own copy row (the same measurement), so that `% copy` compares within the size.
   const auto copy_row = std::find_if(report.rows.begin(), report.rows.end(), [&](const BenchRow& r) {
@@ -96,16 +96,14 @@ void sweep_persistent(BenchReport& report, const Space& space, std::size_t n, co
       } catch (const std::exception&) {
         continue;
       }
-      const auto launch_fn = [&] {
-        run_variant<Space, T>(c.impl, Variant::persistent, space, launch, in, partial, partial, result, done);
-      };
-      poison(result);
-      launch_fn();
-      space.fence();
       const std::string name =
           "--persistent --team-size " + std::to_string(team_size) + " --teams " + std::to_string(league);
-      check_sum(static_cast<double>(to_host(result)[0]), "reduce " + name);
-      report.rows.push_back({name + suffix, "puzzle", group, bytes, timed(launch_fn)});
+      add_checked_row(
+          report, space, c.cfg, {name + suffix, "puzzle", group, bytes, {}}, [&] { poison(result); },
+          [&] {
+            run_variant<Space, T>(c.impl, Variant::persistent, space, launch, in, partial, partial, result, done);
+          },
+          check_result("reduce " + name));
     }
   }
 }
@@ -169,6 +167,11 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
       throw std::runtime_error(what + " gives " + format_number(got) + " instead of " + format_number(exact) +
                                ": refusing to time it");
   };
+  // Every row but CUB's leaves its sum in `result`, poisoned before the checked run.
+  const auto poison_result = [&] { poison(result); };
+  const auto check_result = [&](const std::string& what) {
+    return [&, what] { check_sum(static_cast<double>(to_host(result)[0]), what); };
+  };
 
   std::vector<std::size_t> ladder_rows;  // indices into report.rows, in the ladder's order
   Launch team_launch{0, 0, 0};           // --team-reduce's, for the library's team-level row
@@ -190,18 +193,15 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     check_scratch<Space>(scratch_bytes<Space, T>(vi, launch), 0, std::string("reduce --") + vi.name);
     if (v == Variant::team_reduce) team_launch = launch;
     const std::string name = std::string("--") + vi.name + slow_note(v, gpu) + suffix;
-    const auto launch_fn = [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result, done); };
-    poison(result);
-    launch_fn();
-    space.fence();
-    check_sum(static_cast<double>(to_host(result)[0]), "reduce " + name);
     if (v != Variant::recursive && v != Variant::builtin) ladder_rows.push_back(report.rows.size());
-    report.rows.push_back({name, v == Variant::builtin ? "builtin" : "puzzle", group, bytes, timed(launch_fn)});
-    report.rows.back().portable = v == Variant::team_reduce;
+    add_checked_row(
+        report, space, c.cfg,
+        {name, v == Variant::builtin ? "builtin" : "puzzle", group, bytes, {}, {}, v == Variant::team_reduce},
+        poison_result, [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result, done); },
+        check_result("reduce " + name));
   }
 
-  if (c.sweep)
-    sweep_persistent<Space, T>(report, space, n, c, in, partial, result, done, bytes, suffix, timed, check_sum);
+  if (c.sweep) sweep_persistent<Space, T>(report, space, n, c, in, partial, result, done, bytes, suffix, check_result);
 
   if (gpu)
     for (const LibrarySum sum : cuda_baselines().sums) {
@@ -225,13 +225,9 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
       library_rows.push_back({"KokkosBlas::Experimental::dot (team, x . 1) per --team-reduce tile + KokkosBlas::sum",
                               [&] { (*team_dot)(in, result); }});
     }
-    for (const auto& [name, launch_fn] : library_rows) {
-      poison(result);
-      launch_fn();
-      space.fence();
-      check_sum(static_cast<double>(to_host(result)[0]), name);
-      report.rows.push_back({name + suffix, "library", group, bytes, timed(launch_fn)});
-    }
+    for (const auto& [name, launch_fn] : library_rows)
+      add_checked_row(report, space, c.cfg, {name + suffix, "library", group, bytes, {}}, poison_result, launch_fn,
+                      check_result(name));
   }
 #endif
 

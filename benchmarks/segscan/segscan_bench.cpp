@@ -149,14 +149,13 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   if (all && mean <= 1024)
     kernels.push_back(
         {"thread per segment, serial loop, " + group, "builtin", [&] { thread_per_segment(space, values, co, sums); }});
-  for (auto& [name, kind, launch_fn] : kernels) {
-    poison(sums);
-    launch_fn();
-    space.fence();
-    check_sums(term, offsets, to_host(sums), name);
-    report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
-    report.rows.back().portable = name.rfind("vector scan", 0) == 0;  // the portable exercise variant
-  }
+  const auto add_row = [&](const std::string& name, const std::string& kind, const auto& launch_fn) -> BenchRow& {
+    return add_checked_row(
+        report, space, req.cfg, {name, kind, group, bytes, {}}, [&] { poison(sums); }, launch_fn,
+        [&] { check_sums(term, offsets, to_host(sums), name); });
+  };
+  for (auto& [name, kind, launch_fn] : kernels)
+    add_row(name, kind, launch_fn).portable = name.rfind("vector scan", 0) == 0;  // the portable exercise variant
   if (req.params.get("stages")) {
     // Step 1 of the merge path alone (bytes: the coordinates it writes), to see its share.
     report.rows.push_back({"merge path, search stage only, " + group, "puzzle", group, 8.0 * (ws.tiles + 1),
@@ -184,13 +183,7 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
         {"KokkosSparse::spmv (SPMV_NATIVE, row = segment, x = [1]), " + group, [&] { kk_spmv(); }},
         {"team per segment, KokkosBlas::Experimental::dot (team, x . 1), " + group,
          [&] { kk_team(values, co, sums); }}};
-    for (const auto& [name, launch_fn] : library_rows) {
-      poison(sums);
-      launch_fn();
-      space.fence();
-      check_sums(term, offsets, to_host(sums), name);
-      report.rows.push_back({name, "library", group, bytes, time_kernel(space, req.cfg, launch_fn)});
-    }
+    for (const auto& [name, launch_fn] : library_rows) add_row(name, "library", launch_fn);
   }
 #endif
   report.notes.push_back(group + ": " + std::to_string(segs) + " segments, longest " +
@@ -255,13 +248,12 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
                                                            d_offsets, d_columns, d_a, d_x, y);
     kernels.push_back({"KokkosSparse::spmv (SPMV_NATIVE), " + group, "library", [&] { (*kk)(); }});
   }
-  for (auto& [name, kind, launch_fn] : kernels) {
-    poison(y);
-    launch_fn();
-    space.fence();
-    check_sums(term, offsets, to_host(y), name);
-    report.rows.push_back({name, kind, group, bytes, time_kernel(space, req.cfg, launch_fn)});
-  }
+  const auto check_y = [&](const std::string& what) {
+    return [&, what] { check_sums(term, offsets, to_host(y), what); };
+  };
+  for (auto& [name, kind, launch_fn] : kernels)
+    add_checked_row(
+        report, space, req.cfg, {name, kind, group, bytes, {}}, [&] { poison(y); }, launch_fn, check_y(name));
   report.notes.push_back(group + ": " + std::to_string(rows) + " rows, " + std::to_string(nnz) +
                          " nonzeros, longest row " + std::to_string(segments::longest(offsets)));
 }
@@ -308,22 +300,17 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   check_scratch<Space>(vector_scan_scratch_bytes<Space, float>(vshape.tile, vshape.vector_length, kShortSegmentRow), 0,
                        "segscan --vector-scan");
 
-  BenchReport report;
-  report.puzzle = "segscan";
-  report.space = std::string(space_name<Space>());
-  report.config.set("size", n).set("spmv_rows", rows).set("team_size", team_size);
+  BenchReport report = open_bench_report("segscan", space, req, static_cast<std::size_t>(n));
+  report.config.set("spmv_rows", rows).set("team_size", team_size);
   report.config.set("vector_length", shape.vector_length)
       .set("tile", shape.tile)
       .set("vector_scan_shape", vshape.to_json());
   report.config.set("merge_path_team_size", plan.team_size)
       .set("merge_path_items_per_team", plan.tile_items)
       .set("merge_path_spmv_items_per_team", spmv_plan.tile_items)
-      .set("merge_path_staged", plan.staged)
-      .set("impl", std::string(to_string(req.impl)));
-  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+      .set("merge_path_staged", plan.staged);
   report.config.set("kokkos_kernels", have_kokkos_kernels());
   report.config.set("cub", LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) != nullptr);
-  add_copy_baselines(report, space, static_cast<std::size_t>(n), req.cfg);
 
   Rng rng(req.seed);
   std::vector<float> host_values(static_cast<std::size_t>(n));

@@ -12,12 +12,10 @@ void pair_swap(const Space& space, const Launch& launch, View<const float*, Spac
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
-                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
-  Kokkos::parallel_for(
-      "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+  tile_launch(
+      space, launch, "butterfly::pair_swap", n, scratch_bytes<Space>(tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
-        const int first = team.league_rank() * tile;
         // TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
         //   n); then the team waits for every slot.
         // TODO(roughly 3 lines): each lane inside n writes to out(first + i) the value its
@@ -32,13 +30,11 @@ void all_reduce(const Space& space, const Launch& launch, Op op, View<const floa
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile, group = launch.group;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
-                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
-  Kokkos::parallel_for(
-      "butterfly::all_reduce", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+  tile_launch(
+      space, launch, "butterfly::all_reduce", n, scratch_bytes<Space>(tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
         // Two buffers: a step reads `cur` and writes `next`, so one barrier per step suffices.
         Buffer cur(team.team_scratch(0), tile), next(team.team_scratch(0), tile);
-        const int first = team.league_rank() * tile;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { cur(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
@@ -56,14 +52,12 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile, group = launch.group;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
-                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
-  Kokkos::parallel_for(
-      "butterfly::conditional", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+  tile_launch(
+      space, launch, "butterfly::conditional", n, scratch_bytes<Space>(tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
         // hi(i) climbs to the group max, lo(i) falls to the group min, in place: the lower lane
         // of each XOR pair updates both lanes, so one barrier per step suffices.
         Buffer hi(team.team_scratch(0), tile), lo(team.team_scratch(0), tile);
-        const int first = team.league_rank() * tile;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();
@@ -83,12 +77,10 @@ void bug_in_place(const Space& space, const Launch& launch, View<const float*, S
   using Buffer = ScratchView<float*, Space>;
   const int n = static_cast<int>(in.extent(0));
   const int tile = launch.tile, group = launch.group;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
-                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes<Space>(tile)));
-  Kokkos::parallel_for(
-      "butterfly::bug_in_place", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+  tile_launch(
+      space, launch, "butterfly::bug_in_place", n, scratch_bytes<Space>(tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
         Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
-        const int first = team.league_rank() * tile;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
                              [&](int i) { lane(i) = first + i < n ? in(first + i) : 0.0f; });
         team.team_barrier();

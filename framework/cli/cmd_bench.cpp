@@ -45,11 +45,8 @@ int cmd_bench(const std::vector<std::string>& args) {
                                  {"warmup", true, "untimed runs first"},
                                  {"exercise", false, "time your code instead of the reference"},
                                  {"json", false, "print JSON"},
-                                 {"json-file", true, "also write the JSON to this file (the table still prints)"},
-                                 {"seed", true, "input seed"},
-                                 {"team-size", true, "team members per team"},
-                                 {"vector-length", true, "vector lanes per team member"},
-                                 {"space", true, "execution space"}});
+                                 {"json-file", true, "also write the JSON to this file (the table still prints)"}});
+  for (const Flag& f : common_flags()) allowed.push_back(f);
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
   if (!flags.positional.empty())

@@ -31,58 +31,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The CUDA architecture this build compiled for, as 10 * major + minor (0: none / unknown).
+// Kokkos' CUDA architecture options by compute capability (10 * major + minor).
+struct CudaArch {
+  int cc;
+  const char* option;  // Kokkos_ARCH_<option>
+};
+constexpr CudaArch kCudaArchs[] = {{120, "BLACKWELL120"}, {100, "BLACKWELL100"}, {90, "HOPPER90"}, {89, "ADA89"},
+                                   {87, "AMPERE87"},      {86, "AMPERE86"},      {80, "AMPERE80"}, {75, "TURING75"},
+                                   {72, "VOLTA72"},       {70, "VOLTA70"}};
+
+// "" for a compute capability the table does not name.
+[[maybe_unused]] std::string arch_option(int cc) {
+  for (const CudaArch& a : kCudaArchs)
+    if (a.cc == cc) return a.option;
+  return "";
+}
+
+// The CUDA architecture this build compiled for (0: none, or one the table does not name).
 [[maybe_unused]] int compiled_cuda_arch() {
-#if defined(KOKKOS_ARCH_BLACKWELL120)
-  return 120;
-#elif defined(KOKKOS_ARCH_BLACKWELL100)
-  return 100;
-#elif defined(KOKKOS_ARCH_HOPPER90)
-  return 90;
-#elif defined(KOKKOS_ARCH_ADA89)
-  return 89;
-#elif defined(KOKKOS_ARCH_AMPERE87)
-  return 87;
-#elif defined(KOKKOS_ARCH_AMPERE86)
-  return 86;
-#elif defined(KOKKOS_ARCH_AMPERE80)
-  return 80;
-#elif defined(KOKKOS_ARCH_TURING75)
-  return 75;
-#elif defined(KOKKOS_ARCH_VOLTA72)
-  return 72;
-#elif defined(KOKKOS_ARCH_VOLTA70)
-  return 70;
+#if defined(KOKKOS_IMPL_ARCH_NVIDIA_GPU)
+  // Kokkos_Macros.hpp turns the build's one KOKKOS_ARCH_<option> into its compute capability.
+  return arch_option(KOKKOS_IMPL_ARCH_NVIDIA_GPU).empty() ? 0 : KOKKOS_IMPL_ARCH_NVIDIA_GPU;
 #else
   return 0;
 #endif
-}
-
-[[maybe_unused]] std::string arch_option(int cc) {
-  switch (cc) {
-    case 120:
-      return "BLACKWELL120";
-    case 100:
-      return "BLACKWELL100";
-    case 90:
-      return "HOPPER90";
-    case 89:
-      return "ADA89";
-    case 87:
-      return "AMPERE87";
-    case 86:
-      return "AMPERE86";
-    case 80:
-      return "AMPERE80";
-    case 75:
-      return "TURING75";
-    case 72:
-      return "VOLTA72";
-    case 70:
-      return "VOLTA70";
-    default:
-      return "";
-  }
 }
 
 std::vector<SpaceLimits> space_limits() {

@@ -1,6 +1,5 @@
 #include <unistd.h>
 
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,25 +11,17 @@
 #include "puzzle_flags.hpp"
 #include "skeleton.hpp"
 #include "terminal.hpp"
+#include "text.hpp"
 
 namespace kpz::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string local_stamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &tm);
-  return buf;
-}
-
 // exercises/<p>/<file>.bak-<stamp>: ignored by git (.gitignore), by CMake (which compiles
 // *.cpp) and by the skeleton check (which compares *.cpp).
 std::string backup_name(const std::string& file) {
-  const std::string base = file + ".bak-" + local_stamp();
+  const std::string base = file + ".bak-" + time_now("%Y%m%d-%H%M%S", Zone::local);
   std::string name = base;
   for (int k = 2; fs::exists(name); ++k) name = base + "-" + std::to_string(k);
   return name;

@@ -14,21 +14,14 @@ namespace kpz::cli {
 
 int cmd_run(const std::vector<std::string>& args) {
   const PuzzleSpec& spec = find_puzzle(args, "run");
-  std::vector<Flag> allowed = puzzle_flags(spec);
-  allowed.insert(allowed.end(), {{"reference", false, "run the solution instead of your code"},
-                                 {"json", false, "print one JSON object"},
-                                 {"trace", false, "print the puzzle's per-step trace"},
-                                 {"seed", true, "input seed"},
-                                 {"team-size", true, "team members per team"},
-                                 {"vector-length", true, "vector lanes per team member"},
-                                 {"space", true, "execution space"},
-                                 {"time-limit", true, "seconds before a hung run is stopped (default 60, 0: none)"},
-                                 {"full-arrays", false, "--json: every array, at any --size (default: up to 4096)"},
-                                 {"help", false, "list variants and options"}});
-  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles run " + spec.name + "'");
-  if (!flags.positional.empty())
-    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles run " + spec.name +
-                     "' (variants are flags, e.g. --" + spec.variants.front().name + ")");
+  std::vector<Flag> own = {{"reference", false, "run the solution instead of your code"},
+                           {"json", false, "print one JSON object"},
+                           {"trace", false, "print the puzzle's per-step trace"}};
+  for (const Flag& f : common_flags()) own.push_back(f);
+  own.insert(own.end(), {{"time-limit", true, "seconds before a hung run is stopped (default 60, 0: none)"},
+                         {"full-arrays", false, "--json: every array, at any --size (default: up to 4096)"},
+                         {"help", false, "list variants and options"}});
+  const ParsedFlags flags = parse_puzzle_flags(args, spec, "run", own);
   if (flags.has("help")) {
     print_puzzle_help(spec);
     return 0;

@@ -121,12 +121,7 @@ int cmd_trace(const std::vector<std::string>& args) {
     return trace_all(flags);
   }
   const PuzzleSpec& spec = find_puzzle(args, "trace");
-  std::vector<Flag> allowed = puzzle_flags(spec);
-  allowed.insert(allowed.end(), common.begin(), common.end());
-  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles trace " + spec.name + "'");
-  if (!flags.positional.empty())
-    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles trace " + spec.name +
-                     "' (variants are flags, e.g. --" + spec.variants.front().name + ")");
+  const ParsedFlags flags = parse_puzzle_flags(args, spec, "trace", common);
   if (flags.has("help")) {
     print_puzzle_help(spec);
     std::cout << "trace: --distribution cyclic|blockwise|both --svg FILE --no-svg --teams N\n";

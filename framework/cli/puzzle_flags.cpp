@@ -33,6 +33,18 @@ std::vector<Flag> puzzle_flags(const PuzzleSpec& spec) {
   return flags;
 }
 
+ParsedFlags parse_puzzle_flags(const std::vector<std::string>& args, const PuzzleSpec& spec, const std::string& command,
+                               const std::vector<Flag>& own) {
+  std::vector<Flag> allowed = puzzle_flags(spec);
+  allowed.insert(allowed.end(), own.begin(), own.end());
+  const std::string context = "'kpuzzles " + command + " " + spec.name + "'";
+  ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, allowed, context);
+  if (!flags.positional.empty())
+    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for " + context +
+                     " (variants are flags, e.g. --" + spec.variants.front().name + ")");
+  return flags;
+}
+
 const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& flags) {
   const VariantSpec* chosen = nullptr;
   for (const auto& v : spec.variants) {
@@ -73,6 +85,13 @@ void apply_common(RunRequest& req, const ParsedFlags& flags) {
     req.team_size = static_cast<int>(parse_int("team-size", it->second, 1, 1024));
   if (const auto it = flags.values.find("vector-length"); it != flags.values.end())
     req.vector_length = static_cast<int>(parse_int("vector-length", it->second, 1, 1024));
+}
+
+std::vector<Flag> common_flags() {
+  return {{"seed", true, "input seed"},
+          {"team-size", true, "team members per team"},
+          {"vector-length", true, "vector lanes per team member"},
+          {"space", true, "execution space"}};
 }
 
 void print_puzzle_help(const PuzzleSpec& spec) {

@@ -14,6 +14,11 @@ const PuzzleSpec& find_puzzle(const std::vector<std::string>& args, const std::s
 // Every variant flag and every option any variant declares.
 std::vector<Flag> puzzle_flags(const PuzzleSpec& spec);
 
+// The flags of `kpuzzles <command> <puzzle> ...` (args: from the puzzle's name on): the puzzle's
+// variants and options, then `own`. A further word is refused: variants are flags.
+ParsedFlags parse_puzzle_flags(const std::vector<std::string>& args, const PuzzleSpec& spec, const std::string& command,
+                               const std::vector<Flag>& own);
+
 // The variant named by exactly one --<variant> flag, else the default (first) one.
 const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& flags);
 
@@ -22,8 +27,10 @@ const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& fla
 // between options). The common flags (--space, --seed, --team-size, ...) are not options.
 Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags);
 
-// Common flags: --space (checked against this build), --seed, --team-size.
+// Common flags: --space (checked against this build), --seed, --team-size, --vector-length.
 void apply_common(RunRequest& req, const ParsedFlags& flags);
+// The flags apply_common reads, for the commands that take them.
+std::vector<Flag> common_flags();
 
 void print_puzzle_help(const PuzzleSpec& spec);
 

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,18 +15,14 @@
 
 #include "docs_text.hpp"
 #include "kpz/errors.hpp"
+#include "text.hpp"
 
 namespace kpz::cli {
 
 namespace fs = std::filesystem;
 
 std::string utc_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return time_now("%Y-%m-%dT%H:%M:%SZ", Zone::utc);
 }
 
 namespace {

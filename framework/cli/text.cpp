@@ -1,6 +1,7 @@
 #include "text.hpp"
 
 #include <cstdio>
+#include <ctime>
 #include <sstream>
 
 namespace kpz::cli {
@@ -30,6 +31,18 @@ std::string tail_lines(const std::string& text, int n) {
 std::string fixed1(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", seconds);
+  return buf;
+}
+
+std::string time_now(const char* format, Zone zone) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  if (zone == Zone::utc)
+    gmtime_r(&now, &tm);
+  else
+    localtime_r(&now, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Small text helpers shared by the CLI's readers of compiler output, docs pages, sources and
-// child output.
+// child output, and by its writers of time stamps.
 #include <string>
 #include <vector>
 
@@ -15,5 +15,9 @@ std::string tail_lines(const std::string& text, int n);
 
 // Seconds with one decimal: "2.5".
 std::string fixed1(double seconds);
+
+// The time now through strftime's `format`, in UTC or in the machine's time zone.
+enum class Zone { utc, local };
+std::string time_now(const char* format, Zone zone);
 
 }  // namespace kpz::cli

@@ -1,6 +1,14 @@
 #include "kpz/spaces.hpp"
 
+#include <cctype>
+
 namespace kpz {
+
+std::string lowercase_space_name(const char* kokkos_name) {
+  std::string name(kokkos_name);
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
 
 std::string default_space_name() {
 #if defined(KPZ_TRACE)

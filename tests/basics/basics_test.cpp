@@ -7,11 +7,9 @@
 
 namespace {
 
-using kpz::test::Case;
-
-class Basics : public ::testing::TestWithParam<std::string> {
+class Basics : public kpz::test::PuzzleTest {
  protected:
-  kpz::RunReport run(const Case& c) { return kpz::test::run_case("basics", GetParam(), c); }
+  Basics() : PuzzleTest("basics") {}
 };
 
 // The values printed on the page, one per step (out, or the step's values as its notes say).

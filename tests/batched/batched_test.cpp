@@ -6,7 +6,6 @@
 
 namespace {
 
-using kpz::test::Case;
 using Sizes = std::map<std::string, std::int64_t>;
 
 const char* const kVariants[] = {"hand-written", "library"};
@@ -15,9 +14,9 @@ Sizes sizes(std::int64_t batch, std::int64_t rows, std::int64_t cols) {
   return {{"batch", batch}, {"rows", rows}, {"cols", cols}};
 }
 
-class Batched : public ::testing::TestWithParam<std::string> {
+class Batched : public kpz::test::PuzzleTest {
  protected:
-  kpz::RunReport run(const Case& c) { return kpz::test::run_case("batched", GetParam(), c); }
+  Batched() : PuzzleTest("batched") {}
 };
 
 TEST_P(Batched, WorkedExample) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ballot_groups.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/team/ballot_bin_rank.hpp"
@@ -17,8 +18,9 @@
 
 namespace {
 
-constexpr int kSteps = 16;
-constexpr int kSetsPerGroup = 3;
+using kpz::test::GroupSets;
+constexpr int kSteps = GroupSets::kSteps;
+constexpr int kSetsPerGroup = GroupSets::kSetsPerGroup;
 constexpr int kBins = 8;
 
 struct Ranked {
@@ -26,26 +28,19 @@ struct Ranked {
   std::vector<int> counts;  // per set and bin
 };
 
-// Group g ranks sets g * kSetsPerGroup .. + kSetsPerGroup - 1 of group x kSteps elements each;
-// element j * group + lane of a set is the member's step j. Elements at n or beyond are invalid.
-// Nothing when the kernel cannot run teams of team_size (its registers: 1024 threads need 64).
+// Elements at n or beyond are invalid. Nothing when the kernel cannot run teams of team_size.
 template <class Space, bool Warps>
 std::optional<Ranked> rank_on_device(const Space& space, const std::vector<int>& bins, int n, int team_size) {
   using Rank = kpz::team::BallotBinRank<Space, Warps>;
   constexpr int G = Rank::group_size;
-  const int per_team = team_size / G, set = kSteps * G, sets = static_cast<int>((bins.size() + set - 1) / set);
-  const int groups = (sets + kSetsPerGroup - 1) / kSetsPerGroup, teams = (groups + per_team - 1) / per_team;
+  const GroupSets layout(G, team_size, bins.size());
   auto d_bins = kpz::to_device(space, "bins", bins);
-  kpz::View<int*, Space> d_place("place", bins.size()), d_counts("counts", sets * kBins);
-  kpz::poison(d_place);
-  kpz::poison(d_counts);
+  const auto d_place = kpz::poisoned_output<int>(space, "place", bins.size());
+  const auto d_counts = kpz::poisoned_output<int>(space, "counts", layout.sets * kBins);
   const long total = static_cast<long>(bins.size());
   const auto body = KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
     Rank rank(team);
-    const int g = team.league_rank() * per_team + team.team_rank() / G;
-    if (g >= groups) return;  // a whole group leaves together
-    for (int h = 0; h < kSetsPerGroup; ++h) {
-      const long first = (static_cast<long>(g) * kSetsPerGroup + h) * set;
+    layout.for_each_set(team, [&](long first) {
       rank.reset();
       unsigned packed[kSteps];
       // Every member of the group takes every step, also for a set past the end.
@@ -61,24 +56,17 @@ std::optional<Ranked> rank_on_device(const Space& space, const std::vector<int>&
         const int place = (rank.get(key, packed[j]) + static_cast<int>(packed[j])) >> 5;
         if (i < total) d_place(i) = i < n ? place : -1;
       }
-      if (first < total) rank.for_each(counts, [&](int b, int c) { d_counts(first / set * kBins + b) = c; });
-    }
+      if (first < total) rank.for_each(counts, [&](int b, int c) { d_counts(first / layout.set * kBins + b) = c; });
+    });
   };
-  const kpz::TeamPolicy<Space> policy(space, teams, team_size);
-  if (team_size > policy.team_size_max(body, Kokkos::ParallelForTag())) return std::nullopt;
-  Kokkos::parallel_for(policy, body);
-  space.fence();
+  if (!kpz::test::launch_if_it_fits(space, layout.teams, team_size, body)) return std::nullopt;
   return Ranked{kpz::to_host(d_place), kpz::to_host(d_counts)};
 }
 
 template <class Space>
 std::optional<Ranked> rank_on_device(const Space& space, const std::vector<int>& bins, int n, int team_size) {
-  if (kpz::team::BallotBinRank<Space, false>::warps_possible(team_size)) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return rank_on_device<Space, true>(space, bins, n, team_size);
-#endif
-  }
-  return rank_on_device<Space, false>(space, bins, n, team_size);
+  return kpz::test::with_warp_groups<Space>(
+      team_size, [&](auto warps) { return rank_on_device<Space, decltype(warps)::value>(space, bins, n, team_size); });
 }
 
 class BallotBinRankTest : public ::testing::TestWithParam<std::string> {};

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ballot_groups.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/team/ballot_bin_rank.hpp"
@@ -17,34 +18,28 @@
 
 namespace {
 
-constexpr int kSteps = 16;
-constexpr int kSetsPerGroup = 3;
+using kpz::test::GroupSets;
+constexpr int kSteps = GroupSets::kSteps;
+constexpr int kSetsPerGroup = GroupSets::kSetsPerGroup;
 
 struct Selected {
   std::vector<int> place;   // per element: its place among its set's selected ones (-1 if not selected)
   std::vector<int> counts;  // per set
 };
 
-// Group g ranks sets g * kSetsPerGroup .. + kSetsPerGroup - 1 of group x kSteps elements each;
-// element j * group + lane of a set is the member's step j. Nothing when the kernel cannot run
-// teams of team_size.
+// Nothing when the kernel cannot run teams of team_size.
 template <class Space, bool Warps>
 std::optional<Selected> select_on_device(const Space& space, const std::vector<int>& keep, int team_size) {
   using Select = kpz::team::BallotSelect<Space, Warps>;
   constexpr int G = Select::group_size;
-  const int per_team = team_size / G, set = kSteps * G, sets = static_cast<int>((keep.size() + set - 1) / set);
-  const int groups = (sets + kSetsPerGroup - 1) / kSetsPerGroup, teams = (groups + per_team - 1) / per_team;
+  const GroupSets layout(G, team_size, keep.size());
   auto d_keep = kpz::to_device(space, "keep", keep);
-  kpz::View<int*, Space> d_place("place", keep.size()), d_counts("counts", sets);
-  kpz::poison(d_place);
-  kpz::poison(d_counts);
+  const auto d_place = kpz::poisoned_output<int>(space, "place", keep.size());
+  const auto d_counts = kpz::poisoned_output<int>(space, "counts", layout.sets);
   const long total = static_cast<long>(keep.size());
   const auto body = KOKKOS_LAMBDA(const kpz::TeamMember<Space>& team) {
     Select select(team);
-    const int g = team.league_rank() * per_team + team.team_rank() / G;
-    if (g >= groups) return;  // a whole group leaves together
-    for (int h = 0; h < kSetsPerGroup; ++h) {
-      const long first = (static_cast<long>(g) * kSetsPerGroup + h) * set;
+    layout.for_each_set(team, [&](long first) {
       select.reset();
       // Every member of the group takes every step, also for a set past the end.
       for (int j = 0; j < kSteps; ++j) {
@@ -53,24 +48,17 @@ std::optional<Selected> select_on_device(const Space& space, const std::vector<i
         const int before = select.step(mine);
         if (i < total) d_place(i) = mine ? before : -1;
       }
-      if (first < total && select.lane() == 0) d_counts(first / set) = select.count();
-    }
+      if (first < total && select.lane() == 0) d_counts(first / layout.set) = select.count();
+    });
   };
-  const kpz::TeamPolicy<Space> policy(space, teams, team_size);
-  if (team_size > policy.team_size_max(body, Kokkos::ParallelForTag())) return std::nullopt;
-  Kokkos::parallel_for(policy, body);
-  space.fence();
+  if (!kpz::test::launch_if_it_fits(space, layout.teams, team_size, body)) return std::nullopt;
   return Selected{kpz::to_host(d_place), kpz::to_host(d_counts)};
 }
 
 template <class Space>
 std::optional<Selected> select_on_device(const Space& space, const std::vector<int>& keep, int team_size) {
-  if (kpz::team::BallotBinRank<Space, false>::warps_possible(team_size)) {
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return select_on_device<Space, true>(space, keep, team_size);
-#endif
-  }
-  return select_on_device<Space, false>(space, keep, team_size);
+  return kpz::test::with_warp_groups<Space>(
+      team_size, [&](auto warps) { return select_on_device<Space, decltype(warps)::value>(space, keep, team_size); });
 }
 
 class BallotSelectTest : public ::testing::TestWithParam<std::string> {};

@@ -18,13 +18,11 @@
 
 namespace {
 
-using kpz::test::Case;
-using kpz::test::run_case;
 namespace be = kpz::bin_extract;
 
-class BinExtract : public ::testing::TestWithParam<std::string> {
+class BinExtract : public kpz::test::PuzzleTest {
  protected:
-  kpz::RunReport run(const Case& c) { return run_case("bin-extract", GetParam(), c); }
+  BinExtract() : PuzzleTest("bin-extract") {}
   static bool is_reference() { return kpz::test::impl_under_test() == kpz::Impl::reference; }
 };
 

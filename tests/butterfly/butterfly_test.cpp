@@ -14,13 +14,11 @@
 
 namespace {
 
-using kpz::test::Case;
-using kpz::test::run_case;
 namespace bf = kpz::butterfly;
 
-class Butterfly : public ::testing::TestWithParam<std::string> {
+class Butterfly : public kpz::test::PuzzleTest {
  protected:
-  kpz::RunReport run(const Case& c) { return run_case("butterfly", GetParam(), c); }
+  Butterfly() : PuzzleTest("butterfly") {}
 };
 
 TEST_P(Butterfly, ConditionalMaxWorkedExampleUsesTwoTeams) {
@@ -96,13 +94,20 @@ std::vector<float> exchange_once(const Space& space, kpz::View<const float*, Spa
   return kpz::to_host(out);
 }
 
+// `count` whole numbers from -bound to bound from `seed`, as floats: the exchanges and their
+// oracles compare them exactly.
+std::vector<float> whole_numbers(std::uint64_t seed, std::size_t count, int bound) {
+  kpz::Rng rng(seed);
+  std::vector<float> v(count);
+  for (auto& x : v) x = static_cast<float>(rng.integer(-bound, bound));
+  return v;
+}
+
 TEST_P(Butterfly, XorExchangePathsAgreeForEveryMask) {
   if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework primitive, not an exercise";
   kpz::with_space(GetParam(), [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
-    kpz::Rng rng(8);
-    std::vector<float> host(32 * 96);
-    for (auto& x : host) x = static_cast<float>(rng.integer(-1000, 1000));
+    const std::vector<float> host = whole_numbers(8, 32 * 96, 1000);
     auto in = kpz::to_device(space, "in", host);
     int shuffle_runs = 0;
     for (int team : kpz::test::team_sizes(GetParam()))
@@ -126,9 +131,7 @@ TEST_P(Butterfly, ExchangeKernelMatchesOracleOnBothPaths) {
   if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework primitive, not an exercise";
   kpz::with_space(GetParam(), [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
-    kpz::Rng rng(12);
-    std::vector<float> host(32 * 700);
-    for (auto& x : host) x = static_cast<float>(rng.integer(-50, 50));
+    const std::vector<float> host = whole_numbers(12, 32 * 700, 50);
     const int team = kpz::resolve_team_size(space, 0, 256);
     const bf::Launch launch{team, bf::default_tile<Space>(team, 32), 32};
     for (auto path : {kpz::team::XorPath::best, kpz::team::XorPath::scratch}) {

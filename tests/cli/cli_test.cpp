@@ -16,6 +16,7 @@
 
 namespace {
 
+using kpz::test::expect_output;
 using Result = kpz::test::ShellResult;
 
 Result kpuzzles(const std::string& args) {
@@ -39,21 +40,13 @@ void expect_usage_error(const std::string& args, const std::string& mentions) {
 }
 
 TEST(Cli, ReferenceWorkedExamplesPass) {
-  const Result s = kpuzzles("run conv1d --simple --reference");
-  EXPECT_EQ(s.code, 0) << s.out << s.err;
-  EXPECT_NE(s.out.find("out: [5,8,11,14,5,0]"), std::string::npos) << s.out;
-  EXPECT_NE(s.out.find("expected: [5,8,11,14,5,0]"), std::string::npos) << s.out;
-  const Result b = kpuzzles("run conv1d --block-boundary --reference");
-  EXPECT_EQ(b.code, 0) << b.out << b.err;
-  EXPECT_NE(b.out.find("[14,20,26,32,38,44,50,56,62,68,74,80,41,14,0]"), std::string::npos);
+  expect_output(kpuzzles("run conv1d --simple --reference"), 0, {"out: [5,8,11,14,5,0]", "expected: [5,8,11,14,5,0]"});
+  expect_output(kpuzzles("run conv1d --block-boundary --reference"), 0,
+                {"[14,20,26,32,38,44,50,56,62,68,74,80,41,14,0]"});
 }
 
 TEST(Cli, SkeletonFailsWithOwners) {
-  const Result r = kpuzzles("run conv1d --block-boundary");
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("FAIL"), std::string::npos);
-  EXPECT_NE(r.out.find("never written"), std::string::npos);
-  EXPECT_NE(r.out.find("team 0, member"), std::string::npos) << r.out;
+  expect_output(kpuzzles("run conv1d --block-boundary"), 1, {"FAIL", "never written", "team 0, member"});
 }
 
 TEST(Cli, JsonHasTheContractFields) {
@@ -125,14 +118,10 @@ TEST(Cli, TeamSizeOverBackendLimitIsRejected) {
 }
 
 TEST(Cli, ButterflyTraceAndJson) {
-  const Result t = kpuzzles("run butterfly --parallel-max --reference --group-size 8 --trace");
-  EXPECT_EQ(t.code, 0) << t.out << t.err;
-  EXPECT_NE(t.out.find("after mask 4:"), std::string::npos) << t.out;
-  EXPECT_NE(t.out.find("after mask 1:  1000 1000 1000 1000 1000 1000 1000 1000"), std::string::npos) << t.out;
-  const Result j = kpuzzles("run butterfly --pair-swap --reference --json");
-  EXPECT_EQ(j.code, 0) << j.err;
-  EXPECT_NE(j.out.find("\"group_size\":32"), std::string::npos) << j.out;
-  EXPECT_NE(j.out.find("\"inputs\":{\"in\":[0,1,2,3"), std::string::npos) << j.out;
+  expect_output(kpuzzles("run butterfly --parallel-max --reference --group-size 8 --trace"), 0,
+                {"after mask 4:", "after mask 1:  1000 1000 1000 1000 1000 1000 1000 1000"});
+  expect_output(kpuzzles("run butterfly --pair-swap --reference --json"), 0,
+                {"\"group_size\":32", "\"inputs\":{\"in\":[0,1,2,3"});
 }
 
 TEST(Cli, ReduceWorkedExampleJsonAndUsageErrors) {

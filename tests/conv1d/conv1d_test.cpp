@@ -6,9 +6,6 @@
 
 namespace {
 
-using kpz::test::Case;
-using kpz::test::run_case;
-
 // `--vector` with an explicit shape: the request `kpuzzles run conv1d --vector --team-size T
 // --vector-length V` builds.
 kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::int64_t> options, int team_size,
@@ -16,9 +13,9 @@ kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::i
   return kpz::test::run_case("conv1d", space, {"vector", std::move(options), team_size, seed, vector_length});
 }
 
-class Conv1d : public ::testing::TestWithParam<std::string> {
+class Conv1d : public kpz::test::PuzzleTest {
  protected:
-  kpz::RunReport run(const Case& c) { return run_case("conv1d", GetParam(), c); }
+  Conv1d() : PuzzleTest("conv1d") {}
 };
 
 TEST_P(Conv1d, ScratchLimitIsAUsageError) {

@@ -16,8 +16,6 @@
 
 namespace {
 
-using kpz::test::Case;
-using kpz::test::run_case;
 namespace rd = kpz::reduce;
 
 const std::vector<std::string> kVariants = {
@@ -31,9 +29,9 @@ bool warp_variant(const std::string& v) {
   return v == "unroll-warps8" || v == "complete-unroll" || v == "template";
 }
 
-class Reduce : public ::testing::TestWithParam<std::string> {
+class Reduce : public kpz::test::PuzzleTest {
  protected:
-  kpz::RunReport run(const Case& c) { return run_case("reduce", GetParam(), c); }
+  Reduce() : PuzzleTest("reduce") {}
 };
 
 // The last value of the output (the total), as printed.

@@ -14,15 +14,13 @@
 
 namespace {
 
-using kpz::test::Case;
-using kpz::test::run_case;
 namespace ss = kpz::segscan;
 
 const std::vector<std::string> kAll{"simple", "exclusive", "work-efficient", "multi-team", "reduce", "spmv"};
 
-class Segscan : public ::testing::TestWithParam<std::string> {
+class Segscan : public kpz::test::PuzzleTest {
  protected:
-  kpz::RunReport run(const Case& c) { return run_case("segscan", GetParam(), c); }
+  Segscan() : PuzzleTest("segscan") {}
   bool reference() const { return kpz::test::impl_under_test() == kpz::Impl::reference; }
 };
 

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kpz/launch_shape.hpp"
@@ -47,6 +48,16 @@ inline RunReport run_case(const std::string& puzzle, const std::string& space, c
   }
   return spec->run(req);
 }
+
+// The fixture of a puzzle's tests, instantiated once per execution space (its parameter).
+class PuzzleTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  explicit PuzzleTest(std::string puzzle) : puzzle_(std::move(puzzle)) {}
+  RunReport run(const Case& c) const { return run_case(puzzle_, GetParam(), c); }
+
+ private:
+  std::string puzzle_;
+};
 
 // Readable failure: the first mismatches with their owners.
 inline std::string describe(const RunReport& r) {

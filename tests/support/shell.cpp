@@ -46,6 +46,12 @@ ShellResult shell(const std::string& command) {
   return r;
 }
 
+void expect_output(const ShellResult& r, int code, std::initializer_list<std::string> parts) {
+  EXPECT_EQ(r.code, code) << r.out << r.err;
+  for (const std::string& part : parts)
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << " missing in " << r.out;
+}
+
 int count_lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';

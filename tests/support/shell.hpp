@@ -1,5 +1,6 @@
 #pragma once
 // Running a command line from a test, for the tests that drive `kpuzzles` as a user would.
+#include <initializer_list>
 #include <string>
 
 namespace kpz::test {
@@ -15,6 +16,9 @@ struct ShellResult {
 // settings, redirections of stdout and a leading `cd ... &&` or `ulimit ...;`; stderr of its
 // last command is the one captured.
 ShellResult shell(const std::string& command);
+
+// Expects exit status `code` and every one of `parts` in r.out; each failure shows the output.
+void expect_output(const ShellResult& r, int code, std::initializer_list<std::string> parts);
 
 // Lines in s (newlines counted): the CLI's errors are one line each.
 int count_lines(const std::string& s);

@@ -6,52 +6,32 @@
 
 #if defined(KOKKOS_ENABLE_CUDA)
 
-#include <cuda_runtime.h>
 #include <cub/cub.cuh>
-
-#include <stdexcept>
-#include <string>
 #include <vector>
 
+#include "../../cuda_support/cub_baseline.hpp"
 #include "bin-extract/bin-extract.hpp"
-#include "kpz/bench.hpp"
 #include "kpz/library_baselines.hpp"
 
 namespace kpz::bin_extract {
 namespace {
 
-void check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess)
-    throw std::runtime_error(std::string("CUB baseline: ") + what + ": " + cudaGetErrorString(err));
-}
-
-// Device buffers released on every path out (exceptions included).
-struct DeviceBuffer {
-  void* ptr = nullptr;
-  explicit DeviceBuffer(std::size_t bytes) { check(cudaMalloc(&ptr, bytes ? bytes : 1), "cudaMalloc"); }
-  ~DeviceBuffer() { cudaFree(ptr); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
+using cub_baseline::check;
+using cub_baseline::DeviceBuffer;
 
 ExternalTiming cub_select_if(const std::vector<float>& in, int num_bins, int target_bin, const BenchConfig& cfg,
                              std::vector<float>& selected) {
   const int n = static_cast<int>(in.size());
   DeviceBuffer d_in(in.size() * sizeof(float)), d_out(in.size() * sizeof(float)), d_count(sizeof(int));
-  const auto* src = static_cast<const float*>(d_in.ptr);
-  auto* dst = static_cast<float*>(d_out.ptr);
-  auto* count = static_cast<int*>(d_count.ptr);
-  check(cudaMemcpy(d_in.ptr, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice), "copy input");
+  const auto* src = d_in.as<const float>();
+  auto* dst = d_out.as<float>();
+  auto* count = d_count.as<int>();
+  check(cudaMemcpy(d_in.get(), in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice), "copy input");
   const InBin pred{num_bins, target_bin};
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceSelect::If(nullptr, temp_bytes, src, dst, count, n, pred), "DeviceSelect::If (size query)");
-  DeviceBuffer temp(temp_bytes);
-  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();  // the stream time_kernel holds and times
-  auto run = [&] {
-    check(cub::DeviceSelect::If(temp.ptr, temp_bytes, src, dst, count, n, pred, stream), "DeviceSelect::If");
-  };
-  const Timing timing = time_kernel(Kokkos::Cuda(), cfg, run);
-  check(cudaGetLastError(), "kernel launch");
+  const Timing timing =
+      cub_baseline::time_cub(cfg, "DeviceSelect::If", [&](void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
+        return cub::DeviceSelect::If(temp, temp_bytes, src, dst, count, n, pred, stream);
+      });
   int h_count = 0;
   check(cudaMemcpy(&h_count, count, sizeof(int), cudaMemcpyDeviceToHost), "copy count");
   selected.resize(static_cast<std::size_t>(h_count));

@@ -5,50 +5,26 @@
 
 #if defined(KOKKOS_ENABLE_CUDA)
 
-#include <cuda_runtime.h>
-
 #include <cub/cub.cuh>
-#include <stdexcept>
-#include <string>
-#include <vector>
 
+#include "../../cuda_support/cub_baseline.hpp"
 #include "../library.hpp"
 
 namespace kpz::reduce {
 namespace {
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("reduce bench (CUDA): ") + what + " failed: " + cudaGetErrorString(status));
-}
-
-// Device memory released on every path out (also when a check throws).
-struct Resources {
-  void* temp = nullptr;
-  void* out = nullptr;
-  ~Resources() {
-    if (temp) cudaFree(temp);
-    if (out) cudaFree(out);
-  }
-};
-
 template <class T>
 LibraryResult cub_sum_typed(const T* values, std::size_t n, const BenchConfig& cfg) {
-  Resources r;
-  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();  // the stream time_kernel holds and times
+  using cub_baseline::check;
+  const cub_baseline::DeviceBuffer out(sizeof(T));
   const int items = static_cast<int>(n);
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceReduce::Sum(nullptr, temp_bytes, values, static_cast<T*>(nullptr), items, stream),
-        "cub::DeviceReduce::Sum (temp size)");
-  check(cudaMalloc(&r.temp, temp_bytes), "cudaMalloc (CUB temp storage)");
-  check(cudaMalloc(&r.out, sizeof(T)), "cudaMalloc (CUB result)");
-  T* out = static_cast<T*>(r.out);
-  const auto launch = [&] {
-    check(cub::DeviceReduce::Sum(r.temp, temp_bytes, values, out, items, stream), "cub::DeviceReduce::Sum");
-  };
-  const Timing timing = time_kernel(Kokkos::Cuda(), cfg, launch);
+  const Timing timing = cub_baseline::time_cub(
+      cfg, "cub::DeviceReduce::Sum", [&](void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
+        return cub::DeviceReduce::Sum(temp, temp_bytes, values, out.as<T>(), items, stream);
+      });
+  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();
   T sum{};
-  check(cudaMemcpyAsync(&sum, out, sizeof(T), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (CUB result)");
+  check(cudaMemcpyAsync(&sum, out.get(), sizeof(T), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (CUB result)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (CUB result)");
   return {"CUB DeviceReduce::Sum", timing, static_cast<double>(sum)};
 }

@@ -8,44 +8,22 @@
 #include "kpz/bench.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-
 #include <cub/cub.cuh>
-#include <stdexcept>
-#include <string>
-#include <vector>
+
+#include "../../cuda_support/cub_baseline.hpp"
 
 namespace kpz::segscan {
 namespace {
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(status));
-}
-
-// Owns CUB's temporary storage; frees it on every exit path.
-struct CubTemp {
-  void* ptr = nullptr;
-  ~CubTemp() {
-    if (ptr) cudaFree(ptr);
-  }
-};
 
 Timing cub_segmented_sum(const LibraryArgs& args) {
   const auto* values = static_cast<const float*>(args.in.at(0));
   const auto* offsets = static_cast<const int*>(args.in.at(1));
   auto* sums = static_cast<float*>(args.out.at(0));
   const int segments = static_cast<int>(args.sizes.at(1));
-  const cudaStream_t stream = Kokkos::Cuda().cuda_stream();  // the stream time_kernel holds and times
-  CubTemp temp;
-  std::size_t temp_bytes = 0;
-  check(cub::DeviceSegmentedReduce::Sum(nullptr, temp_bytes, values, sums, segments, offsets, offsets + 1, stream),
-        "cub::DeviceSegmentedReduce::Sum (temporary storage size)");
-  check(cudaMalloc(&temp.ptr, temp_bytes > 0 ? temp_bytes : 1), "cudaMalloc (CUB temporary storage)");
-  const auto launch = [&] {
-    check(cub::DeviceSegmentedReduce::Sum(temp.ptr, temp_bytes, values, sums, segments, offsets, offsets + 1, stream),
-          "cub::DeviceSegmentedReduce::Sum");
-  };
-  return time_kernel(Kokkos::Cuda(), args.cfg, launch);
+  return cub_baseline::time_cub(
+      args.cfg, "cub::DeviceSegmentedReduce::Sum", [&](void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
+        return cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, values, sums, segments, offsets, offsets + 1, stream);
+      });
 }
 
 }  // namespace

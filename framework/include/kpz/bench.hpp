@@ -16,6 +16,7 @@
 #include "kpz/library_baselines.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
+#include "kpz/transfer.hpp"
 
 namespace kpz {
 
@@ -177,14 +178,16 @@ void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n, 
                          })});
 }
 
-// The opening every benchmark shares: the report's puzzle and space, the config's size, impl,
-// warm-up and runs, and the copy baselines of `n` floats (add_copy_baselines).
+// The opening every benchmark shares: the report's puzzle and space, the config's size (under
+// `size_key`: batched counts matrix entries), impl, warm-up and runs, and the copy baselines of
+// `n` floats (add_copy_baselines).
 template <class Space>
-BenchReport open_bench_report(const std::string& puzzle, const Space& space, const BenchRequest& req, std::size_t n) {
+BenchReport open_bench_report(const std::string& puzzle, const Space& space, const BenchRequest& req, std::size_t n,
+                              const std::string& size_key = "size") {
   BenchReport report;
   report.puzzle = puzzle;
   report.space = std::string(space_name<Space>());
-  report.config.set("size", n).set("impl", std::string(to_string(req.impl)));
+  report.config.set(size_key, n).set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
   add_copy_baselines(report, space, n, req.cfg);
   return report;
@@ -213,6 +216,22 @@ void verify_sample(const std::vector<T>& got, const Ok& ok, const std::string& w
   for (std::size_t k = 0; k < got.size(); k += got.size() / 4099 + 1)
     if (!ok(k, got[k]))
       throw std::runtime_error(what + " gives a wrong result at index " + std::to_string(k) + ": refusing to time it");
+}
+
+// What a kernel that reports its output's length wrote: the first `count` elements of the device
+// View `out`, on the host (none for a negative count); the second form reads the count from
+// element `at` of the device View `counts`.
+template <class Out>
+std::vector<typename Out::non_const_value_type> host_prefix(const Out& out, long long count) {
+  std::vector<typename Out::non_const_value_type> all = to_host(out);
+  all.resize(count < 0 ? 0 : static_cast<std::size_t>(count));
+  return all;
+}
+template <class Out, class Counts>
+std::vector<typename Out::non_const_value_type> host_prefix(const Out& out, const Counts& counts, std::size_t at) {
+  typename Counts::non_const_value_type count{};
+  Kokkos::deep_copy(count, Kokkos::subview(counts, at));
+  return host_prefix(out, static_cast<long long>(count));
 }
 
 // Text table: time, GB/s, % of the deep_copy row, and ratio to the group's builtin/library row.

@@ -47,21 +47,14 @@
 
 namespace kpz {
 
+// Kokkos' name of an execution space, lower-cased: "serial", "openmp", "threads", "cuda" (the
+// values of --space and of the reports' "space").
+std::string lowercase_space_name(const char* kokkos_name);
+
 template <class Space>
-constexpr std::string_view space_name() {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if constexpr (std::is_same_v<Space, Kokkos::Serial>) return "serial";
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if constexpr (std::is_same_v<Space, Kokkos::OpenMP>) return "openmp";
-#endif
-#if defined(KOKKOS_ENABLE_THREADS)
-  if constexpr (std::is_same_v<Space, Kokkos::Threads>) return "threads";
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) return "cuda";
-#endif
-  return "unknown";
+std::string_view space_name() {
+  static const std::string name = lowercase_space_name(Space::name());
+  return name;
 }
 
 // True when TeamThreadRange hands out indices cyclically (GPU) rather than in contiguous
@@ -71,18 +64,10 @@ bool team_range_is_cyclic(std::string_view space);
 // Calls f(Space{}) for the space called `name`; throws UsageError for other names.
 template <class F>
 decltype(auto) with_space(std::string_view name, F&& f) {
-#if defined(KPZ_SPACE_SERIAL)
-  if (name == "serial") return f(Kokkos::Serial{});
-#endif
-#if defined(KPZ_SPACE_OPENMP)
-  if (name == "openmp") return f(Kokkos::OpenMP{});
-#endif
-#if defined(KPZ_SPACE_THREADS)
-  if (name == "threads") return f(Kokkos::Threads{});
-#endif
-#if defined(KPZ_SPACE_CUDA)
-  if (name == "cuda") return f(Kokkos::Cuda{});
-#endif
+#define KPZ_WITH_SPACE_(S) \
+  if (name == space_name<S>()) return f(S{});
+  KPZ_FOR_EACH_SPACE(KPZ_WITH_SPACE_)
+#undef KPZ_WITH_SPACE_
   throw UsageError("unknown or disabled execution space '" + std::string(name) +
                    "'; this build has: " + join(enabled_space_names(), ", "));
 }

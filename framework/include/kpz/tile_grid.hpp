@@ -1,12 +1,28 @@
 #pragma once
-// A launch helper for kernels over a 2D grid of tiles (a transpose, a stencil, a matrix product),
-// so that a reference or a skeleton holds only the team's body: the lesson.
+// Launch helpers for kernels over tiles: a 1D array cut into tiles (a scan, an exchange, a
+// convolution) or a 2D grid of tiles (a transpose, a stencil, a matrix product), so that a
+// reference or a skeleton holds only the team's body: the lesson.
 #include <cstddef>
 
 #include "kpz/launch_shape.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz {
+
+// One team of launch.team_size threads x launch.vector_length lanes per tile of launch.tile
+// consecutive elements of n (CUDA: a block per tile), with scratch_bytes of level-0 scratch
+// each: body(team, first) handles elements [first, first + tile), the last tile cut short at n
+// (the body tests first + i < n itself). Shape: any launch description with team_size,
+// vector_length and tile (LaunchShape, or a puzzle's own).
+template <class Space, class Shape, class Body>
+void tile_launch(const Space& space, const Shape& launch, const char* name, int n, std::size_t scratch_bytes,
+                 Body body) {
+  const int tile = launch.tile;
+  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  Kokkos::parallel_for(
+      name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) { body(team, team.league_rank() * tile); });
+}
 
 // One team of launch.team_size threads x launch.vector_length lanes per tile x tile block of a
 // rows x cols matrix (CUDA: a block per tile, blockIdx flattened), with scratch_bytes of level-0

@@ -7,18 +7,21 @@
 #include "basics/basics.hpp"
 #include "basics/runs.hpp"
 #include "kpz/launch_shape.hpp"
+#include "kpz/lookup.hpp"
 
 namespace kpz::basics {
 
 Variant variant_of(const std::string& name) {
-  if (name == "views") return Variant::views;
-  if (name == "axpy") return Variant::axpy;
-  if (name == "mdrange") return Variant::mdrange;
-  if (name == "reduce") return Variant::reduce;
-  if (name == "scan") return Variant::scan;
-  if (name == "histogram") return Variant::histogram;
-  if (name == "team") return Variant::team;
-  return Variant::scratch;
+  return lookup<Variant, std::string_view>(name,
+                                           {{"views", Variant::views},
+                                            {"axpy", Variant::axpy},
+                                            {"mdrange", Variant::mdrange},
+                                            {"reduce", Variant::reduce},
+                                            {"scan", Variant::scan},
+                                            {"histogram", Variant::histogram},
+                                            {"team", Variant::team},
+                                            {"scratch", Variant::scratch}},
+                                           "basics' variants");
 }
 
 bool worked_example(const RunRequest& req, std::initializer_list<const char*> options) {

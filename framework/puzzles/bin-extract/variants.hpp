@@ -3,6 +3,7 @@
 // (trace_config.cpp) switch on the id, not on the name.
 #include <string>
 
+#include "kpz/lookup.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz::bin_extract {
@@ -10,10 +11,12 @@ namespace kpz::bin_extract {
 enum class Variant { extract, histogram, partition, team_scan };
 
 inline Variant variant_of(const std::string& name) {
-  if (name == "histogram") return Variant::histogram;
-  if (name == "partition") return Variant::partition;
-  if (name == "team-scan") return Variant::team_scan;
-  return Variant::extract;
+  return lookup<Variant, std::string_view>(name,
+                                           {{"extract", Variant::extract},
+                                            {"histogram", Variant::histogram},
+                                            {"partition", Variant::partition},
+                                            {"team-scan", Variant::team_scan}},
+                                           "bin-extract's variants");
 }
 
 // The learner-loop functions and checks of every variant (checks.cpp).

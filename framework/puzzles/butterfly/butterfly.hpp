@@ -12,8 +12,10 @@
 #include "kpz/backend_traits.hpp"
 #include "kpz/kernel_table.hpp"
 #include "kpz/launch_shape.hpp"
+#include "kpz/reducer.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/xor_exchange.hpp"
+#include "kpz/tile_grid.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::butterfly {
@@ -73,12 +75,9 @@ struct GroupsExtremes {
 // join merges two partial results. Used as parallel_reduce(ThreadVectorRange(team, W), closure,
 // GroupsMinMax<U>(value)); the closure updates value.lo[u] / value.hi[u] with one lane's elements.
 template <int U>
-struct GroupsMinMax {
-  using reducer = GroupsMinMax;
+struct GroupsMinMax : Reducer<GroupsMinMax<U>, GroupsExtremes<U>> {
   using value_type = GroupsExtremes<U>;
-  using result_view_type = Kokkos::View<value_type, Kokkos::AnonymousSpace, Kokkos::MemoryUnmanaged>;
-
-  KOKKOS_INLINE_FUNCTION explicit GroupsMinMax(value_type& result) : result_(&result) {}
+  KOKKOS_INLINE_FUNCTION explicit GroupsMinMax(value_type& result) : GroupsMinMax::Reducer(result) {}
   KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
     for (int u = 0; u < U; ++u) {
       dest.lo[u] = src.lo[u] < dest.lo[u] ? src.lo[u] : dest.lo[u];
@@ -91,12 +90,6 @@ struct GroupsMinMax {
       v.hi[u] = Kokkos::reduction_identity<float>::max();
     }
   }
-  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result_; }
-  KOKKOS_INLINE_FUNCTION result_view_type view() const { return result_view_type(result_); }
-  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
-
- private:
-  value_type* result_;
 };
 
 // Launch shapes (kpz/launch_shape.hpp). The scratch kernels: lanes are team members, vector

@@ -6,6 +6,7 @@
 #include "conv1d/conv1d.hpp"
 #include "conv1d/shapes.hpp"
 #include "kpz/check.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
@@ -57,11 +58,13 @@ void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>
 enum class Variant { general, vector, simple, block_boundary, bug_missing_barrier };
 
 Variant variant_of(const std::string& name) {
-  if (name == "general") return Variant::general;
-  if (name == "vector") return Variant::vector;
-  if (name == "simple") return Variant::simple;
-  if (name == "bug-missing-barrier") return Variant::bug_missing_barrier;
-  return Variant::block_boundary;
+  return lookup<Variant, std::string_view>(name,
+                                           {{"general", Variant::general},
+                                            {"vector", Variant::vector},
+                                            {"simple", Variant::simple},
+                                            {"bug-missing-barrier", Variant::bug_missing_barrier},
+                                            {"block-boundary", Variant::block_boundary}},
+                                           "conv1d's variants");
 }
 
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
@@ -133,22 +136,17 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   View<const float*, Space> ca = a, cb = b;
   const auto kern = kernels<Space>(req.impl == Impl::reference);
-  switch (variant) {
-    case Variant::simple:
-      kern.simple(space, team_size, ca, cb, out);
-      break;
-    case Variant::general:
-      kern.general(space, launch, ca, cb, out);
-      break;
-    case Variant::vector:
-      kern.vector_lanes(space, launch, ca, cb, out);
-      break;
-    case Variant::bug_missing_barrier:
-      kern.bug_missing_barrier(space, launch, ca, cb, out);
-      break;
-    case Variant::block_boundary:
-      kern.tiled(space, launch, ca, cb, out);
-      break;
+  using K = Kernels<Space>;
+  if (variant == Variant::simple) {
+    kern.simple(space, team_size, ca, cb, out);
+  } else {  // the kernels with a launch shape
+    const auto kernel = lookup<decltype(&K::general)>(variant,
+                                                      {{Variant::general, &K::general},
+                                                       {Variant::vector, &K::vector_lanes},
+                                                       {Variant::bug_missing_barrier, &K::bug_missing_barrier},
+                                                       {Variant::block_boundary, &K::tiled}},
+                                                      "conv1d's kernels");
+    (kern.*kernel)(space, launch, ca, cb, out);
   }
   space.fence();
   const std::vector<float> got = to_host(out);

@@ -29,6 +29,7 @@
 #include "kpz/backend_traits.hpp"
 #include "kpz/kernel_table.hpp"
 #include "kpz/launch_shape.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/quad.hpp"
 #include "kpz/random.hpp"
 #include "kpz/registry.hpp"
@@ -322,75 +323,55 @@ namespace kpz::reduce {
 // `done`, one counter that is 0 between launches); --builtin straight into result(0);
 // --recursive with `work` (recursive_work_size values). Only enqueues work on `space` (the
 // benchmark times this call).
+// The team kernel of a ladder rung (the rungs that write `partial` and leave the sum to finish()):
+// a member of the kernel table; --template picks its instance by the launch's lanes.
+template <class Space, class T>
+auto team_kernel(const Kernels<Space, T>& k, Variant v, int lanes) {
+  using K = Kernels<Space, T>;
+  using Member = decltype(&K::neighbored);
+  if (v == Variant::template_lanes) {
+    return k.*lookup<Member>(lanes,
+                             {{64, &K::templated_64},
+                              {128, &K::templated_128},
+                              {256, &K::templated_256},
+                              {512, &K::templated_512},
+                              {1024, &K::templated_1024}},
+                             "reduce --template's instances");
+  }
+  return k.*lookup<Member>(v,
+                           {{Variant::neighbored, &K::neighbored},
+                            {Variant::neighbored_less, &K::neighbored_less},
+                            {Variant::interleaved, &K::interleaved},
+                            {Variant::unroll2, &K::unrolled_2},
+                            {Variant::unroll4, &K::unrolled_4},
+                            {Variant::unroll8, &K::unrolled_8},
+                            {Variant::unroll_warps8, &K::unroll_warps8},
+                            {Variant::complete_unroll, &K::complete_unroll},
+                            {Variant::team_reduce, &K::team_reduce}},
+                           "reduce's team kernels");
+}
+
+// Runs variant `v` of implementation `impl`: the team kernel into the first launch.league values
+// of `partial` and finish() on them into result(0) (--persistent: its last team adds them, with
+// `done`, one counter that is 0 between launches); --builtin straight into result(0);
+// --recursive with `work` (recursive_work_size values). Only enqueues work on `space` (the
+// benchmark times this call).
 template <class Space, class T>
 void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch, View<const T*, Space> in,
                  View<T*, Space> partial, View<T*, Space> work, View<T*, Space> result, View<unsigned*, Space> done) {
   const auto k = kernels<Space, T>(impl == Impl::reference);
-  using Kernel = decltype(k.neighbored);
-  Kernel kernel = nullptr;
-  switch (v) {
-    case Variant::persistent:
-      k.persistent(space, launch, in, Kokkos::subview(partial, Kokkos::make_pair(0, launch.league)), done, result);
-      return;
-    case Variant::neighbored:
-      kernel = k.neighbored;
-      break;
-    case Variant::neighbored_less:
-      kernel = k.neighbored_less;
-      break;
-    case Variant::interleaved:
-      kernel = k.interleaved;
-      break;
-    case Variant::unroll2:
-      kernel = k.unrolled_2;
-      break;
-    case Variant::unroll4:
-      kernel = k.unrolled_4;
-      break;
-    case Variant::unroll8:
-      kernel = k.unrolled_8;
-      break;
-    case Variant::unroll_warps8:
-      kernel = k.unroll_warps8;
-      break;
-    case Variant::complete_unroll:
-      kernel = k.complete_unroll;
-      break;
-    case Variant::template_lanes:
-      switch (launch.lanes) {
-        case 64:
-          kernel = k.templated_64;
-          break;
-        case 128:
-          kernel = k.templated_128;
-          break;
-        case 256:
-          kernel = k.templated_256;
-          break;
-        case 512:
-          kernel = k.templated_512;
-          break;
-        case 1024:
-          kernel = k.templated_1024;
-          break;
-        default:
-          throw std::logic_error("reduce --template: no instance for lanes " + std::to_string(launch.lanes));
-      }
-      break;
-    case Variant::team_reduce:
-      kernel = k.team_reduce;
-      break;
-    case Variant::builtin:
-      k.builtin(space, in, result);
-      return;
-    case Variant::recursive:
-      k.recursive(space, launch, in, work, result);
-      return;
-  }
   // partial may be longer than the league (the benchmark reuses one array): use the first values.
   const View<T*, Space> sums = Kokkos::subview(partial, Kokkos::make_pair(0, launch.league));
-  kernel(space, launch, in, sums);
-  finish<Space, T>(space, sums, result);
+  if (v == Variant::persistent) {
+    k.persistent(space, launch, in, sums, done, result);
+  } else if (v == Variant::builtin) {
+    k.builtin(space, in, result);
+  } else if (v == Variant::recursive) {
+    k.recursive(space, launch, in, work, result);
+  } else {
+    team_kernel(k, v, launch.lanes)(space, launch, in, sums);
+    finish<Space, T>(space, sums, result);
+  }
 }
 
 }  // namespace kpz::reduce

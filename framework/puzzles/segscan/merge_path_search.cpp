@@ -12,6 +12,20 @@ namespace merge_path {
 
 namespace {
 
+// The point of the merge path on `diagonal` when its x lies in [lo, hi]: a binary search (see
+// merge_path_search for the predicate).
+template <class OffsetView>
+KOKKOS_INLINE_FUNCTION Coord bisect_diagonal(const OffsetView& offsets, int diagonal, int lo, int hi) {
+  while (lo < hi) {
+    const int pivot = lo + (hi - lo) / 2;
+    if (offsets(pivot + 1) <= diagonal - pivot - 1)
+      lo = pivot + 1;
+    else
+      hi = pivot;
+  }
+  return Coord{lo, diagonal - lo};
+}
+
 // The point of the merge path on `diagonal`: x segment ends and y = diagonal - x values.
 // "End x comes before the value at diagonal - x - 1" is true below the answer and false from
 // it on. Fifteen probes per round, loaded together, cut the range 16-fold: 7 rounds of
@@ -33,14 +47,7 @@ KOKKOS_INLINE_FUNCTION Coord merge_path_search(const OffsetView& offsets, int di
     hi = below < kProbes ? pivot[below] : hi;
     lo = new_lo;
   }
-  while (lo < hi) {
-    const int pivot = lo + (hi - lo) / 2;
-    if (offsets(pivot + 1) <= diagonal - pivot - 1)
-      lo = pivot + 1;
-    else
-      hi = pivot;
-  }
-  return Coord{lo, diagonal - lo};
+  return bisect_diagonal(offsets, diagonal, lo, hi);
 }
 
 // Every kSearchStride-th tile searches the whole path (15 probes per round: few threads, so
@@ -75,15 +82,7 @@ void locate_tiles(const Space& space, const MergePathPlan& plan, MergePathWorksp
         if (t % kSearchStride == 0) return;
         const int t0 = t - t % kSearchStride, t1 = Kokkos::min(t0 + kSearchStride, tiles);
         const int d = diagonal(t);
-        int lo = Kokkos::max(d - n, coords(t0).x), hi = Kokkos::min(d, coords(t1).x);
-        while (lo < hi) {
-          const int pivot = lo + (hi - lo) / 2;
-          if (offsets(pivot + 1) <= d - pivot - 1)
-            lo = pivot + 1;
-          else
-            hi = pivot;
-        }
-        coords(t) = Coord{lo, d - lo};
+        coords(t) = bisect_diagonal(offsets, d, Kokkos::max(d - n, coords(t0).x), Kokkos::min(d, coords(t1).x));
       });
 }
 

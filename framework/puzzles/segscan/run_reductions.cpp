@@ -18,7 +18,7 @@ namespace kpz::segscan {
 namespace {
 
 template <class Space, class T>
-RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
+RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*values of this type*/) {
   const bool ints = std::is_same_v<T, int>;
   const bool spmv_kind = kind == Kind::spmv;
   const std::int64_t shape = req.params.get("shape");
@@ -169,27 +169,21 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind) {
             })
           : OwnerFn([=](std::size_t s) { return segment_owner(offsets, s, seg_word); });
   check_output(report, got, expected, owner);
-  if (req.keep_arrays) {
+  keep_arrays(report, req, got, expected.value, [&](Json& inputs) {
     if (spmv_kind) {
-      report.inputs.set("offsets", Json::array_of(offsets)).set("columns", Json::array_of(columns));
-      report.inputs.set("matrix_values", Json::array_of(matrix_values)).set("x", Json::array_of(x));
+      inputs.set("offsets", Json::array_of(offsets)).set("columns", Json::array_of(columns));
+      inputs.set("matrix_values", Json::array_of(matrix_values)).set("x", Json::array_of(x));
     } else {
-      report.inputs.set("values", Json::array_of(values)).set("offsets", Json::array_of(offsets));
+      inputs.set("values", Json::array_of(values)).set("offsets", Json::array_of(offsets));
     }
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected.value);
-  }
+  });
   return report;
 }
 
 }  // namespace
 
 RunReport run_reductions(const RunRequest& req, Kind kind) {
-  return with_space(req.space, [&](const auto& space) {
-    using Space = std::decay_t<decltype(space)>;
-    const bool ints = req.params.get("int") != 0;
-    return ints ? run_reduce<Space, int>(space, req, kind) : run_reduce<Space, float>(space, req, kind);
-  });
+  return with_space_and_values(req, [&](const auto& space, auto value) { return run_reduce(space, req, kind, value); });
 }
 
 }  // namespace kpz::segscan

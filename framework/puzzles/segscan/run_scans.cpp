@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kpz/check.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "segscan/inputs.hpp"
@@ -17,7 +18,7 @@ namespace kpz::segscan {
 namespace {
 
 template <class Space, class T>
-RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
+RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*values of this type*/) {
   const bool ints = std::is_same_v<T, int>;
   const std::int64_t shape = req.params.get("shape");
   const std::int64_t mean = req.params.get("mean-length");
@@ -72,19 +73,16 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
   View<const T*, Space> cv = d_values;
   View<const Flag*, Space> cf = d_flags;
   const auto kern = kernels<Space, T>(req.impl == Impl::reference);
-  switch (kind) {
-    case Kind::simple:
-      kern.inclusive_simple(space, team_size, cv, cf, out);
-      break;
-    case Kind::exclusive:
-      kern.exclusive(space, team_size, cv, cf, out);
-      break;
-    case Kind::work_efficient:
-      kern.work_efficient(space, team_size, cv, cf, out);
-      break;
-    default:
-      kern.multi_team(space, launch, cv, cf, out);
-      break;
+  using K = Kernels<Space, T>;
+  if (kind == Kind::multi_team) {
+    kern.multi_team(space, launch, cv, cf, out);
+  } else {  // one team
+    const auto kernel = lookup<decltype(&K::exclusive)>(kind,
+                                                        {{Kind::simple, &K::inclusive_simple},
+                                                         {Kind::exclusive, &K::exclusive},
+                                                         {Kind::work_efficient, &K::work_efficient}},
+                                                        "segscan's scans");
+    (kern.*kernel)(space, team_size, cv, cf, out);
   }
   space.fence();
   const std::vector<T> got = to_host(out);
@@ -120,24 +118,18 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind) {
 
   check_output(report, got, expected,
                tile_owner(space_name<Space>(), static_cast<std::size_t>(launch.tile), team_size));
-  if (req.keep_arrays) {
-    report.inputs.set("values", Json::array_of(values)).set("flags", Json::array_of(flags));
-    report.inputs.set("offsets", Json::array_of(offsets));
-    if (worked) report.inputs.set("ids", Json::array_of(kWorkedIds));
-    report.output = Json::array_of(got);
-    report.expected = Json::array_of(expected.value);
-  }
+  keep_arrays(report, req, got, expected.value, [&](Json& inputs) {
+    inputs.set("values", Json::array_of(values)).set("flags", Json::array_of(flags));
+    inputs.set("offsets", Json::array_of(offsets));
+    if (worked) inputs.set("ids", Json::array_of(kWorkedIds));
+  });
   return report;
 }
 
 }  // namespace
 
 RunReport run_scans(const RunRequest& req, Kind kind) {
-  return with_space(req.space, [&](const auto& space) {
-    using Space = std::decay_t<decltype(space)>;
-    const bool ints = req.params.get("int") != 0;
-    return ints ? run_scan<Space, int>(space, req, kind) : run_scan<Space, float>(space, req, kind);
-  });
+  return with_space_and_values(req, [&](const auto& space, auto value) { return run_scan(space, req, kind, value); });
 }
 
 }  // namespace kpz::segscan

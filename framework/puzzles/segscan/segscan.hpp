@@ -25,6 +25,7 @@
 #include "kpz/backend_traits.hpp"
 #include "kpz/kernel_table.hpp"
 #include "kpz/quad.hpp"
+#include "kpz/reducer.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/team/ordered_scan.hpp"
 #include "kpz/types.hpp"
@@ -92,22 +93,13 @@ int default_tile() {
 //   offset the index yourself.
 // So join must put src before dest: dest = combine(src, dest). A wrong order passes on the host.
 template <class T>
-struct SegReducer {
-  using reducer = SegReducer;
+struct SegReducer : Reducer<SegReducer<T>, SegPair<T>> {
   using value_type = SegPair<T>;
-  using result_view_type = Kokkos::View<value_type, Kokkos::AnonymousSpace, Kokkos::MemoryUnmanaged>;
-
-  KOKKOS_INLINE_FUNCTION explicit SegReducer(value_type& result) : result_(&result) {}
+  KOKKOS_INLINE_FUNCTION explicit SegReducer(value_type& result) : SegReducer::Reducer(result) {}
   KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
     dest = value_type{dest.flag ? dest.value : src.value + dest.value, src.flag | dest.flag};
   }
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type{T(0), 0}; }
-  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result_; }
-  KOKKOS_INLINE_FUNCTION result_view_type view() const { return result_view_type(result_); }
-  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
-
- private:
-  value_type* result_;
 };
 
 // Elements per row of --vector-scan: one member's ThreadVectorRange scan. Each vector lane

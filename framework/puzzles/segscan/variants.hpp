@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kpz/launch_shape.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/registry.hpp"
 #include "segscan/segscan.hpp"
 
@@ -15,13 +16,15 @@ inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // values (or n
 enum class Kind { simple, exclusive, work_efficient, multi_team, reduce, spmv, vector_scan };
 
 inline Kind kind_of(const std::string& v) {
-  if (v == "simple") return Kind::simple;
-  if (v == "exclusive") return Kind::exclusive;
-  if (v == "work-efficient") return Kind::work_efficient;
-  if (v == "reduce") return Kind::reduce;
-  if (v == "spmv") return Kind::spmv;
-  if (v == "vector-scan") return Kind::vector_scan;
-  return Kind::multi_team;
+  return lookup<Kind, std::string_view>(v,
+                                        {{"multi-team", Kind::multi_team},
+                                         {"simple", Kind::simple},
+                                         {"exclusive", Kind::exclusive},
+                                         {"work-efficient", Kind::work_efficient},
+                                         {"reduce", Kind::reduce},
+                                         {"spmv", Kind::spmv},
+                                         {"vector-scan", Kind::vector_scan}},
+                                        "segscan's variants");
 }
 inline bool one_team(Kind k) {
   return k == Kind::simple || k == Kind::exclusive || k == Kind::work_efficient;
@@ -54,6 +57,15 @@ LaunchShape segscan_shape(const Space& space, const RunRequest& req, Kind kind) 
                                    ShapeRequest{req.team_size, lanes ? req.vector_length : 0}, Purpose::check);
   if (!one_team(kind) && req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
   return shape;
+}
+
+// Calls run(space, value) on req.space, with value an int (--int 1) or a float: its type is the
+// type of the values the run scans or reduces.
+template <class Run>
+RunReport with_space_and_values(const RunRequest& req, const Run& run) {
+  return with_space(req.space, [&](const auto& space) {
+    return req.params.get("int") != 0 ? run(space, int{}) : run(space, float{});
+  });
 }
 
 // One run of a scan variant (simple, exclusive, work-efficient, multi-team: run_scans.cpp) or

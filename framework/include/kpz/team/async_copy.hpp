@@ -14,15 +14,28 @@
 
 namespace kpz::team {
 
-template <class T>
-KOKKOS_INLINE_FUNCTION void copy_async(T* scratch_dst, const T* global_src) {
+namespace detail {
+// Elements consecutive 4-byte elements: 1 (`cp.async.ca`, 4 bytes) or 4 (`cp.async.cg`, 16 bytes).
+template <int Elements, class T>
+KOKKOS_INLINE_FUNCTION void copy_async_elements(T* scratch_dst, const T* global_src) {
   static_assert(sizeof(T) == 4, "copy_async moves 4-byte elements");
+  static_assert(Elements == 1 || Elements == 4, "cp.async copies 4 or 16 bytes here");
 #if KPZ_CUDA_ARCH >= 800
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(scratch_dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(global_src) : "memory");
+  if constexpr (Elements == 1) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(global_src) : "memory");
+  } else {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(global_src) : "memory");
+  }
 #else
-  *scratch_dst = *global_src;
+  for (int e = 0; e < Elements; ++e) scratch_dst[e] = global_src[e];
 #endif
+}
+}  // namespace detail
+
+template <class T>
+KOKKOS_INLINE_FUNCTION void copy_async(T* scratch_dst, const T* global_src) {
+  detail::copy_async_elements<1>(scratch_dst, global_src);
 }
 
 // Four consecutive 4-byte elements at once (one 16-byte `cp.async.cg` on CUDA sm_80 and later):
@@ -30,13 +43,7 @@ KOKKOS_INLINE_FUNCTION void copy_async(T* scratch_dst, const T* global_src) {
 // matters once a kernel is issue-bound.
 template <class T>
 KOKKOS_INLINE_FUNCTION void copy_async_quad(T* scratch_dst, const T* global_src) {
-  static_assert(sizeof(T) == 4, "copy_async_quad moves four 4-byte elements");
-#if KPZ_CUDA_ARCH >= 800
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(scratch_dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(global_src) : "memory");
-#else
-  for (int e = 0; e < 4; ++e) scratch_dst[e] = global_src[e];
-#endif
+  detail::copy_async_elements<4>(scratch_dst, global_src);
 }
 
 // Waits until every copy_async this member issued has landed in scratch.

@@ -14,6 +14,18 @@ namespace kpz::trace {
 template <class T>
 class Ptr;
 
+// A ring of N slots per thread: the object an access expression returns lives in one of them for
+// the full expression (N later accesses reuse it), so it need not be copyable. Slot is raw storage
+// or a type that befriends this ring.
+template <class Slot, unsigned N>
+struct SlotRing {
+  static Slot& next() {
+    static thread_local Slot ring[N];
+    static thread_local unsigned used = 0;
+    return ring[used++ % N];
+  }
+};
+
 // Where an element lives and how to describe its view on first sight.
 struct Site {
   const void* view_data = nullptr;
@@ -94,18 +106,16 @@ class Ref {
     return Ptr<T>(site_);
   }
 
-  // The element slot an access expression uses: a ring of slots per thread, so that a Ref
-  // lives for the full expression without being copyable.
+  // The element an access expression uses (SlotRing: it lives for the full expression).
   static Ref& slot(T* ptr, const Site& site) {
-    static thread_local Ref ring[1024];
-    static thread_local unsigned next = 0;
-    Ref& r = ring[next++ % 1024];
+    Ref& r = SlotRing<Ref, 1024>::next();
     r.ptr_ = ptr;
     r.site_ = site;
     return r;
   }
 
  private:
+  friend struct SlotRing<Ref, 1024>;
   Ref() = default;
   value_type load() const {
     site_.record(Access::read);
@@ -151,9 +161,7 @@ class StructRef : public std::remove_const_t<T> {
     struct alignas(StructRef) Storage {
       unsigned char bytes[sizeof(StructRef)];
     };
-    static thread_local Storage ring[256];
-    static thread_local unsigned next = 0;
-    auto* r = reinterpret_cast<StructRef*>(&ring[next++ % 256]);
+    auto* r = reinterpret_cast<StructRef*>(&SlotRing<Storage, 256>::next());
     std::memcpy(static_cast<void*>(static_cast<value_type*>(r)), ptr, sizeof(value_type));
     r->ptr_ = ptr;
     r->site_ = site;
@@ -192,9 +200,7 @@ struct UnionAccess {
   static_assert(std::is_trivially_copyable_v<value_type>, "trace build: union elements must be trivially copyable");
 
   static T& access(T* ptr, const Site& site) {
-    static thread_local UnionAccess ring[256];
-    static thread_local unsigned next = 0;
-    UnionAccess& a = ring[next++ % 256];
+    UnionAccess& a = SlotRing<UnionAccess, 256>::next();
     a.ptr_ = ptr;
     a.site_ = site;
     std::memcpy(&a.before_, ptr, sizeof(value_type));

@@ -26,6 +26,8 @@ struct ThreadRange {  // TeamThreadRange, and TeamVectorRange when Vector is set
   I begin, end;
 };
 template <class I, class Space>
+using TeamVectorRangeOf = ThreadRange<I, Space, true>;
+template <class I, class Space>
 struct VectorRange {  // ThreadVectorRange
   const Member<Space>& member;
   I begin, end;
@@ -136,39 +138,23 @@ namespace Kokkos {
 
 // ---- Nested ranges -------------------------------------------------------------------------
 
-// Counts and bounds may be view elements (`TeamThreadRange(team, s_count(0))`): read once.
-template <class I, class Space>
-kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I&& count) {
-  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
-}
-template <class I1, class I2, class Space,
-          class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
-kpz::trace::ThreadRange<C, Space> TeamThreadRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
-  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
-          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
-}
-template <class I, class Space>
-kpz::trace::ThreadRange<kpz::trace::plain_t<I>, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m,
-                                                                             I&& count) {
-  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
-}
-template <class I1, class I2, class Space,
-          class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
-kpz::trace::ThreadRange<C, Space, true> TeamVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
-  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
-          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
-}
-template <class I, class Space>
-kpz::trace::VectorRange<kpz::trace::plain_t<I>, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m,
-                                                                         I&& count) {
-  return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};
-}
-template <class I1, class I2, class Space,
-          class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>
-kpz::trace::VectorRange<C, Space> ThreadVectorRange(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {
-  return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),
-          static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};
-}
+// The three nested ranges, each with Kokkos' two overloads: (member, count) and (member, begin,
+// end). Counts and bounds may be view elements (`TeamThreadRange(team, s_count(0))`): read once.
+#define KPZ_TRACE_NESTED_RANGE(Name, Range)                                                  \
+  template <class I, class Space>                                                            \
+  Range<kpz::trace::plain_t<I>, Space> Name(const kpz::trace::Member<Space>& m, I&& count) { \
+    return {m, kpz::trace::plain_t<I>(0), kpz::trace::plain(std::forward<I>(count))};        \
+  }                                                                                          \
+  template <class I1, class I2, class Space,                                                 \
+            class C = std::common_type_t<kpz::trace::plain_t<I1>, kpz::trace::plain_t<I2>>>  \
+  Range<C, Space> Name(const kpz::trace::Member<Space>& m, I1&& begin, I2&& end) {           \
+    return {m, static_cast<C>(kpz::trace::plain(std::forward<I1>(begin))),                   \
+            static_cast<C>(kpz::trace::plain(std::forward<I2>(end)))};                       \
+  }
+KPZ_TRACE_NESTED_RANGE(TeamThreadRange, kpz::trace::ThreadRange)
+KPZ_TRACE_NESTED_RANGE(TeamVectorRange, kpz::trace::TeamVectorRangeOf)
+KPZ_TRACE_NESTED_RANGE(ThreadVectorRange, kpz::trace::VectorRange)
+#undef KPZ_TRACE_NESTED_RANGE
 
 template <class I, class Space, bool V, class F>
 void parallel_for(const kpz::trace::ThreadRange<I, Space, V>& r, const F& f) {
