@@ -295,6 +295,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("spmv-tile-items")) spmv_plan.tile_items = static_cast<int>(req.params.get("spmv-tile-items"));
   check_scratch<Space>(merge_path_scratch_bytes<Space, float>(plan), 0, "segscan merge path");
   check_scratch<Space>(merge_path_scratch_bytes<Space, float>(spmv_plan), 0, "segscan merge path spmv");
+  check_scratch<Space>(merge_path_carry_scratch_bytes<Space, float>(plan), 0, "segscan merge path carry scan");
   check_scratch<Space>(hillis_steele_scratch_bytes<Space, float>(default_tile<Space>()), 0, "segscan --reduce");
   check_scratch<Space>(vector_scan_scratch_bytes<Space, float>(vshape.tile, vshape.vector_length, kShortSegmentRow), 0,
                        "segscan --vector-scan");

@@ -9,17 +9,24 @@ namespace kpz::segscan::merge_path {
 
 namespace {
 
-// A chunk's scan is one vector-level Kokkos::parallel_scan with SegReducer (segscan.hpp): a warp
-// per chunk on CUDA, whose shuffles carry the scan from 32 pairs to the next; one thread's loop on
-// a CPU. No scratch and no team barrier.
-template <class Space>
-inline constexpr int kCarryLanes = is_gpu_v<Space> ? kWarpSize : 1;
+// Inclusive segmented scan of cur(0..n-1) in scratch (Hillis-Steele, double-buffered; the
+// caller has filled cur and waited). On return cur holds the result.
+template <class Member, class Buffer>
+KOKKOS_INLINE_FUNCTION void team_scan_inclusive(const Member& team, Buffer& cur, Buffer& next, int n) {
+  for (int d = 1; d < n; d *= 2) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
+                         [&](int i) { next(i) = i >= d ? join(cur(i - d), cur(i)) : cur(i); });
+    team.team_barrier();
+    Kokkos::kokkos_swap(cur, next);
+  }
+}
 
 // One level of the carries' exclusive segmented scan: chunk c of ws.carry_in[level] is scanned
-// by one team; carry_out[level] gets the chunk-local exclusive result and, when there are several
+// in scratch; carry_out[level] gets the chunk-local exclusive result and, when there are several
 // chunks, carry_in[level + 1](c) the chunk's aggregate. Returns the number of chunks.
 template <class Space, class T>
 int scan_chunks(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, std::size_t level) {
+  using Buffer = ScratchView<SegPair<T>*, Space>;
   const auto in = ws.carry_in[level];
   const auto out = ws.carry_out[level];
   const int n = static_cast<int>(in.extent(0));
@@ -28,21 +35,21 @@ int scan_chunks(const Space& space, const MergePathPlan& plan, MergePathWorkspac
   if (chunks == 0) return 0;
   const bool top = chunks == 1;
   const View<SegPair<T>*, Space> agg = top ? View<SegPair<T>*, Space>() : ws.carry_in[level + 1];
+  const auto policy = TeamPolicy<Space>(space, chunks, plan.team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(merge_path_carry_scratch_bytes<Space, T>(plan)));
   Kokkos::parallel_for(
-      "segscan::merge_path::carry_scan", TeamPolicy<Space>(space, chunks, 1, kCarryLanes<Space>),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+      "segscan::merge_path::carry_scan", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int c = team.league_rank();
         const int first = c * chunk;
         const int count = Kokkos::min(chunk, n - first);
-        SegPair<T> total;  // the host leaves it unset: the closure stores what it needs
-        Kokkos::parallel_scan(
-            Kokkos::ThreadVectorRange(team, count),
-            [&](int i, SegPair<T>& update, bool final) {
-              if (final) out(first + i) = update;
-              update = join(update, in(first + i));
-              if (final && !top && i == count - 1) agg(c) = update;
-            },
-            SegReducer<T>(total));
+        Buffer cur(team.team_scratch(0), chunk), next(team.team_scratch(0), chunk);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { cur(i) = in(first + i); });
+        team.team_barrier();
+        team_scan_inclusive(team, cur, next, count);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
+          out(first + i) = i > 0 ? cur(i - 1) : SegPair<T>{T(0), 0};
+          if (!top && i == count - 1) agg(c) = cur(i);
+        });
       });
   return chunks;
 }

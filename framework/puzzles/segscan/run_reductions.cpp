@@ -38,6 +38,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
     }
     check_scratch<Space>(merge_path_scratch_bytes<Space, T>(plan), 0,
                          "segscan merge path with " + std::to_string(plan.tile_items) + " items per team");
+    check_scratch<Space>(merge_path_carry_scratch_bytes<Space, T>(plan), 0, "segscan merge path carry scan");
   } else if (vector_kind) {
     check_scratch_option<Space>(
         "segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements", "--tile", launch.tile, 0,

@@ -225,6 +225,12 @@ std::size_t merge_path_scratch_bytes(const MergePathPlan& plan) {
          team::OrderedScan<Space, SegPair<T>>::scratch_bytes(plan.team_size);
 }
 
+// Scratch of the carry scan: two buffers of `chunk` pairs.
+template <class Space, class T>
+std::size_t merge_path_carry_scratch_bytes(const MergePathPlan& plan) {
+  return 2 * pair_buffer_bytes<Space, T>(plan.chunk);
+}
+
 // Where a team's share of the merge path starts: x segment ends and y values consumed.
 struct Coord {
   int x, y;
