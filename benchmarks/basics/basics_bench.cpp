@@ -132,15 +132,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {"basics",
-          "the on-ramp: axpy vs a copy, MDRange on LayoutRight vs LayoutLeft, histogram atomics vs ScatterView",
-          {{"size", "N (0: 2^26 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 28}},
-          KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH(
+    "basics", {size_option("N (0: 2^26 on a GPU, 2^22 on the host)", std::int64_t{1} << 28)},
+    "the on-ramp: axpy vs a copy, MDRange on LayoutRight vs LayoutLeft, histogram atomics vs ScatterView");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::basics

@@ -163,18 +163,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {"batched",
-          "batched --hand-written and --library vs Kokkos Kernels' Team gemv and its device-level BatchedGemm + dot",
-          {{"entries", "entries of all the matrices per shape (0: 2^26 on a GPU, 2^23 on the host)", 0, 0,
-            std::int64_t{1} << 28},
-           {"rows", "M (0: the shapes 8x8, 16x16, 32x32, 64x16)", 0, 0, 4096},
-           {"cols", "N (with --rows)", 16, 1, 4096}},
-          KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH(
+    "batched",
+    {{"entries", "entries of all the matrices per shape (0: 2^26 on a GPU, 2^23 on the host)", 0, 0,
+      std::int64_t{1} << 28},
+     {"rows", "M (0: the shapes 8x8, 16x16, 32x32, 64x16)", 0, 0, 4096},
+     {"cols", "N (with --rows)", 16, 1, 4096}},
+    "batched --hand-written and --library vs Kokkos Kernels' Team gemv and its device-level BatchedGemm + dot");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::batched

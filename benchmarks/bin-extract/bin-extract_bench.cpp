@@ -288,18 +288,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {"bin-extract",
-          "extract one bin and partition by all bins: framework and learner kernels vs copy_if, CUB, BinSort, a copy",
-          {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
-           {"num-bins", "NUM_BINS", 8, 1, 256},
-           {"target-bin", "the bin --extract selects", 3, 0, 255},
-           {"framework-only", "1: time only the framework's kernels (and the copies), for quick experiments", 0, 0, 1}},
-          KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH(
+    "bin-extract",
+    {size_option("N (0: 2^28 on a GPU, 2^22 on the host)", std::int64_t{1} << 30),
+     {"num-bins", "NUM_BINS", 8, 1, 256},
+     {"target-bin", "the bin --extract selects", 3, 0, 255},
+     switch_option("framework-only", "1: time only the framework's kernels (and the copies), for quick experiments")},
+    "extract one bin and partition by all bins: framework and learner kernels vs copy_if, CUB, BinSort, a copy");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::bin_extract

@@ -148,16 +148,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {"butterfly",
-          "group max/min per element: scratch path, shuffle path, the vector variant, Kokkos nested reduce, copy",
-          {{"size", "N (0: 2^28 on a GPU, 2^22 on the host); rounded down to a multiple of 32", 0, 0,
-            std::int64_t{1} << 30}},
-          KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH(
+    "butterfly",
+    {size_option("N (0: 2^28 on a GPU, 2^22 on the host); rounded down to a multiple of 32", std::int64_t{1} << 30)},
+    "group max/min per element: scratch path, shuffle path, the vector variant, Kokkos nested reduce, copy");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::butterfly

@@ -112,16 +112,12 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {"conv1d",
-          "conv1d --vector, --general and the scalar tiled kernel vs a device copy and the naive global-memory kernel",
-          {{"size", "N (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 30},
-           {"kernel-size", "K (0: both 3 and 16)", 0, 0, 4096}},
-          KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH(
+    "conv1d",
+    {size_option("N (0: 2^28 on a GPU, 2^22 on the host)", std::int64_t{1} << 30),
+     {"kernel-size", "K (0: both 3 and 16)", 0, 0, 4096}},
+    "conv1d --vector, --general and the scalar tiled kernel vs a device copy and the naive global-memory kernel");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::conv1d

@@ -302,22 +302,17 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {
-      "reduce",
-      "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce, Kokkos Kernels "
-      "and CUB, vs a device copy",
-      {{"size", "N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", 0, 0, std::int64_t{1} << 28},
-       {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size, on a GPU; 64 on a CPU)", 0, 0,
-        4096},
-       {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
-       {"float", "0: int values (the book); 1: float values", 0, 0, 1},
-       {"sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)", 0, 0, 1}},
-      KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH(
+    "reduce",
+    {size_option("N (0: 2^24 and 2^28 on a GPU, 2^24 on the host)", std::int64_t{1} << 28),
+     {"lanes", "scratch slots per team for the ladder (0: 512, the book's block size, on a GPU; 64 on a CPU)", 0, 0,
+      4096},
+     {"tile", "values per team for --team-reduce (0: the framework's launch shape)", 0, 0, 1 << 24},
+     switch_option("float", "0: int values (the book); 1: float values"),
+     switch_option("sweep", "1: also --persistent over team sizes and leagues (how its defaults were chosen)")},
+    "the reduction ladder (the book's table), persistent, team-reduce, recursive, parallel_reduce, Kokkos Kernels "
+    "and CUB, vs a device copy");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::reduce

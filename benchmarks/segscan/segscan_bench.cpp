@@ -329,27 +329,23 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {"segscan",
-          "segmented sums for mean lengths 4, 32, 1024, 2^20 and SpMV: merge path, vector scan vs CUB, Kokkos Kernels, "
-          "first tries",
-          {{"size", "N values (0: 2^28 on a GPU, 2^22 on the host)", 0, 0, std::int64_t{1} << 29},
-           {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
-           {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
-           {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
-           {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 5504 on a GPU, 2048 on the host)",
-            0, 0, 1 << 14},
-           {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 2944 on a GPU, 2048 on the host)", 0, 0,
-            1 << 14},
-           {"framework-only", "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items", 0,
-            0, 1},
-           {"stages", "1: also time the merge path's search stage alone (a row per L)", 0, 0, 1},
-           {"vector-tile", "elements per team of the vector scan (0: 16384 on a GPU, 4096 on a CPU)", 0, 0, 1 << 15}},
-          KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH(
+    "segscan",
+    {size_option("N values (0: 2^28 on a GPU, 2^22 on the host)", std::int64_t{1} << 29),
+     {"mean-length", "one mean segment length L (0: 4, 32, 1024 and 2^20)", 0, 0, std::int64_t{1} << 28},
+     {"rows", "SpMV rows = columns (0: 2^24 on a GPU, 2^18 on the host)", 0, 0, std::int64_t{1} << 26},
+     {"spmv", "1: also time SpMV (a short-row and a power-law matrix); 0: segmented sums only", 1, 0, 1},
+     {"tile-items", "merge items per team of the merge-path --reduce kernel (0: 5504 on a GPU, 2048 on the host)", 0, 0,
+      1 << 14},
+     {"spmv-tile-items", "merge items per team of the merge-path SpMV (0: 2944 on a GPU, 2048 on the host)", 0, 0,
+      1 << 14},
+     switch_option("framework-only",
+                   "1: time only the merge-path rows (and the copies), for quick sweeps of --tile-items"),
+     switch_option("stages", "1: also time the merge path's search stage alone (a row per L)"),
+     {"vector-tile", "elements per team of the vector scan (0: 16384 on a GPU, 4096 on a CPU)", 0, 0, 1 << 15}},
+    "segmented sums for mean lengths 4, 32, 1024, 2^20 and SpMV: merge path, vector scan vs CUB, Kokkos Kernels, "
+    "first tries");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::segscan

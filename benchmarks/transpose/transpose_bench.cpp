@@ -69,17 +69,12 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   return report;
 }
 
-BenchSpec make_bench() {
-  return {"transpose",
-          "transpose --tiled, --naive and --in-place vs a device copy and Kokkos' deep_copy between layouts",
-          {{"rows", "rows of in (0: 16384 on a GPU, 8192 on the host)", 0, 0, 1 << 14},
-           {"cols", "columns of in (0: likewise)", 0, 0, 1 << 14},
-           {"tile", "a team's tile is tile x tile elements (0: the launch shape's)", 0, 0, 1024}},
-          KPZ_ON_REQUEST_SPACE(bench_on)};
-}
+KPZ_REGISTER_BENCH("transpose",
+                   {{"rows", "rows of in (0: 16384 on a GPU, 8192 on the host)", 0, 0, 1 << 14},
+                    {"cols", "columns of in (0: likewise)", 0, 0, 1 << 14},
+                    {"tile", "a team's tile is tile x tile elements (0: the launch shape's)", 0, 0, 1024}},
+                   "transpose --tiled, --naive and --in-place vs a device copy and Kokkos' deep_copy between layouts");
 
 }  // namespace
-
-KPZ_REGISTER_BENCH(make_bench);
 
 }  // namespace kpz::transpose

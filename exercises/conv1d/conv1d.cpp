@@ -52,22 +52,19 @@ void general(const Space& space, const Launch& launch, View<const float*, Space>
   using Scratch = ScratchView<Quad*, Space>;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
-  const int tile = launch.tile;
-  const int teams = (n + tile - 1) / tile;
-  const int tap_quads = (taps + 3) / 4;            // b, zero-padded to whole Quads
-  const int a_quads = (tile + 3) / 4 + tap_quads;  // the tile and its halo, in Quads
-  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(general_scratch_bytes<Space>(tile, taps)));
-  Kokkos::parallel_for(
-      "conv1d::general", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        // s_a(q).v[r] holds a(first + 4q + r), zero past n; s_b(q).v[r] holds b(4q + r), zero past taps.
+  const int tap_quads = (taps + 3) / 4;                   // b, zero-padded to whole Quads
+  const int a_quads = (launch.tile + 3) / 4 + tap_quads;  // the tile and its halo, in Quads
+  tile_launch(
+      space, launch, "conv1d::general", n, general_scratch_bytes<Space>(launch.tile, taps),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        // s_a(q).v[r] holds a(tile.first + 4q + r), zero past n; s_b(q).v[r] holds b(4q + r), zero
+        // past taps.
         Scratch s_a(team.team_scratch(0), a_quads);
         Scratch s_b(team.team_scratch(0), tap_quads);
-        const int first = team.league_rank() * tile;
         // TODO(roughly 14 lines): fill every Quad of s_a and s_b as the comment above describes
         //   (zeros past n and taps), one store per Quad; then the team waits for both.
         // TODO(roughly 16 lines): this team's outputs, four consecutive ones per member, from
-        //   s_a and s_b a Quad at a time; the last tile may hold fewer than `tile`, and nothing
+        //   s_a and s_b a Quad at a time; the last tile holds only tile.count of them, and nothing
         //   past it is written.
       });
 }
@@ -86,19 +83,15 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
   constexpr int W = pack_width_v<float, Space>, U = packs_per_lane_v<Space>, L = kVectorLoads;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
-  const int tile = launch.tile;
   const int lanes = launch.vector_length;
   const int row = vector_row<Space>(lanes);  // outputs per row: lanes x U packs of W
-  const int staged = vector_staged<Space>(tile, taps, lanes);
-  const int teams = (n + tile - 1) / tile;
-  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size, lanes)
-                          .set_scratch_size(0, Kokkos::PerTeam(vector_scratch_bytes<Space>(tile, taps, lanes)));
-  Kokkos::parallel_for(
-      "conv1d::vector_lanes", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        // s_a(i) = a(first + i) for i < staged (0 past n); s_b(j) = b(j).
+  const int staged = vector_staged<Space>(launch.tile, taps, lanes);
+  tile_launch(
+      space, launch, "conv1d::vector_lanes", n, vector_scratch_bytes<Space>(launch.tile, taps, lanes),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        // s_a(i) = a(tile.first + i) for i < staged (0 past n); s_b(j) = b(j).
         Scratch s_a(team.team_scratch(0), staged);
         Scratch s_b(team.team_scratch(0), taps);
-        const int first = team.league_rank() * tile;
         // TODO(roughly 12 lines): stage s_a as the comment above describes in Packs of W floats
         //   (load_pack, store_pack), L loads in flight per lane (TeamVectorRange); then s_b; then
         //   the team waits for both.

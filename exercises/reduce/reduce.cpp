@@ -13,14 +13,22 @@ namespace kpz::reduce::exercise {
 
 // ---- Helpers shared by several rungs (each holds one rung's lesson) ----------------------------
 
-// The interleaved tree: for stride = lanes / 2, lanes / 4, ..., keep, slot i adds slot i + stride
-// for every i < stride. Leaves the sums of the tile in slots 0 .. keep - 1 (keep = 1: the whole
-// sum in s(0)). Collective: every member calls it, after the barrier that follows the loads.
+// One step of the interleaved tree: slot i adds slot i + stride for every i < stride, then the
+// team waits. Collective: every member calls it.
+template <class Space, class T>
+KOKKOS_INLINE_FUNCTION void interleaved_step(const TeamMember<Space>& team, const Slots<Space, T>& s, int stride) {
+  // TODO(roughly 2 lines): the step the comment above describes: the first `stride` slots
+  //   take in the `stride` slots after them, and no member goes on before they all have.
+}
+
+// The interleaved tree: one interleaved_step for each stride = lanes / 2, lanes / 4, ..., keep.
+// Leaves the sums of the tile in slots 0 .. keep - 1 (keep = 1: the whole sum in s(0)).
+// Collective: every member calls it, after the barrier that follows the loads.
 template <class Space, class T>
 KOKKOS_INLINE_FUNCTION void interleaved_tree(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes,
-                                             int keep) {
-  // TODO(roughly 6 lines): the tree the comment above describes on the slots of s, down to s(0)
-  //   .. s(keep - 1); no step may start before the previous one is complete.
+                                             int keep = 1) {
+  // TODO(roughly 1 line): the tree the comment above describes, down to s(0) .. s(keep - 1),
+  //   the largest stride first.
 }
 
 // Loading with unrolling: lane i of the tile starting at `first` gets the sum of the Unroll
@@ -49,23 +57,21 @@ KOKKOS_INLINE_FUNCTION void warp_finish(const TeamMember<Space>& team, const Slo
 
 template <class Space, class T>
 void neighbored(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  ladder_launch(
-      space, launch, "reduce::neighbored", in, partial,
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // TODO(roughly 6 lines): the team's sum into s(0) by the neighbored tree (pairs of
-        //   neighbours first), each step a TeamThreadRange over all `lanes`, the team waiting after
-        //   each.
-      });
+  const auto tree = KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
+    // TODO(roughly 6 lines): the team's sum into s(0) by the neighbored tree (pairs of
+    //   neighbours first), each step a TeamThreadRange over all `lanes`, the team waiting after
+    //   each.
+  };
+  ladder_launch(space, launch, "reduce::neighbored", in, partial, tree);
 }
 
 template <class Space, class T>
 void neighbored_less(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  ladder_launch(
-      space, launch, "reduce::neighbored_less", in, partial,
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        // TODO(roughly 7 lines): the same pairs in the same steps as neighbored, but each
-        //   step's TeamThreadRange runs only over the pairs that add, so that no iteration is idle.
-      });
+  const auto tree = KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
+    // TODO(roughly 7 lines): the same pairs in the same steps as neighbored, but each
+    //   step's TeamThreadRange runs only over the pairs that add, so that no iteration is idle.
+  };
+  ladder_launch(space, launch, "reduce::neighbored_less", in, partial, tree);
 }
 
 template <class Space, class T>
@@ -73,7 +79,7 @@ void interleaved(const Space& space, const Launch& launch, View<const T*, Space>
   ladder_launch(
       space, launch, "reduce::interleaved", in, partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
-        interleaved_tree<Space, T>(team, s, lanes, 1);  // your TODO in interleaved_tree, above
+        interleaved_tree<Space, T>(team, s, lanes);  // your TODOs in interleaved_step and interleaved_tree, above
       });
 }
 
@@ -85,49 +91,56 @@ void unrolled(const Space& space, const Launch& launch, View<const T*, Space> in
       space, launch, "reduce::unrolled", partial,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int first) {
         load_tile<Unroll, Space, T>(team, in, n, first, s, lanes);  // your TODO in load_tile, above
-        interleaved_tree<Space, T>(team, s, lanes, 1);
+        interleaved_tree<Space, T>(team, s, lanes);
+      });
+}
+
+// The launch of the rungs that end with warp_finish (unroll_warps8, complete_unroll, templated):
+// team t loads its 8 * lanes elements into the slots (load_tile), the rung's tree(team, s, lanes)
+// adds them down to 64 slots, and warp_finish (your TODO, above) writes partial(t). Lanes: the
+// lane count where it is a compile-time constant (templated), else 0.
+template <int Lanes, class Space, class T, class Tree>
+void warp_rung(const Space& space, const Launch& launch, const char* name, View<const T*, Space> in,
+               View<T*, Space> partial, Tree tree) {
+  const int n = static_cast<int>(in.extent(0));
+  const int lanes = launch.lanes;
+  warp_launch<Space, T>(
+      space, launch, name,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
+        load_tile<8, Space, T>(team, in, n, first, s, Lanes > 0 ? Lanes : lanes);
+        tree(team, s, lanes);
+        warp_finish<Space, T>(team, s, warp, partial);
       });
 }
 
 template <class Space, class T>
 void unroll_warps8(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  const int n = static_cast<int>(in.extent(0));
-  const int lanes = launch.lanes;
-  warp_launch<Space, T>(
-      space, launch, "reduce::unroll_warps8",
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
-        load_tile<8, Space, T>(team, in, n, first, s, lanes);
+  warp_rung<0>(
+      space, launch, "reduce::unroll_warps8", in, partial,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
         interleaved_tree<Space, T>(team, s, lanes, 64);  // with barriers down to 64 slots
-        warp_finish<Space, T>(team, s, warp, partial);   // your TODO in warp_finish, above
       });
 }
 
 template <class Space, class T>
 void complete_unroll(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
-  const int n = static_cast<int>(in.extent(0));
-  const int lanes = launch.lanes;
-  warp_launch<Space, T>(
-      space, launch, "reduce::complete_unroll",
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
-        load_tile<8, Space, T>(team, in, n, first, s, lanes);
-        // TODO(roughly 20 lines): the interleaved tree down to 64 slots written out with no
-        //   loop, for teams of up to 1024 lanes, leaving the last 64 for warp_finish.
-        warp_finish<Space, T>(team, s, warp, partial);
+  warp_rung<0>(
+      space, launch, "reduce::complete_unroll", in, partial,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int lanes) {
+        // TODO(roughly 4 lines): the interleaved tree down to 64 slots written out step by
+        //   step with no loop, for teams of up to 1024 lanes, leaving the last 64 for warp_finish.
       });
 }
 
 template <int Lanes, class Space, class T>
 void templated(const Space& space, const Launch& launch, View<const T*, Space> in, View<T*, Space> partial) {
   static_assert(Lanes >= 64 && Lanes <= 1024 && (Lanes & (Lanes - 1)) == 0, "Lanes: a power of two, 64 .. 1024");
-  const int n = static_cast<int>(in.extent(0));
-  warp_launch<Space, T>(  // launch.lanes == Lanes
-      space, launch, "reduce::templated",
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, Warp<Space, T>& warp, int first) {
-        load_tile<8, Space, T>(team, in, n, first, s, Lanes);
-        // TODO(roughly 20 lines): the unrolled tree of complete_unroll, but on the compile-time
+  warp_rung<Lanes>(  // launch.lanes == Lanes
+      space, launch, "reduce::templated", in, partial,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Slots<Space, T>& s, int /*lanes: Lanes*/) {
+        // TODO(roughly 4 lines): the unrolled tree of complete_unroll, but on the compile-time
         //   constant Lanes, so that the steps that do not apply are not even compiled (if
         //   constexpr).
-        warp_finish<Space, T>(team, s, warp, partial);
       });
 }
 

@@ -49,9 +49,9 @@ void in_place(const Space& space, const LaunchShape& launch, int n, View<float*,
         // mirror tile (the same tile on the diagonal, where r0 == c0).
         const ScratchView<float*, Space> a(team.team_scratch(0), tile * stride);
         const ScratchView<float*, Space> b(team.team_scratch(0), tile * stride);
-        // TODO(roughly 9 lines): stage both tiles, reading along rows of m; then the team
-        //   waits.
-        // TODO(roughly 9 lines): write each staged tile, transposed, where the other one was,
+        // TODO(roughly 3 lines): stage both tiles with for_each_in_tile, reading along rows
+        //   of m; then the team waits.
+        // TODO(roughly 3 lines): write each staged tile, transposed, where the other one was,
         //   writing along rows of m; a tile on the diagonal is written once.
       });
 }

@@ -6,6 +6,7 @@
 
 #include "docs_text.hpp"
 #include "kpz/errors.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/params.hpp"
 #include "kpz/report.hpp"
 #include "kpz/space_names.hpp"
@@ -147,19 +148,7 @@ Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, 
 }
 
 std::string to_string(Status s) {
-  switch (s) {
-    case Status::solved:
-      return "solved";
-    case Status::pending:
-      return "pending";
-    case Status::not_attempted:
-      return "not attempted";
-    case Status::cannot_run:
-      return "cannot run";
-    case Status::bug_hunt:
-      return "bug hunt";
-  }
-  return "?";
+  return by_enum<Status::bug_hunt>({"solved", "pending", "not attempted", "cannot run", "bug hunt"}, s);
 }
 
 std::vector<std::string> exercise_files(const LearnerPaths& paths, const std::string& puzzle) {

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "kpz/lookup.hpp"
+
 namespace kpz::cli {
 
 namespace fs = std::filesystem;
@@ -68,15 +70,7 @@ FileWatcher::~FileWatcher() {
 }
 
 std::string FileWatcher::describe() const {
-  switch (backend_) {
-    case Backend::inotify:
-      return "inotify";
-    case Backend::polling:
-      return "polling every 0.7 s";
-    case Backend::none:
-      return "none";
-  }
-  return "none";
+  return by_enum<Backend::none>({"inotify", "polling every 0.7 s", "none"}, backend_);
 }
 
 std::map<std::string, FileWatcher::Stamp> FileWatcher::scan() const {

@@ -25,6 +25,7 @@
 #define KPZ_VERSION "unknown"
 #endif
 
+namespace kpz::cli {
 namespace {
 
 struct Command {
@@ -37,34 +38,31 @@ constexpr Command kCommands[] = {
     {"watch",
      "kpuzzles watch [puzzle] [--variant V] [--manual] [--no-tty] [--json]\n"
      "             rebuild and re-check on every save; keys n next, h hint, l list, r re-run, t tests, q quit",
-     kpz::cli::cmd_watch},
-    {"list", "kpuzzles list [--json]                       every exercise: solved, pending, not attempted",
-     kpz::cli::cmd_list},
+     cmd_watch},
+    {"list", "kpuzzles list [--json]                       every exercise: solved, pending, not attempted", cmd_list},
     {"hint",
      "kpuzzles hint [puzzle] [--variant V] [--seen] [--json]   one more tier of hints per call\n"
      "             (no puzzle: the exercise you are on)",
-     kpz::cli::cmd_hint},
+     cmd_hint},
     {"solution", "kpuzzles solution <puzzle> [--force] [--json]   the reference, once every variant passes",
-     kpz::cli::cmd_solution},
-    {"reset", "kpuzzles reset <puzzle> [--yes] [--json]     put the skeleton back (keeps a backup)",
-     kpz::cli::cmd_reset},
+     cmd_solution},
+    {"reset", "kpuzzles reset <puzzle> [--yes] [--json]     put the skeleton back (keeps a backup)", cmd_reset},
     {"run",
      "kpuzzles run <puzzle> [--<variant>] [--reference] [--size N] [--seed S] [--team-size T]\n"
      "             [--space S] [--json] [--full-arrays] [--trace] [--time-limit S] [puzzle options]\n"
      "             run and check one case",
-     kpz::cli::cmd_run},
+     cmd_run},
     {"check",
      "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json] [--time-limit S]\n"
      "             every case of every variant (--time-limit: seconds per exercise, default 60, 0 none)",
-     kpz::cli::cmd_check},
+     cmd_check},
     {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
-     kpz::cli::cmd_bench},
-    {"doctor", "kpuzzles doctor [--json]                     backends, limits, ready or what is missing",
-     kpz::cli::cmd_doctor},
+     cmd_bench},
+    {"doctor", "kpuzzles doctor [--json]                     backends, limits, ready or what is missing", cmd_doctor},
     {"trace",
      "kpuzzles trace <puzzle> [--<variant>] [--reference] [--team-size T] [--distribution D] [--svg FILE]\n"
      "             [puzzle options]   access diagram, races, budget (trace build: cmake --preset trace)",
-     kpz::cli::cmd_trace},
+     cmd_trace},
 };
 
 void print_usage(std::ostream& os) {
@@ -124,9 +122,9 @@ void check_thread_settings() {
       at = comma + 1;
     }
     if (!ok)
-      throw kpz::UsageError(std::string(name) + "=" + kpz::cli::quoted(raw) +
-                            " is not allowed: give a whole number of threads from 1 to " + std::to_string(kMax) + " (" +
-                            backend + std::to_string(kMax) + "), or unset it");
+      throw UsageError(std::string(name) + "=" + cli::quoted(raw) +
+                       " is not allowed: give a whole number of threads from 1 to " + std::to_string(kMax) + " (" +
+                       backend + std::to_string(kMax) + "), or unset it");
   }
 #endif
 }
@@ -168,10 +166,12 @@ int run_command(std::vector<std::string> args) {
   }
   const Command* command = find_command(args[0]);
   try {
-    if (!command)
-      throw kpz::UsageError(
-          "unknown command " + kpz::cli::quoted(args[0]) +
-          "; commands: watch, list, hint, solution, reset, run, check, bench, doctor, trace, version");
+    if (!command) {
+      std::vector<std::string> names;
+      for (const auto& c : kCommands) names.push_back(c.name);
+      names.push_back("version");
+      throw UsageError("unknown command " + cli::quoted(args[0]) + "; commands: " + join(names, ", "));
+    }
     bool help = false;
     for (std::size_t i = 1; i < args.size(); ++i) help = help || args[i] == "--help" || args[i] == "-h";
     if (help) {
@@ -184,18 +184,18 @@ int run_command(std::vector<std::string> args) {
       for (auto& a : args)
         if (a == "-h") a = "--help";
     }
-    if (command->fn == kpz::cli::cmd_bench) kpz::cli::hand_bench_over({args.begin() + 1, args.end()});
+    if (command->fn == cmd_bench) hand_bench_over({args.begin() + 1, args.end()});
     check_thread_settings();
-    if (command->fn != kpz::cli::cmd_bench) {
+    if (command->fn != cmd_bench) {
       // A copy of kpuzzles hands `watch` to the build tree's program first: that one loads (and
       // builds) the build tree's modules.
-      if (command->fn == kpz::cli::cmd_watch) kpz::cli::run_watch_from_build_tree({args.begin() + 1, args.end()});
-      kpz::cli::load_puzzle_modules(kpz::cli::puzzles_needed(args[0], {args.begin() + 1, args.end()}));
+      if (command->fn == cmd_watch) run_watch_from_build_tree({args.begin() + 1, args.end()});
+      load_puzzle_modules(puzzles_needed(args[0], {args.begin() + 1, args.end()}));
     }
     Kokkos::ScopeGuard kokkos(kokkos_settings());
     return command->fn({args.begin() + 1, args.end()});
-  } catch (const kpz::UsageError& e) {
-    std::cerr << "kpuzzles: " << kpz::cli::printable(e.what()) << '\n';
+  } catch (const UsageError& e) {
+    std::cerr << "kpuzzles: " << printable(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {
     std::string what = e.what();
@@ -203,12 +203,13 @@ int run_command(std::vector<std::string> args) {
     if (dynamic_cast<const std::bad_alloc*>(&e) || what.find("failed to allocate") != std::string::npos)
       what += "; out of memory: this run needs more than this machine can give (" + memory_of_machine() +
               " in all), try a smaller --size";
-    std::cerr << "kpuzzles: error: " << kpz::cli::printable(what) << '\n';
+    std::cerr << "kpuzzles: error: " << printable(what) << '\n';
     return 3;
   }
 }
 
 }  // namespace
+}  // namespace kpz::cli
 
 int main(int argc, char* argv[]) {
   // A closed stdout would let the next file opened take descriptor 1 (and receive the output).
@@ -217,7 +218,7 @@ int main(int argc, char* argv[]) {
                  "stdout (e.g. > file)\n";
     return 3;
   }
-  const int code = run_command(std::vector<std::string>(argv + 1, argv + argc));
+  const int code = kpz::cli::run_command(std::vector<std::string>(argv + 1, argv + argc));
   // A full disk or a closed pipe shows only when the buffered output is flushed.
   std::cout.flush();
   errno = 0;

@@ -7,6 +7,7 @@
 #include "bug_hunt_note.hpp"
 #include "cli.hpp"
 #include "kpz/errors.hpp"
+#include "kpz/lookup.hpp"
 #include "learner.hpp"
 #include "puzzle_modules.hpp"
 #include "text.hpp"
@@ -193,7 +194,9 @@ std::string new_status(const WatchSession& s, const Exercise& e, const CheckOutc
   return was;
 }
 
-void check_done(WatchSession& s, int idx, const ProcessResult& r) {
+// The check of exercise s.jobs.job_exercise.
+void check_done(WatchSession& s, const ProcessResult& r) {
+  const int idx = s.jobs.job_exercise;
   WatchState& st = s.state;
   const Exercise& e = st.exercises[static_cast<std::size_t>(idx)];
   const CheckOutcome c = read_check(s, e, r);
@@ -230,28 +233,10 @@ void job_done(WatchSession& s, const ProcessResult& r) {
   s.jobs.job = Job::none;
   s.jobs.build_lock.reset();
   s.state.dirty = true;
-  switch (job) {
-    case Job::build:
-      build_done(s, r);
-      break;
-    case Job::list:
-      list_done(s, r);
-      break;
-    case Job::check:
-      check_done(s, s.jobs.job_exercise, r);
-      break;
-    case Job::test_build:
-      tests_built(s, r);
-      break;
-    case Job::test_run:
-      tests_ran(s, r);
-      break;
-    case Job::rest:
-      others_built(s, r);
-      break;
-    case Job::none:
-      break;
-  }
+  using Done = void (*)(WatchSession&, const ProcessResult&);
+  const Done done =
+      by_enum<Job::rest, Done>({nullptr, build_done, list_done, check_done, tests_built, tests_ran, others_built}, job);
+  if (done) done(s, r);  // Job::none: no child ended
 }
 
 }  // namespace kpz::cli

@@ -11,14 +11,10 @@ template <class Space>
 void hand_written(const Space& space, const Launch& launch, BatchView<const float***, Space> A,
                   BatchView<const float**, Space> x, BatchView<const float**, Space> rhs, BatchView<float**, Space> r,
                   View<float*, Space> rr) {
-  const int batch = static_cast<int>(A.extent(0));
   const int m = static_cast<int>(A.extent(1));
   const int n = static_cast<int>(A.extent(2));
-  // One team (CUDA: one block) per system; a member's vector lanes are threadIdx.x on CUDA.
-  const TeamPolicy<Space> policy(space, batch, launch.team_size, launch.vector_length);
-  Kokkos::parallel_for(
-      "batched::hand_written", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int b = team.league_rank();
+  system_launch(  // one team per system: the team's members and vector lanes share system b
+      space, launch, "batched::hand_written", A.extent(0), KOKKOS_LAMBDA(const TeamMember<Space>& team, int b) {
         float sum_sq = 0.0f;
         // KPZ-TODO(roughly 10 lines): for every row i of system b, r(b, i) becomes rhs(b, i) minus
         //   row i of A(b, :, :) times x(b, :), written once; sum_sq, the sum over the rows of r(b,
@@ -46,12 +42,9 @@ template <class Space>
 void library(const Space& space, const Launch& launch, BatchView<const float***, Space> A,
              BatchView<const float**, Space> x, BatchView<const float**, Space> rhs, BatchView<float**, Space> r,
              View<float*, Space> rr) {
-  const int batch = static_cast<int>(A.extent(0));
   const int m = static_cast<int>(A.extent(1));
-  const TeamPolicy<Space> policy(space, batch, launch.team_size, launch.vector_length);
-  Kokkos::parallel_for(
-      "batched::library", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int b = team.league_rank();
+  system_launch(
+      space, launch, "batched::library", A.extent(0), KOKKOS_LAMBDA(const TeamMember<Space>& team, int b) {
         // System b as Views of its own: what Kokkos Kernels' team routines take.
         const auto A_b = Kokkos::subview(A, b, Kokkos::ALL, Kokkos::ALL);
         const auto x_b = Kokkos::subview(x, b, Kokkos::ALL);

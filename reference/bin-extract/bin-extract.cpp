@@ -39,56 +39,55 @@ void histogram(const Space& space, int team_size, int num_bins, View<const float
       });
 }
 
+// counts(0 .. entries - 1) become their exclusive scan, in place, and counts(entries) (a zero on
+// entry) the total: each tile's count turns into where its elements start in out. extract,
+// partition and team_scan_extract all place their tiles with it.
+template <class Space>
+void scan_counts(const Space& space, const char* name, const View<int*, Space>& counts, int entries) {
+  // KPZ-TODO(roughly 6 lines): the exclusive scan of counts in place, as the comment above
+  //   describes (one Kokkos::parallel_scan over entries + 1 entries; the last gets the total).
+  Kokkos::parallel_scan(
+      name, Kokkos::RangePolicy<Space>(space, 0, entries + 1),
+      KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
+        const int c = e < entries ? counts(e) : 0;
+        if (final) counts(e) = prefix;
+        prefix += c;
+      });
+  // KPZ-END
+}
+
 template <class Space>
 void extract(const Space& space, const Launch& launch, int num_bins, int target_bin, View<const float*, Space> in,
              View<int*, Space> tile_offsets, View<float*, Space> out) {
-  const int n = static_cast<int>(in.extent(0));
-  const int tile = launch.tile;
-  const int teams = teams_for(in.extent(0), tile);
-  const TeamPolicy<Space> policy(space, teams, launch.team_size);
-
   // Level 1: every team counts the selected elements of its own tile.
-  Kokkos::parallel_for(
-      "bin_extract::extract_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int t = team.league_rank();
-        const int first = t * tile;
-        const int count = Kokkos::min(tile, n - first);  // the last tile may be shorter
-        // KPZ-TODO(roughly 6 lines): tile_offsets(t) gets how many of this tile's elements fall in
-        //   target_bin, counted with a team-level Kokkos::parallel_reduce and written by one
-        //   member.
+  tile_launch(
+      space, launch, "bin_extract::extract_count", in.extent(0), 0,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        // KPZ-TODO(roughly 6 lines): tile_offsets(tile.index) gets how many of this tile's
+        //   elements fall in target_bin, counted with a team-level Kokkos::parallel_reduce and
+        //   written by one member.
         int selected = 0;
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, count),
-            [&](int i, int& sum) { sum += bin_of(in(first + i), num_bins) == target_bin ? 1 : 0; }, selected);
-        Kokkos::single(Kokkos::PerTeam(team), [&]() { tile_offsets(t) = selected; });
+            Kokkos::TeamThreadRange(team, tile.count),
+            [&](int i, int& sum) { sum += bin_of(in(tile.first + i), num_bins) == target_bin ? 1 : 0; }, selected);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { tile_offsets(tile.index) = selected; });
         // KPZ-END
       });
 
   // Level 2: an exclusive scan of the team counts across the whole league, in place. Entry
   // `teams` (a zero on entry) receives the total: the number of selected elements.
-  // KPZ-TODO(roughly 6 lines): the exclusive scan of tile_offsets in place, as the comment above
-  //   describes (one Kokkos::parallel_scan over teams + 1 entries; the last gets the total).
-  Kokkos::parallel_scan(
-      "bin_extract::extract_scan", Kokkos::RangePolicy<Space>(space, 0, teams + 1),
-      KOKKOS_LAMBDA(const int t, int& prefix, const bool final) {
-        const int c = t < teams ? tile_offsets(t) : 0;
-        if (final) tile_offsets(t) = prefix;
-        prefix += c;
-      });
-  // KPZ-END
+  scan_counts(space, "bin_extract::extract_scan", tile_offsets, teams_for(in.extent(0), launch.tile));
 
   // Level 1 again: every team scans its tile and scatters its elements from its offset on.
-  Kokkos::parallel_for(
-      "bin_extract::extract_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int t = team.league_rank();
-        const int first = t * tile;
-        const int count = Kokkos::min(tile, n - first);
-        const int base = tile_offsets(t);  // selected elements of all earlier tiles
+  tile_launch(
+      space, launch, "bin_extract::extract_scatter", in.extent(0), 0,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        const int base = tile_offsets(tile.index);  // selected elements of all earlier tiles
         // KPZ-TODO(roughly 7 lines): this tile's selected elements (bin target_bin) to out in input
         //   order after the `base` of earlier tiles (a team-level Kokkos::parallel_scan over
-        //   count).
-        Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, count), [&](int i, int& offset, const bool final) {
-          const float x = in(first + i);
+        //   tile.count).
+        Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, tile.count), [&](int i, int& offset, const bool final) {
+          const float x = in(tile.first + i);
           const int selected = bin_of(x, num_bins) == target_bin ? 1 : 0;
           if (final && selected) out(base + offset) = x;
           offset += selected;
@@ -100,45 +99,30 @@ void extract(const Space& space, const Launch& launch, int num_bins, int target_
 template <class Space>
 void partition(const Space& space, const Launch& launch, int num_bins, View<const float*, Space> in,
                View<int*, Space> tile_offsets, View<float*, Space> out, View<int*, Space> bin_offsets) {
-  const int n = static_cast<int>(in.extent(0));
-  const int tile = launch.tile;
-  const int teams = teams_for(in.extent(0), tile);
-  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(partition_scratch_bytes<Space>(tile, num_bins)));
+  const int teams = teams_for(in.extent(0), launch.tile);
+  const std::size_t scratch = partition_scratch_bytes<Space>(launch.tile, num_bins);
 
   // Pass 1: every team's histogram, stored bin-major: tile_offsets(b * teams + t).
-  Kokkos::parallel_for(
-      "bin_extract::partition_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+  tile_launch(
+      space, launch, "bin_extract::partition_count", in.extent(0), scratch,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
         ScratchView<int*, Space> s_hist(team.team_scratch(0), num_bins);
-        const int t = team.league_rank();
-        const int first = t * tile;
-        const int count = Kokkos::min(tile, n - first);
         // KPZ-TODO(roughly 9 lines): this tile's histogram in s_hist (the team shares the counters:
         //   atomics), then the counts into tile_offsets in bin-major order (bin b's teams side by
         //   side).
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins), [&](int b) { s_hist(b) = 0; });
         team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
-                             [&](int i) { Kokkos::atomic_add(&s_hist(bin_of(in(first + i), num_bins)), 1); });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count),
+                             [&](int i) { Kokkos::atomic_add(&s_hist(bin_of(in(tile.first + i), num_bins)), 1); });
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, num_bins),
-                             [&](int b) { tile_offsets(b * teams + t) = s_hist(b); });
+                             [&](int b) { tile_offsets(b * teams + tile.index) = s_hist(b); });
         // KPZ-END
       });
 
   // One exclusive scan over all (bin, team) counts in bin-major order: all of bin 0 (team 0,
   // team 1, ...), then all of bin 1, ... Entry num_bins * teams receives N.
-  const int entries = num_bins * teams;
-  // KPZ-TODO(roughly 6 lines): the exclusive scan over the entries + 1 values of tile_offsets, in
-  //   place, as in extract.
-  Kokkos::parallel_scan(
-      "bin_extract::partition_scan", Kokkos::RangePolicy<Space>(space, 0, entries + 1),
-      KOKKOS_LAMBDA(const int e, int& prefix, const bool final) {
-        const int c = e < entries ? tile_offsets(e) : 0;
-        if (final) tile_offsets(e) = prefix;
-        prefix += c;
-      });
-  // KPZ-END
+  scan_counts(space, "bin_extract::partition_scan", tile_offsets, num_bins * teams);
   // KPZ-TODO(roughly 2 lines): bin_offsets(b) for every b up to num_bins: where bin b starts in
   //   out, read off tile_offsets.
   Kokkos::parallel_for(
@@ -147,20 +131,18 @@ void partition(const Space& space, const Launch& launch, int num_bins, View<cons
   // KPZ-END
 
   // Pass 2: every team stages its tile, then scans and scatters it once per bin (stable).
-  Kokkos::parallel_for(
-      "bin_extract::partition_scatter", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        ScratchView<float*, Space> s_x(team.team_scratch(0), tile);
-        const int t = team.league_rank();
-        const int first = t * tile;
-        const int count = Kokkos::min(tile, n - first);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { s_x(i) = in(first + i); });
+  tile_launch(
+      space, launch, "bin_extract::partition_scatter", in.extent(0), scratch,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        ScratchView<float*, Space> s_x(team.team_scratch(0), tile.size);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count), [&](int i) { s_x(i) = in(tile.first + i); });
         team.team_barrier();
         // KPZ-TODO(roughly 10 lines): for every bin, this tile's elements of it to out in input
         //   order, after those its tile_offsets entry counts before them (a team-level
         //   Kokkos::parallel_scan).
         for (int b = 0; b < num_bins; ++b) {
-          const int base = tile_offsets(b * teams + t);
-          Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, count), [&](int i, int& offset, const bool final) {
+          const int base = tile_offsets(b * teams + tile.index);
+          Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, tile.count), [&](int i, int& offset, const bool final) {
             const float x = s_x(i);
             const int selected = bin_of(x, num_bins) == b ? 1 : 0;
             if (final && selected) out(base + offset) = x;
@@ -178,22 +160,20 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
   const int tile = shape.tile;
   const int teams = teams_for(in.extent(0), tile);
   const int max_words = words_in(tile);
-  const TeamPolicy<Space> policy(space, teams, shape.team_size, shape.vector_length);
 
   // Launch 1: every team counts its tile. TeamVectorRange spreads the tile over members and lanes
   // at once: consecutive elements on consecutive threads (coalesced loads) on a GPU, one
   // vectorised loop per thread on a CPU. Each index takes kCountLoads elements `per` apart: a GPU
   // thread then has that many loads in flight (one would leave most of the bandwidth unused),
   // a CPU loop that many independent vectors.
-  Kokkos::parallel_for(
-      "bin_extract::team_scan_count", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int t = team.league_rank();
-        const int first = t * tile;
-        const int count = Kokkos::min(tile, n - first);  // the last tile may be shorter
+  tile_launch(
+      space, shape, "bin_extract::team_scan_count", in.extent(0), 0,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        const int first = tile.first, count = tile.count;
         // KPZ-TODO(roughly 14 lines): the number of this tile's selected elements into
-        //   team_offsets(t), counted with a Kokkos::parallel_reduce over TeamVectorRange (index i
-        //   takes the kCountLoads elements i + u * per, loaded before any is compared, when
-        //   count % kCountLoads == 0; else one element per index) and written by one member.
+        //   team_offsets(tile.index), counted with a Kokkos::parallel_reduce over TeamVectorRange
+        //   (index i takes the kCountLoads elements i + u * per, loaded before any is compared,
+        //   when count % kCountLoads == 0; else one element per index) and written by one member.
         int selected = 0;
         if (count % kCountLoads == 0) {
           const int per = count / kCountLoads;
@@ -210,19 +190,13 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
               Kokkos::TeamVectorRange(team, count),
               [&](int i, int& sum) { sum += bin_of(in(first + i), num_bins) == target_bin ? 1 : 0; }, selected);
         }
-        Kokkos::single(Kokkos::PerTeam(team), [&]() { team_offsets(t) = selected; });
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { team_offsets(tile.index) = selected; });
         // KPZ-END
       });
 
   // Launch 2: the exclusive scan of the team counts, in place, as in extract (entry `teams`
   // receives the total).
-  Kokkos::parallel_scan(
-      "bin_extract::team_scan_offsets", Kokkos::RangePolicy<Space>(space, 0, teams + 1),
-      KOKKOS_LAMBDA(const int t, int& prefix, const bool final) {
-        const int c = t < teams ? team_offsets(t) : 0;
-        if (final) team_offsets(t) = prefix;
-        prefix += c;
-      });
+  scan_counts(space, "bin_extract::team_scan_offsets", team_offsets, teams);
 
   // Launch 3: every member owns consecutive words of the tile and builds their bit masks (bit j:
   // element j of the word selected), team_scan turns the members' counts into their offsets, and

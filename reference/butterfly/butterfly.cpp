@@ -6,25 +6,21 @@ namespace kpz::butterfly::reference {
 
 template <class Space>
 void pair_swap(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
-  using Buffer = ScratchView<float*, Space>;
-  const int n = static_cast<int>(in.extent(0));
-  const int tile = launch.tile;
   tile_launch(
-      space, launch, "butterfly::pair_swap", n, scratch_bytes<Space>(tile),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
-        Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
+      space, launch, "butterfly::pair_swap", in.extent(0), scratch_bytes<Space>(launch.tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        Lanes<Space> lane(team.team_scratch(0), tile.size);  // lane(i): the value lane i holds
         // KPZ-TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
-        //   n); then the team waits for every slot.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
-                             [&](int i) { lane(i) = first + i < n ? in(first + i) : 0.0f; });
+        //   the tile's count); then the team waits for every slot.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
+                             [&](int i) { lane(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 3 lines): each lane inside n writes to out(first + i) the value its
-        //   partner holds: the lane of its pair, whose index differs from its own in the lowest
-        //   bit.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          if (first + i < n) out(first + i) = lane(i ^ 1);
-        });
+        // KPZ-TODO(roughly 3 lines): each of the tile's tile.count real lanes writes its output
+        //   (out, from tile.first on): the value its partner holds, the lane of its pair, whose
+        //   index differs from its own in the lowest bit.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count),
+                             [&](int i) { out(tile.first + i) = lane(i ^ 1); });
         // KPZ-END
       });
 }
@@ -32,52 +28,46 @@ void pair_swap(const Space& space, const Launch& launch, View<const float*, Spac
 template <class Space>
 void all_reduce(const Space& space, const Launch& launch, Op op, View<const float*, Space> in,
                 View<float*, Space> out) {
-  using Buffer = ScratchView<float*, Space>;
-  const int n = static_cast<int>(in.extent(0));
-  const int tile = launch.tile, group = launch.group;
   tile_launch(
-      space, launch, "butterfly::all_reduce", n, scratch_bytes<Space>(tile),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
+      space, launch, "butterfly::all_reduce", in.extent(0), scratch_bytes<Space>(launch.tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        const int group = launch.group;  // lanes per group: a power of two dividing the tile
         // Two buffers: a step reads `cur` and writes `next`, so one barrier per step suffices.
-        Buffer cur(team.team_scratch(0), tile), next(team.team_scratch(0), tile);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
-                             [&](int i) { cur(i) = first + i < n ? in(first + i) : 0.0f; });
+        Lanes<Space> cur(team.team_scratch(0), tile.size), next(team.team_scratch(0), tile.size);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
+                             [&](int i) { cur(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
         team.team_barrier();
         // KPZ-TODO(roughly 8 lines): afterwards cur(i) holds op over all of lane i's group, for
         //   every lane, by the butterfly exchange between cur and next (apply,
         //   Kokkos::kokkos_swap).
         for (int mask = group / 2; mask >= 1; mask /= 2) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
                                [&](int i) { next(i) = apply(op, cur(i), cur(i ^ mask)); });
           team.team_barrier();
           Kokkos::kokkos_swap(cur, next);
         }
         // KPZ-END
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          if (first + i < n) out(first + i) = cur(i);
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count), [&](int i) { out(tile.first + i) = cur(i); });
       });
 }
 
 template <class Space>
 void conditional(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
-  using Buffer = ScratchView<float*, Space>;
-  const int n = static_cast<int>(in.extent(0));
-  const int tile = launch.tile, group = launch.group;
+  const int group = launch.group;
   tile_launch(
-      space, launch, "butterfly::conditional", n, scratch_bytes<Space>(tile),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
+      space, launch, "butterfly::conditional", in.extent(0), scratch_bytes<Space>(launch.tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
         // hi(i) climbs to the group max, lo(i) falls to the group min, in place: the lower lane
         // of each XOR pair updates both lanes, so one barrier per step suffices.
-        Buffer hi(team.team_scratch(0), tile), lo(team.team_scratch(0), tile);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
-                             [&](int i) { hi(i) = lo(i) = first + i < n ? in(first + i) : 0.0f; });
+        Lanes<Space> hi(team.team_scratch(0), tile.size), lo(team.team_scratch(0), tile.size);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
+                             [&](int i) { hi(i) = lo(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
         team.team_barrier();
         // KPZ-TODO(roughly 12 lines): in place, no second buffer: afterwards hi(i) holds the
         //   maximum and lo(i) the minimum of lane i's group; within a step, no lane writes a slot
         //   that another reads.
         for (int mask = group / 2; mask >= 1; mask /= 2) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size), [&](int i) {
             if (i & mask) return;  // the lower lane of each pair does the work for both
             const int j = i ^ mask;
             const float h = hi(i) > hi(j) ? hi(i) : hi(j);
@@ -88,11 +78,10 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
           team.team_barrier();
         }
         // KPZ-END
-        // KPZ-TODO(roughly 3 lines): each lane inside n writes its result to out(first + i): even
-        //   lanes their group's maximum, odd lanes its minimum.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          if (first + i < n) out(first + i) = (i % 2 == 0) ? hi(i) : lo(i);
-        });
+        // KPZ-TODO(roughly 3 lines): each of the tile's tile.count real lanes writes its output
+        //   (out, from tile.first on): even lanes their group's maximum, odd lanes its minimum.
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count),
+                             [&](int i) { out(tile.first + i) = (i % 2 == 0) ? hi(i) : lo(i); });
         // KPZ-END
       });
 }
@@ -102,18 +91,16 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
 // race report shows what goes wrong; fix it without a second buffer.
 template <class Space>
 void bug_in_place(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
-  using Buffer = ScratchView<float*, Space>;
-  const int n = static_cast<int>(in.extent(0));
-  const int tile = launch.tile, group = launch.group;
   tile_launch(
-      space, launch, "butterfly::bug_in_place", n, scratch_bytes<Space>(tile),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, int first) {
-        Buffer lane(team.team_scratch(0), tile);  // lane(i): the value lane i holds
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile),
-                             [&](int i) { lane(i) = first + i < n ? in(first + i) : 0.0f; });
+      space, launch, "butterfly::bug_in_place", in.extent(0), scratch_bytes<Space>(launch.tile),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        const int group = launch.group;                      // lanes per group: a power of two dividing the tile
+        Lanes<Space> lane(team.team_scratch(0), tile.size);  // lane(i): the value lane i holds
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
+                             [&](int i) { lane(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
         team.team_barrier();
         for (int mask = group / 2; mask >= 1; mask /= 2) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size), [&](int i) {
             // KPZ-BUG(the skeleton updates every lane in place, reading its partner's slot while the partner overwrites it)
             if (i & mask) return;  // the lower lane of each pair updates both: pairs never overlap
             const float m = apply(Op::max, lane(i), lane(i ^ mask));
@@ -125,9 +112,7 @@ void bug_in_place(const Space& space, const Launch& launch, View<const float*, S
           });
           team.team_barrier();
         }
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile), [&](int i) {
-          if (first + i < n) out(first + i) = lane(i);
-        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count), [&](int i) { out(tile.first + i) = lane(i); });
       });
 }
 

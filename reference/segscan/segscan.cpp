@@ -42,44 +42,59 @@ KOKKOS_INLINE_FUNCTION void hillis_steele(const Member& team, Buffer& cur, Buffe
   // KPZ-END
 }
 
-template <class Space, class T>
-void inclusive_simple(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
-                      View<T*, Space> out) {
-  using Buffer = ScratchView<SegPair<T>*, Space>;
+// Loads the pairs (values(first + i), flags(first + i)), i < count, into cur and scans them with
+// hillis_steele: on return cur holds their inclusive scan. Every Hillis-Steele variant starts so.
+template <class Member, class Values, class Flags, class Buffer>
+KOKKOS_INLINE_FUNCTION void load_and_scan(const Member& team, const Values& values, const Flags& flags, int first,
+                                          int count, Buffer& cur, Buffer& next) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
+    cur(i) = {values(first + i), static_cast<int>(flags(first + i))};
+  });
+  team.team_barrier();
+  hillis_steele(team, cur, next, count);
+}
+
+// One team (CUDA: one block) scans all n pairs; its scratch holds two buffers of n pairs. Then
+// write(team, cur, n) writes out from cur, the inclusive scan (whose last step ended with a
+// barrier, so any member may read any cur(i)).
+template <class Space, class T, class Write>
+void one_team_scan(const Space& space, int team_size, const char* name, View<const T*, Space> values,
+                   View<const Flag*, Space> flags, Write write) {
+  using Buffer = PairBuffer<Space, T>;
   const int n = static_cast<int>(values.extent(0));
-  // One team (CUDA: one block); its scratch holds two buffers of n pairs.
   const auto policy = TeamPolicy<Space>(space, 1, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(hillis_steele_scratch_bytes<Space, T>(n)));
   Kokkos::parallel_for(
-      "segscan::inclusive_simple", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+      name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer cur(team.team_scratch(0), n), next(team.team_scratch(0), n);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
-          cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))};
-        });
-        team.team_barrier();
-        hillis_steele(team, cur, next, n);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) { out(i) = cur(i).value; });
+        load_and_scan(team, values, flags, 0, n, cur, next);
+        write(team, cur, n);
       });
+}
+
+// The inclusive scan's writer for one_team_scan: out(i) = cur(i).value.
+template <class Space, class T>
+struct InclusiveValues {
+  View<T*, Space> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember<Space>& team, const PairBuffer<Space, T>& cur, int n) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) { out(i) = cur(i).value; });
+  }
+};
+
+template <class Space, class T>
+void inclusive_simple(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
+                      View<T*, Space> out) {
+  one_team_scan(space, team_size, "segscan::inclusive_simple", values, flags, InclusiveValues<Space, T>{out});
 }
 
 template <class Space, class T>
 void exclusive(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
                View<T*, Space> out) {
-  using Buffer = ScratchView<SegPair<T>*, Space>;
-  const int n = static_cast<int>(values.extent(0));
-  const auto policy = TeamPolicy<Space>(space, 1, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(hillis_steele_scratch_bytes<Space, T>(n)));
-  Kokkos::parallel_for(
-      "segscan::exclusive", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        Buffer cur(team.team_scratch(0), n), next(team.team_scratch(0), n);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](int i) {
-          cur(i) = SegPair<T>{values(i), static_cast<int>(flags(i))};
-        });
-        team.team_barrier();
-        hillis_steele(team, cur, next, n);
-        // cur now holds the inclusive scan, and the last step ended with a barrier.
-        // KPZ-TODO(roughly 3 lines): out(i) for every i < n: the exclusive segmented scan, computed
-        //   from the inclusive one in cur (a head's exclusive sum is 0).
+  one_team_scan(
+      space, team_size, "segscan::exclusive", values, flags,
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const PairBuffer<Space, T>& cur, int n) {
+        // KPZ-TODO(roughly 3 lines): out(i) for every i < n: the exclusive segmented scan,
+        //   computed from the inclusive one in cur (a head's exclusive sum is 0).
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
                              [&](int i) { out(i) = (i == 0 || flags(i)) ? T(0) : cur(i - 1).value; });
         // KPZ-END
@@ -89,7 +104,7 @@ void exclusive(const Space& space, int team_size, View<const T*, Space> values, 
 template <class Space, class T>
 void work_efficient(const Space& space, int team_size, View<const T*, Space> values, View<const Flag*, Space> flags,
                     View<T*, Space> out) {
-  using Buffer = ScratchView<SegPair<T>*, Space>;
+  using Buffer = PairBuffer<Space, T>;
   const int n = static_cast<int>(values.extent(0));
   const int p = next_pow2(n);  // the tree has p leaves; leaves past n hold the identity
   const auto policy =
@@ -138,7 +153,7 @@ void work_efficient(const Space& space, int team_size, View<const T*, Space> val
 template <class Space, class T>
 void multi_team(const Space& space, const Launch& launch, View<const T*, Space> values, View<const Flag*, Space> flags,
                 View<T*, Space> out) {
-  using Buffer = ScratchView<SegPair<T>*, Space>;
+  using Buffer = PairBuffer<Space, T>;
   const int n = static_cast<int>(values.extent(0));
   const int tile = launch.tile;
   const int tiles = (n + tile - 1) / tile;
@@ -156,11 +171,7 @@ void multi_team(const Space& space, const Launch& launch, View<const T*, Space> 
         const int first = t * tile;
         const int count = Kokkos::min(tile, n - first);
         Buffer cur(team.team_scratch(0), tile), next(team.team_scratch(0), tile);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-          cur(i) = SegPair<T>{values(first + i), static_cast<int>(flags(first + i))};
-        });
-        team.team_barrier();
-        hillis_steele(team, cur, next, count);
+        load_and_scan(team, values, flags, first, count, cur, next);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { out(first + i) = cur(i).value; });
         // KPZ-TODO(roughly 8 lines): the tile's aggregate, the scanned pair of its last element
         //   (agg_values, agg_flags), and in first_head(t) where its first head is (count if it has
@@ -255,7 +266,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
                        View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
                        View<const int*, Space> tile_first_seg) {
   using Ints = ScratchView<int*, Space>;
-  using Pairs = ScratchView<SegPair<T>*, Space>;
+  using Pairs = PairBuffer<Space, T>;
   using Values = ScratchView<T*, Space>;
   const int n = static_cast<int>(values.extent(0));
   const int segments = static_cast<int>(sums.extent(0));

@@ -62,29 +62,17 @@ void in_place(const Space& space, const LaunchShape& launch, int n, View<float*,
         // mirror tile (the same tile on the diagonal, where r0 == c0).
         const ScratchView<float*, Space> a(team.team_scratch(0), tile * stride);
         const ScratchView<float*, Space> b(team.team_scratch(0), tile * stride);
-        // KPZ-TODO(roughly 9 lines): stage both tiles, reading along rows of m; then the team
-        //   waits.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, height), [&](int r) {
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width),
-                               [&](int c) { a(r * stride + c) = m((r0 + r) * n + c0 + c); });
-        });
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](int c) {
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, height),
-                               [&](int r) { b(c * stride + r) = m((c0 + c) * n + r0 + r); });
-        });
+        // KPZ-TODO(roughly 3 lines): stage both tiles with for_each_in_tile, reading along rows
+        //   of m; then the team waits.
+        for_each_in_tile(team, height, width, [&](int r, int c) { a(r * stride + c) = m((r0 + r) * n + c0 + c); });
+        for_each_in_tile(team, width, height, [&](int c, int r) { b(c * stride + r) = m((c0 + c) * n + r0 + r); });
         team.team_barrier();
         // KPZ-END
-        // KPZ-TODO(roughly 9 lines): write each staged tile, transposed, where the other one was,
+        // KPZ-TODO(roughly 3 lines): write each staged tile, transposed, where the other one was,
         //   writing along rows of m; a tile on the diagonal is written once.
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, width), [&](int c) {
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, height),
-                               [&](int r) { m((c0 + c) * n + r0 + r) = a(r * stride + c); });
-        });
+        for_each_in_tile(team, width, height, [&](int c, int r) { m((c0 + c) * n + r0 + r) = a(r * stride + c); });
         if (r0 == c0) return;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, height), [&](int r) {
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width),
-                               [&](int c) { m((r0 + r) * n + c0 + c) = b(c * stride + r); });
-        });
+        for_each_in_tile(team, height, width, [&](int r, int c) { m((r0 + r) * n + c0 + c) = b(c * stride + r); });
         // KPZ-END
       });
 }

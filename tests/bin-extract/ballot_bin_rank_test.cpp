@@ -20,7 +20,6 @@ namespace {
 
 using kpz::test::GroupSets;
 constexpr int kSteps = GroupSets::kSteps;
-constexpr int kSetsPerGroup = GroupSets::kSetsPerGroup;
 constexpr int kBins = 8;
 
 struct Ranked {
@@ -69,44 +68,37 @@ std::optional<Ranked> rank_on_device(const Space& space, const std::vector<int>&
       team_size, [&](auto warps) { return rank_on_device<Space, decltype(warps)::value>(space, bins, n, team_size); });
 }
 
+// The stable counting sort of every set of `bins` (the elements from n on do not count).
+void expect_stable_counting_sort(const std::vector<int>& bins, int n, int set, const Ranked& got) {
+  const int size = static_cast<int>(bins.size());
+  for (int s = 0; s * set < size; ++s) {
+    const int lo = s * set, hi = std::min(size, lo + set), valid_end = std::min(hi, std::max(lo, n));
+    std::vector<int> count(kBins, 0), next(kBins, 0);
+    for (int i = lo; i < valid_end; ++i) ++count[bins[i]];
+    for (int b = 1; b < kBins; ++b) next[b] = next[b - 1] + count[b - 1];
+    for (int i = lo; i < hi; ++i)
+      ASSERT_EQ(got.place[i], i < valid_end ? next[bins[i]]++ : -1) << "n=" << n << " element " << i;
+    for (int b = 0; b < kBins; ++b)
+      ASSERT_EQ(got.counts[s * kBins + b], count[b]) << "n=" << n << " set " << s << " bin " << b;
+  }
+}
+
 class BallotBinRankTest : public ::testing::TestWithParam<std::string> {};
 
+// The partition runs teams of up to 256 (several warps on CUDA): the sweep checks those ran.
 TEST_P(BallotBinRankTest, EveryGroupGivesTheStableCountingSortOfItsSets) {
   if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework primitive, not an exercise";
-  kpz::with_space(GetParam(), [&](const auto& space) {
-    using Space = std::decay_t<decltype(space)>;
-    int largest_team = 0;  // the largest team size that ran
-    for (const int team : kpz::test::team_sizes(GetParam()))
-      for (const int num_bins : {1, 3, 8})
-        for (const int extra : {0, 1, 37}) {
-          const int group = kpz::team::BallotBinRank<Space, false>::warps_possible(team) ? 32 : 1;
-          const int set = kSteps * group;
-          // Enough sets for three groups or more; the last set partial or absent.
-          const int size = (3 * kSetsPerGroup + 1) * set + extra;
-          const int n = size - (extra > 0 ? extra / 2 + 1 : set / 3);  // the elements from n on do not count
-          kpz::Rng rng(4321u + team * 31u + num_bins * 7u + extra);
-          std::vector<int> bins(size);
-          for (int& b : bins) b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(num_bins));
-          const std::string what = "team=" + std::to_string(team) + " bins=" + std::to_string(num_bins) +
-                                   " size=" + std::to_string(size) + " n=" + std::to_string(n);
-          const auto ran = rank_on_device(space, bins, n, team);
-          if (!ran) continue;
-          const Ranked& got = *ran;
-          largest_team = std::max(largest_team, team);
-          for (int s = 0; s * set < size; ++s) {
-            const int lo = s * set, hi = std::min(size, lo + set), valid_end = std::min(hi, std::max(lo, n));
-            std::vector<int> count(kBins, 0), next(kBins, 0);
-            for (int i = lo; i < valid_end; ++i) ++count[bins[i]];
-            for (int b = 1; b < kBins; ++b) next[b] = next[b - 1] + count[b - 1];
-            for (int i = lo; i < hi; ++i)
-              ASSERT_EQ(got.place[i], i < valid_end ? next[bins[i]]++ : -1) << what << " element " << i;
-            for (int b = 0; b < kBins; ++b)
-              ASSERT_EQ(got.counts[s * kBins + b], count[b]) << what << " set " << s << " bin " << b;
-          }
-        }
-    // The partition runs teams of up to 256 (several warps on CUDA): those must have been tested.
-    EXPECT_GE(largest_team, std::min(256, kpz::test::team_sizes(GetParam()).back())) << "team sizes skipped";
-  });
+  // One case: its inputs, the kernel, the checks; false when the kernel cannot run teams that large.
+  const auto run = [](const auto& space, const kpz::test::BallotCase& c) {
+    const int n = c.size - (c.extra > 0 ? c.extra / 2 + 1 : c.set / 3);  // the elements from n on do not count
+    kpz::Rng rng(4321u + c.team * 31u + c.param * 7u + c.extra);
+    std::vector<int> bins(c.size);
+    for (int& b : bins) b = static_cast<int>(rng.next() % static_cast<std::uint64_t>(c.param));
+    const auto ran = rank_on_device(space, bins, n, c.team);
+    if (ran) expect_stable_counting_sort(bins, n, c.set, *ran);
+    return ran.has_value();
+  };
+  kpz::test::sweep_ballot_cases(GetParam(), "bins", {1, 3, 8}, run);
 }
 
 INSTANTIATE_TEST_SUITE_P(Spaces, BallotBinRankTest, ::testing::ValuesIn(kpz::enabled_space_names()),

@@ -11,7 +11,6 @@
 #include "ballot_groups.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
-#include "kpz/team/ballot_bin_rank.hpp"
 #include "kpz/team/ballot_select.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"
@@ -20,7 +19,6 @@ namespace {
 
 using kpz::test::GroupSets;
 constexpr int kSteps = GroupSets::kSteps;
-constexpr int kSetsPerGroup = GroupSets::kSetsPerGroup;
 
 struct Selected {
   std::vector<int> place;   // per element: its place among its set's selected ones (-1 if not selected)
@@ -61,39 +59,32 @@ std::optional<Selected> select_on_device(const Space& space, const std::vector<i
       team_size, [&](auto warps) { return select_on_device<Space, decltype(warps)::value>(space, keep, team_size); });
 }
 
+// Every set's selected elements numbered in order, and counted.
+void expect_ranked_in_order(const std::vector<int>& keep, int set, const Selected& got) {
+  const int size = static_cast<int>(keep.size());
+  for (int s = 0; s * set < size; ++s) {
+    const int lo = s * set, hi = std::min(size, lo + set);
+    int next = 0;
+    for (int i = lo; i < hi; ++i) ASSERT_EQ(got.place[i], keep[i] ? next++ : -1) << "element " << i;
+    ASSERT_EQ(got.counts[s], next) << "set " << s;
+  }
+}
+
 class BallotSelectTest : public ::testing::TestWithParam<std::string> {};
 
+// The extract runs teams of up to 256 (several warps on CUDA): the sweep checks those ran.
 TEST_P(BallotSelectTest, EveryGroupRanksItsSelectedElementsInOrder) {
   if (kpz::test::impl_under_test() != kpz::Impl::reference) GTEST_SKIP() << "framework primitive, not an exercise";
-  kpz::with_space(GetParam(), [&](const auto& space) {
-    using Space = std::decay_t<decltype(space)>;
-    int largest_team = 0;  // the largest team size that ran
-    for (const int team : kpz::test::team_sizes(GetParam()))
-      for (const int percent : {0, 13, 50, 100})
-        for (const int extra : {0, 1, 37}) {
-          const int group = kpz::team::BallotBinRank<Space, false>::warps_possible(team) ? 32 : 1;
-          const int set = kSteps * group;
-          // Enough sets for three groups or more; the last set partial or absent.
-          const int size = (3 * kSetsPerGroup + 1) * set + extra;
-          kpz::Rng rng(8765u + team * 31u + percent * 7u + extra);
-          std::vector<int> keep(size);
-          for (int& k : keep) k = static_cast<int>(rng.next() % 100) < percent ? 1 : 0;
-          const std::string what =
-              "team=" + std::to_string(team) + " percent=" + std::to_string(percent) + " size=" + std::to_string(size);
-          const auto ran = select_on_device(space, keep, team);
-          if (!ran) continue;
-          const Selected& got = *ran;
-          largest_team = std::max(largest_team, team);
-          for (int s = 0; s * set < size; ++s) {
-            const int lo = s * set, hi = std::min(size, lo + set);
-            int next = 0;
-            for (int i = lo; i < hi; ++i) ASSERT_EQ(got.place[i], keep[i] ? next++ : -1) << what << " element " << i;
-            ASSERT_EQ(got.counts[s], next) << what << " set " << s;
-          }
-        }
-    // The extract runs teams of up to 256 (several warps on CUDA): those must have been tested.
-    EXPECT_GE(largest_team, std::min(256, kpz::test::team_sizes(GetParam()).back())) << "team sizes skipped";
-  });
+  // One case: its inputs, the kernel, the checks; false when the kernel cannot run teams that large.
+  const auto run = [](const auto& space, const kpz::test::BallotCase& c) {
+    kpz::Rng rng(8765u + c.team * 31u + c.param * 7u + c.extra);
+    std::vector<int> keep(c.size);
+    for (int& k : keep) k = static_cast<int>(rng.next() % 100) < c.param ? 1 : 0;
+    const auto ran = select_on_device(space, keep, c.team);
+    if (ran) expect_ranked_in_order(keep, c.set, *ran);
+    return ran.has_value();
+  };
+  kpz::test::sweep_ballot_cases(GetParam(), "percent", {0, 13, 50, 100}, run);
 }
 
 INSTANTIATE_TEST_SUITE_P(Spaces, BallotSelectTest, ::testing::ValuesIn(kpz::enabled_space_names()),

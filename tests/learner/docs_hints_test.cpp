@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <regex>
+#include <string>
+#include <string_view>
 
 #include "docs_text.hpp"
 #include "exercises.hpp"
@@ -17,15 +19,16 @@ namespace {
 
 using namespace kpz::cli;
 
-const char* kPage = R"(# A puzzle
+// A docs page as the hints parser reads it: the parts under test (what comes before the hints,
+// the hints, the solution's explanation) under the headings every page has, and a last section
+// that ends the explanation.
+std::string docs_page(std::string_view before_hints, std::string_view hints, std::string_view solution) {
+  return "# A puzzle\n\n" + std::string(before_hints) + "## Hints\n\n" + std::string(hints) +
+         "## The solution explained\n\n" + std::string(solution) + "## What to try next\n\nOther things.\n";
+}
 
-## Concept
-
-Text with a [link](other.md#x).
-
-## Hints
-
-Intro that belongs to no TODO.
+const std::string kPage = docs_page(
+    /*before_hints=*/"## Concept\n\nText with a [link](other.md#x).\n\n", /*hints=*/R"(Intro that belongs to no TODO.
 
 ### TODO 1: load the tile (`load`)
 
@@ -64,9 +67,8 @@ Near two.
 
 Only one tier.
 
-## The solution explained
-
-Why it works.
+)",
+    /*solution=*/R"(Why it works.
 
 ```text
 ## still the solution
@@ -76,10 +78,7 @@ Why it works.
 
 More.
 
-## What to try next
-
-Other things.
-)";
+)");
 
 TEST(DocsHints, ParsesTodosTiersAndFunctions) {
   const auto todos = parse_hints(kPage);
@@ -123,11 +122,7 @@ TEST(DocsHints, SolutionSectionEndsAtTheNextLevelTwoHeading) {
 }
 
 // The website's form: hints and the explanation in collapsible `???` blocks (pymdownx.details).
-const char* kCollapsedPage = R"(# A puzzle
-
-## Hints
-
-### TODO 1: load the tile (`load`)
+const std::string kCollapsedPage = docs_page(/*before_hints=*/"", /*hints=*/R"(### TODO 1: load the tile (`load`)
 
 ??? tip "Hint 1: a nudge"
 
@@ -160,9 +155,8 @@ const char* kCollapsedPage = R"(# A puzzle
 
 Concept two.
 
-## The solution explained
-
-??? success "The solution explained"
+)",
+                                             /*solution=*/R"(??? success "The solution explained"
 
     Why it works.
 
@@ -170,12 +164,11 @@ Concept two.
 
     More.
 
-## What to try next
-
-Other things.
-)";
+)");
 
 TEST(DocsHints, ReadsCollapsibleBlocks) {
+  // The explanation unwrapped from its block, its subsection kept.
+  EXPECT_EQ(markdown_section(kCollapsedPage, "The solution explained"), "Why it works.\n\n### A subsection\n\nMore.");
   const auto todos = parse_hints(kCollapsedPage);
   ASSERT_EQ(todos.size(), 2u);
   ASSERT_EQ(todos[0].tiers.size(), 3u);
@@ -185,7 +178,6 @@ TEST(DocsHints, ReadsCollapsibleBlocks) {
   ASSERT_EQ(todos[1].tiers.size(), 2u);
   EXPECT_EQ(todos[1].tiers[0], "Nudge two.");
   EXPECT_EQ(todos[1].tiers[1], "Concept two.");
-  EXPECT_EQ(markdown_section(kCollapsedPage, "The solution explained"), "Why it works.\n\n### A subsection\n\nMore.");
   EXPECT_EQ(unwrap_details("??? tip \"T\"\n\n    body\nafter\n", false), "\nbody\nafter\n");
 }
 

@@ -1,15 +1,21 @@
 #pragma once
-// The layout and launch of the ballot primitives' tests (kpz::team::BallotBinRank, BallotSelect):
-// groups of G members (a warp on CUDA, one member elsewhere) take kSetsPerGroup sets of
-// G x kSteps elements each, one set after another; element j * G + lane of a set is the
+// The layout, launch and sweep of the ballot primitives' tests (kpz::team::BallotBinRank,
+// BallotSelect): groups of G members (a warp on CUDA, one member elsewhere) take kSetsPerGroup
+// sets of G x kSteps elements each, one set after another; element j * G + lane of a set is the
 // member's step j.
+#include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
+#include <initializer_list>
+#include <string>
 #include <type_traits>
 
+#include "kpz/spaces.hpp"
 #include "kpz/team/ballot_bin_rank.hpp"
 #include "kpz/types.hpp"
+#include "kpz_test.hpp"
 
 namespace kpz::test {
 
@@ -56,6 +62,41 @@ bool launch_if_it_fits(const Space& space, int teams, int team_size, const Body&
   Kokkos::parallel_for(policy, body);
   space.fence();
   return true;
+}
+
+// One case of a ballot primitive's sweep (sweep_ballot_cases): a team size, a value of what the
+// test varies (`param`: bins, a percentage) and `extra` elements past whole sets; a set is `set`
+// elements at that team size, and `size` elements make enough sets for three groups or more, the
+// last set partial or absent.
+struct BallotCase {
+  int team, param, extra, set, size;
+};
+
+// Calls run(space, c) on the space named `space_name` for every team size, each of `params` (named
+// `param_name` in failures) and 0, 1 and 37 extra elements, in that order (a test seeds its inputs
+// from the case). run checks its case with EXPECT_* and ASSERT_* and returns whether it ran (a
+// kernel that cannot run teams that large does not). A failure names its case (SCOPED_TRACE), and
+// the sweep stops at the first fatal one, as an ASSERT_* in a loop of the test itself would.
+// The kernels built on the primitives run teams of up to 256 (several warps on CUDA): those must
+// have run.
+template <class Run>
+void sweep_ballot_cases(const std::string& space_name, const std::string& param_name, std::initializer_list<int> params,
+                        const Run& run) {
+  kpz::with_space(space_name, [&](const auto& space) {
+    using Space = std::decay_t<decltype(space)>;
+    int largest_team = 0;  // the largest team size that ran
+    for (const int team : team_sizes(space_name))
+      for (const int param : params)
+        for (const int extra : {0, 1, 37}) {
+          const int set = GroupSets::kSteps * (kpz::team::BallotBinRank<Space, false>::warps_possible(team) ? 32 : 1);
+          const BallotCase c{team, param, extra, set, (3 * GroupSets::kSetsPerGroup + 1) * set + extra};
+          SCOPED_TRACE("team=" + std::to_string(team) + " " + param_name + "=" + std::to_string(param) +
+                       " size=" + std::to_string(c.size));
+          if (run(space, c)) largest_team = std::max(largest_team, team);
+          if (::testing::Test::HasFatalFailure()) return;
+        }
+    EXPECT_GE(largest_team, std::min(256, team_sizes(space_name).back())) << "team sizes skipped";
+  });
 }
 
 }  // namespace kpz::test

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kpz/json.hpp"
@@ -140,9 +141,24 @@ class BenchRegistry {
   std::vector<BenchSpec> benches_;
 };
 
+// Registers a bench at static initialisation (KPZ_REGISTER_BENCH): its run, its puzzle, its
+// options and, last, the one-line summary of what it times (prose that may wrap over lines).
 struct BenchRegistrar {
-  explicit BenchRegistrar(BenchSpec (*make)()) { BenchRegistry::instance().add(make()); }
+  BenchRegistrar(std::function<BenchReport(const BenchRequest&)> run, std::string puzzle,
+                 std::vector<OptionSpec> options, std::string summary) {
+    BenchRegistry::instance().add({std::move(puzzle), std::move(summary), std::move(options), std::move(run)});
+  }
 };
+
+// The options benches share, so that a bench's list states only what is its own. --size: the
+// problem size, 0 for a default per machine that `help` states.
+inline OptionSpec size_option(std::string help, std::int64_t max) {
+  return {"size", std::move(help), 0, 0, max};
+}
+// A switch, 0 unless given (`--sweep 1` adds rows, `--framework-only 1` leaves some out).
+inline OptionSpec switch_option(std::string name, std::string help) {
+  return {std::move(name), std::move(help), 0, 0, 1};
+}
 
 // Arguments of a library baseline registered in kpz::LibraryBaselines (library_baselines.hpp)
 // with the signature Timing(const LibraryArgs&): device pointers and sizes whose meaning each
@@ -240,7 +256,9 @@ Json bench_json(const BenchReport& report);
 
 }  // namespace kpz
 
-#define KPZ_REGISTER_BENCH(make_fn)                                  \
-  static const ::kpz::BenchRegistrar kpz_bench_registrar_##make_fn { \
-    &make_fn                                                         \
-  }
+// Registers the bench of this file: KPZ_REGISTER_BENCH("puzzle", {options...}, "summary"), as
+// BenchRegistrar takes them. It runs `bench_on(space, req)`, a template over the execution space
+// declared before the macro, on the space the request names: a macro because a template cannot be
+// passed as a value (KPZ_ON_REQUEST_SPACE), and every bench is written that way.
+#define KPZ_REGISTER_BENCH(...) \
+  static const ::kpz::BenchRegistrar kpz_bench_registrar(KPZ_ON_REQUEST_SPACE(bench_on), __VA_ARGS__)

@@ -9,19 +9,31 @@
 
 namespace kpz {
 
+// A team's tile of a 1D array of n elements, as tile_launch hands it to the body.
+struct Tile {
+  int index;  // which tile: the team's league rank
+  int first;  // its first element
+  int count;  // its elements inside the array: size, or fewer in the last tile
+  int size;   // elements per tile (launch.tile)
+};
+
 // One team of launch.team_size threads x launch.vector_length lanes per tile of launch.tile
-// consecutive elements of n (CUDA: a block per tile), with scratch_bytes of level-0 scratch
-// each: body(team, first) handles elements [first, first + tile), the last tile cut short at n
-// (the body tests first + i < n itself). Shape: any launch description with team_size,
-// vector_length and tile (LaunchShape, or a puzzle's own).
+// consecutive elements of `elements` (CUDA: a block per tile), with scratch_bytes of level-0 scratch
+// each: body(team, tile) handles elements [tile.first, tile.first + tile.count). Shape: any
+// launch description with team_size, vector_length and tile (LaunchShape, or a puzzle's own).
 template <class Space, class Shape, class Body>
-void tile_launch(const Space& space, const Shape& launch, const char* name, int n, std::size_t scratch_bytes,
-                 Body body) {
-  const int tile = launch.tile;
-  const auto policy = TeamPolicy<Space>(space, (n + tile - 1) / tile, launch.team_size, launch.vector_length)
+void tile_launch(const Space& space, const Shape& launch, const char* name, std::size_t elements,
+                 std::size_t scratch_bytes, Body body) {
+  const int n = static_cast<int>(elements);
+  const int size = launch.tile;
+  const auto policy = TeamPolicy<Space>(space, (n + size - 1) / size, launch.team_size, launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for(
-      name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) { body(team, team.league_rank() * tile); });
+      name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int index = team.league_rank();
+        const int first = index * size;
+        body(team, Tile{index, first, Kokkos::min(size, n - first), size});
+      });
 }
 
 // One team of launch.team_size threads x launch.vector_length lanes per tile x tile block of a

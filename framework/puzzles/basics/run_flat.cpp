@@ -28,7 +28,7 @@ std::vector<float> random_floats(Rng& rng, std::size_t n, double lo, double hi) 
 }
 
 template <class Space>
-RunReport run_views(const Space& space, const RunRequest& req) {
+RunReport views_on(const Space& space, const RunRequest& req) {
   const auto n = static_cast<std::size_t>(req.params.get("size"));
   Rng rng(req.seed);
   std::vector<float> in = random_floats(rng, n, -2.0, 3.0);
@@ -54,7 +54,7 @@ RunReport run_views(const Space& space, const RunRequest& req) {
 }
 
 template <class Space>
-RunReport run_axpy(const Space& space, const RunRequest& req) {
+RunReport axpy_on(const Space& space, const RunRequest& req) {
   const int n = static_cast<int>(req.params.get("size"));
   const int padded = padded_range(n);
   Rng rng(req.seed);
@@ -105,7 +105,7 @@ RunReport run_axpy(const Space& space, const RunRequest& req) {
 }
 
 template <class Space>
-RunReport run_mdrange(const Space& space, const RunRequest& req) {
+RunReport mdrange_on(const Space& space, const RunRequest& req) {
   const int rows = static_cast<int>(req.params.get("rows"));
   const int cols = static_cast<int>(req.params.get("cols"));
   if (static_cast<std::int64_t>(rows) * cols > kMaxCells)
@@ -160,13 +160,7 @@ RunReport run_mdrange(const Space& space, const RunRequest& req) {
 
 }  // namespace
 
-RunReport run_flat(Variant variant, const RunRequest& req) {
-  refuse_team_shape(req);
-  return with_space(req.space, [&](const auto& space) {
-    if (variant == Variant::views) return run_views(space, req);
-    if (variant == Variant::axpy) return run_axpy(space, req);
-    return run_mdrange(space, req);
-  });
-}
+const Runner run_views = KPZ_ON_REQUEST_SPACE(views_on), run_axpy = KPZ_ON_REQUEST_SPACE(axpy_on),
+             run_mdrange = KPZ_ON_REQUEST_SPACE(mdrange_on);
 
 }  // namespace kpz::basics

@@ -13,7 +13,7 @@ namespace kpz::basics {
 namespace {
 
 template <class Space>
-RunReport run_reduce(const Space& space, const RunRequest& req) {
+RunReport reduce_on(const Space& space, const RunRequest& req) {
   const auto n = static_cast<std::size_t>(req.params.get("size"));
   Rng rng(req.seed);
   std::vector<float> x(n);
@@ -43,7 +43,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req) {
 }
 
 template <class Space>
-RunReport run_scan(const Space& space, const RunRequest& req) {
+RunReport scan_on(const Space& space, const RunRequest& req) {
   const auto n = static_cast<std::size_t>(req.params.get("size"));
   Rng rng(req.seed);
   std::vector<int> counts(n);
@@ -71,7 +71,7 @@ RunReport run_scan(const Space& space, const RunRequest& req) {
 }
 
 template <class Space>
-RunReport run_histogram(const Space& space, const RunRequest& req) {
+RunReport histogram_on(const Space& space, const RunRequest& req) {
   const auto n = static_cast<std::size_t>(req.params.get("size"));
   const auto bins = static_cast<std::size_t>(req.params.get("bins"));
   Rng rng(req.seed);
@@ -111,13 +111,7 @@ RunReport run_histogram(const Space& space, const RunRequest& req) {
 
 }  // namespace
 
-RunReport run_reductions(Variant variant, const RunRequest& req) {
-  refuse_team_shape(req);
-  return with_space(req.space, [&](const auto& space) {
-    if (variant == Variant::reduce) return run_reduce(space, req);
-    if (variant == Variant::scan) return run_scan(space, req);
-    return run_histogram(space, req);
-  });
-}
+const Runner run_reduce = KPZ_ON_REQUEST_SPACE(reduce_on), run_scan = KPZ_ON_REQUEST_SPACE(scan_on),
+             run_histogram = KPZ_ON_REQUEST_SPACE(histogram_on);
 
 }  // namespace kpz::basics

@@ -19,7 +19,8 @@ KernelNeeds team_needs() {
 }
 
 template <class Space>
-RunReport run_reverse(const Space& space, Variant variant, const RunRequest& req) {
+RunReport reverse_on(const Space& space, const RunRequest& req) {
+  const Variant variant = variant_of(req.variant);
   const int n = static_cast<int>(req.params.get("size"));
   const int tile = static_cast<int>(req.params.get("tile"));
   const LaunchShape shape =
@@ -65,8 +66,6 @@ RunReport run_reverse(const Space& space, Variant variant, const RunRequest& req
 
 }  // namespace
 
-RunReport run_teams(Variant variant, const RunRequest& req) {
-  return with_space(req.space, [&](const auto& space) { return run_reverse(space, variant, req); });
-}
+const Runner run_teams = KPZ_ON_REQUEST_SPACE(reverse_on);
 
 }  // namespace kpz::basics

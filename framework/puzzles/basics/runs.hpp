@@ -1,6 +1,6 @@
 #pragma once
-// basics' runners, one per group of steps (run_flat.cpp, run_reductions.cpp, run_teams.cpp): each
-// validates on the host, makes the inputs, poisons the outputs, launches the exercise or the
+// basics' runners, in files by group of steps (run_flat.cpp, run_reductions.cpp, run_teams.cpp):
+// each validates on the host, makes the inputs, poisons the outputs, launches the exercise or the
 // reference kernel and checks the result against its oracle. spec.cpp registers them.
 #include <cstdint>
 #include <initializer_list>
@@ -10,7 +10,8 @@
 
 namespace kpz::basics {
 
-// The variants, one per step, named once: runners and budgets switch on the id.
+// The variants, one per step in course order, named once: variant_of's names and spec.cpp's
+// runners are tables in this order (kpz/lookup.hpp), budgets switch on the id.
 enum class Variant { views, axpy, mdrange, reduce, scan, histogram, team, scratch };
 
 Variant variant_of(const std::string& name);
@@ -21,11 +22,11 @@ inline constexpr std::int64_t kMaxScanSize = std::int64_t{1} << 24;  // the int 
 // A worked example (the docs' fixed inputs) unless one of these options was given.
 bool worked_example(const RunRequest& req, std::initializer_list<const char*> options);
 
-// Flat variants launch no team: --team-size and --vector-length are refused for them (exit 2).
-void refuse_team_shape(const RunRequest& req);
-
-RunReport run_flat(Variant variant, const RunRequest& req);        // views, axpy, mdrange
-RunReport run_reductions(Variant variant, const RunRequest& req);  // reduce, scan, histogram
-RunReport run_teams(Variant variant, const RunRequest& req);       // team, scratch
+// Each step's runner, on the execution space req.space names: spec.cpp picks one by the id (and
+// refuses a team shape for the flat steps first).
+using Runner = RunReport (*)(const RunRequest&);
+extern const Runner run_views, run_axpy, run_mdrange;     // run_flat.cpp
+extern const Runner run_reduce, run_scan, run_histogram;  // run_reductions.cpp
+extern const Runner run_teams;                            // run_teams.cpp: team and scratch
 
 }  // namespace kpz::basics

@@ -12,16 +12,8 @@
 namespace kpz::basics {
 
 Variant variant_of(const std::string& name) {
-  return lookup<Variant, std::string_view>(name,
-                                           {{"views", Variant::views},
-                                            {"axpy", Variant::axpy},
-                                            {"mdrange", Variant::mdrange},
-                                            {"reduce", Variant::reduce},
-                                            {"scan", Variant::scan},
-                                            {"histogram", Variant::histogram},
-                                            {"team", Variant::team},
-                                            {"scratch", Variant::scratch}},
-                                           "basics' variants");
+  return enum_of<Variant::scratch>({"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"}, name,
+                                   "basics' variants");
 }
 
 bool worked_example(const RunRequest& req, std::initializer_list<const char*> options) {
@@ -30,13 +22,14 @@ bool worked_example(const RunRequest& req, std::initializer_list<const char*> op
   return true;
 }
 
+namespace {
+
+// Flat variants launch no team: --team-size and --vector-length are refused for them (exit 2).
 void refuse_team_shape(const RunRequest& req) {
   if (req.team_size != 0 || req.vector_length != 0)
     throw ShapeError("--team-size and --vector-length are for basics --team and --scratch: --" + req.variant +
                      " launches no team");
 }
-
-namespace {
 
 // Budgets for `kpuzzles trace` (docs/tracing.md): each input element read once, each output
 // written once; --team needs no barrier, --scratch one, between staging and reading.
@@ -75,25 +68,27 @@ void set_trace_configs(PuzzleSpec& spec) {
 
 PuzzleSpec make_spec() {
   const OptionSpec tile{"tile", "elements per team", 4, 1, 1 << 16};
-  const auto sizes = [](std::initializer_list<std::int64_t> ns) {
-    std::vector<CheckCase> cases;
-    for (const std::int64_t n : ns) cases.push_back(CheckCase{{"size", n}});
-    return cases;
+  const auto size = [](std::int64_t fallback, std::int64_t max) {
+    return OptionSpec{"size", "N (random inputs when given)", fallback, 1, max};
+  };
+  // A step with --size alone and its function named as the variant, checked on these sizes.
+  const auto sized = [&](const char* name, const char* summary, std::int64_t fallback, std::int64_t max,
+                         std::initializer_list<std::int64_t> checked) {
+    VariantSpec v{name, summary, {size(fallback, max)}, name};
+    for (const std::int64_t n : checked) v.checks.push_back(CheckCase{{"size", n}});
+    return v;
   };
   const auto matrix = [](std::int64_t rows, std::int64_t cols) { return CheckCase{{"rows", rows}, {"cols", cols}}; };
   const auto binned = [](std::int64_t n, std::int64_t bins) { return CheckCase{{"size", n}, {"bins", bins}}; };
   PuzzleSpec spec{"basics", "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch"};
+  // --team and --scratch: one element, tiles of 64, and a short last tile with one member per team.
+  const std::vector<CheckCase> tiles = {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"tile", 64}},
+                                        CheckCase{{"size", 999}, {"tile", 7}}.team(1)};
   spec.variants = {
-      {"views",
-       "Views, a host mirror and deep_copy: out = 2 in + 1 computed on the device (in = 0..7)",
-       {{"size", "N (random inputs when given)", 8, 1, kMaxSize}},
-       "views",
-       sizes({1, 2, 127, 128, 129, 1000, 4099})},
-      {"axpy",
-       "RangePolicy with a guard: z = alpha x + y over a launch padded to blocks of 128",
-       {{"size", "N (random inputs when given)", 5, 1, kMaxSize}},
-       "axpy",
-       sizes({1, 128, 1001, 2, 127, 129, 4099})},
+      sized("views", "Views, a host mirror and deep_copy: out = 2 in + 1 computed on the device (in = 0..7)", 8,
+            kMaxSize, {1, 2, 127, 128, 129, 1000, 4099}),
+      sized("axpy", "RangePolicy with a guard: z = alpha x + y over a launch padded to blocks of 128", 5, kMaxSize,
+            {1, 128, 1001, 2, 127, 129, 4099}),
       {"mdrange",
        "MDRangePolicy: out(i, j) = in(i, j) + u(i) v(j) on a 3 x 4 matrix",
        {{"rows", "rows of the matrix (random inputs when given)", 3, 1, 1 << 16},
@@ -101,16 +96,10 @@ PuzzleSpec make_spec() {
        "mdrange",
        // One row, one column, rows != cols both ways, sizes that are not tile multiples.
        {matrix(1, 1), matrix(1, 37), matrix(37, 1), matrix(100, 33), matrix(3, 4), matrix(33, 100), matrix(257, 129)}},
-      {"reduce",
-       "parallel_reduce: the maximum (built-in Max) and the minimum with its index (MinLoc)",
-       {{"size", "N (random inputs when given)", 8, 1, kMaxSize}},
-       "reduce",
-       sizes({1, 1000, 2, 3, 65537})},
-      {"scan",
-       "parallel_scan: exclusive prefix sums of counts, the total at the end",
-       {{"size", "N (random inputs when given)", 8, 1, kMaxScanSize}},
-       "scan",
-       sizes({1, 1000, 2, 127, 128, 129, 4099})},
+      sized("reduce", "parallel_reduce: the maximum (built-in Max) and the minimum with its index (MinLoc)", 8,
+            kMaxSize, {1, 1000, 2, 3, 65537}),
+      sized("scan", "parallel_scan: exclusive prefix sums of counts, the total at the end", 8, kMaxScanSize,
+            {1, 1000, 2, 127, 128, 129, 4099}),
       {"histogram",
        "a histogram twice: with atomic_add and with a ScatterView (12 values, 5 bins)",
        {{"size", "values (random when size or bins is given)", 12, 1, kMaxSize},
@@ -120,16 +109,14 @@ PuzzleSpec make_spec() {
        {binned(1, 1), binned(3, 20), binned(10000, 7), binned(1000, 1000), binned(4099, 1), binned(20000, 4096)}},
       {"team",
        "TeamPolicy and TeamThreadRange: reverse each team's tile (N = 10, tiles of 4)",
-       {{"size", "N (random inputs when given)", 10, 1, kMaxSize}, tile},
+       {size(10, kMaxSize), tile},
        "team_reverse",
-       {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"tile", 64}},
-        CheckCase{{"size", 999}, {"tile", 7}}.team(1)}},
+       tiles},
       {"scratch",
        "team scratch and team_barrier: the same reversal through a tile staged in scratch",
-       {{"size", "N (random inputs when given)", 10, 1, kMaxSize}, tile},
+       {size(10, kMaxSize), tile},
        "scratch_reverse",
-       {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"tile", 64}},
-        CheckCase{{"size", 999}, {"tile", 7}}.team(1)}},
+       tiles},
   };
   spec.course_position = 0;  // before conv1d: every concept conv1d --simple uses is introduced here
   spec.learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"};
@@ -146,9 +133,9 @@ PuzzleSpec make_spec() {
   set_trace_configs(spec);
   spec.run = [](const RunRequest& req) {
     const Variant v = variant_of(req.variant);
-    if (v == Variant::views || v == Variant::axpy || v == Variant::mdrange) return run_flat(v, req);
-    if (v == Variant::team || v == Variant::scratch) return run_teams(v, req);
-    return run_reductions(v, req);
+    if (v != Variant::team && v != Variant::scratch) refuse_team_shape(req);
+    return by_enum<Variant::scratch>(
+        {run_views, run_axpy, run_mdrange, run_reduce, run_scan, run_histogram, run_teams, run_teams}, v)(req);
   };
   // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
   // per element.

@@ -31,6 +31,16 @@ inline KernelNeeds team_needs() {
   return KernelNeeds{.gpu_team = 8, .gpu_vector = 32, .host_vector = 1, .check_team = 64};
 }
 
+// One team per system (CUDA: one block per system, a member's vector lanes are threadIdx.x):
+// batch teams of launch.team_size members with launch.vector_length lanes each; body(team, b)
+// handles system b, the team's league rank.
+template <class Space, class Body>
+void system_launch(const Space& space, const Launch& launch, const char* name, std::size_t batch, Body body) {
+  const TeamPolicy<Space> policy(space, static_cast<int>(batch), launch.team_size, launch.vector_length);
+  Kokkos::parallel_for(
+      name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) { body(team, team.league_rank()); });
+}
+
 // Fewest bytes any batched kernel moves: A, x and rhs read once, r and rr written once.
 inline double bytes_moved(std::size_t batch, std::size_t rows, std::size_t cols) {
   const double b = static_cast<double>(batch), m = static_cast<double>(rows), n = static_cast<double>(cols);

@@ -27,6 +27,7 @@
 #include "kpz/spaces.hpp"
 #include "kpz/team/ballot_bin_rank.hpp"
 #include "kpz/team/tile_ring.hpp"
+#include "kpz/tile_grid.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::bin_extract {
@@ -60,8 +61,9 @@ struct InBin {
 
 // What the host decides before a launch of the learner's kernels.
 struct Launch {
-  int team_size;  // members per team
-  int tile;       // elements per team: independent of the team size
+  int team_size;          // members per team
+  int tile;               // elements per team: independent of the team size
+  int vector_length = 1;  // lanes per member (kpz::tile_launch's shape)
 };
 
 inline int teams_for(std::size_t n, int tile) {

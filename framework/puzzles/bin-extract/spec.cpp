@@ -435,7 +435,7 @@ PuzzleSpec make_spec() {
   set_estimate(spec, "extract", 45, Track::core);    // 19 lines; new: team counts scanned across teams
   // team-scan: 50 lines; new: loads in flight, staged flags, team_scan, BOr masks, set-bit walk.
   set_estimate(spec, "team-scan", 110, Track::stretch);
-  set_estimate(spec, "partition", 55, Track::stretch);  // 27 lines; new: all bins at once (counting sort)
+  set_estimate(spec, "partition", 45, Track::stretch);  // 21 lines; new: all bins at once (counting sort)
   // `kpuzzles run`'s peak, measured: about 28 bytes per element for every variant.
   spec.bytes_needed = [](const std::string&, const Params& p) { return 28.0 * static_cast<double>(p.get("size")); };
   return spec;

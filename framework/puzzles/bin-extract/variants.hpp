@@ -11,12 +11,8 @@ namespace kpz::bin_extract {
 enum class Variant { extract, histogram, partition, team_scan };
 
 inline Variant variant_of(const std::string& name) {
-  return lookup<Variant, std::string_view>(name,
-                                           {{"extract", Variant::extract},
-                                            {"histogram", Variant::histogram},
-                                            {"partition", Variant::partition},
-                                            {"team-scan", Variant::team_scan}},
-                                           "bin-extract's variants");
+  return enum_of<Variant::team_scan>({"extract", "histogram", "partition", "team-scan"}, name,
+                                     "bin-extract's variants");
 }
 
 // The learner-loop functions and checks of every variant (checks.cpp).

@@ -40,6 +40,10 @@ KOKKOS_INLINE_FUNCTION float apply(Op op, float a, float b) {
   }
 }
 
+// A tile's lanes in level-0 scratch, one float each.
+template <class Space>
+using Lanes = ScratchView<float*, Space>;
+
 // Level-0 scratch of the exercise kernels: two buffers of `tile` floats (double buffering).
 template <class Space>
 std::size_t scratch_bytes(int tile) {

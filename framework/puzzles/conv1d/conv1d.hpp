@@ -12,6 +12,7 @@
 #include "kpz/quad.hpp"
 #include "kpz/simd_pack.hpp"
 #include "kpz/spaces.hpp"
+#include "kpz/tile_grid.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::conv1d {

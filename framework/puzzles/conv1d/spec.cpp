@@ -58,13 +58,8 @@ void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>
 enum class Variant { general, vector, simple, block_boundary, bug_missing_barrier };
 
 Variant variant_of(const std::string& name) {
-  return lookup<Variant, std::string_view>(name,
-                                           {{"general", Variant::general},
-                                            {"vector", Variant::vector},
-                                            {"simple", Variant::simple},
-                                            {"bug-missing-barrier", Variant::bug_missing_barrier},
-                                            {"block-boundary", Variant::block_boundary}},
-                                           "conv1d's variants");
+  return enum_of<Variant::bug_missing_barrier>({"general", "vector", "simple", "block-boundary", "bug-missing-barrier"},
+                                               name, "conv1d's variants");
 }
 
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
@@ -222,6 +217,15 @@ TraceSpec trace_config(Variant variant, std::map<std::string, std::int64_t> opti
 PuzzleSpec make_spec() {
   const OptionSpec size_general{"size", "number of inputs and outputs N", (1 << 20) + 3, 1, kMaxSize};
   const OptionSpec k_general{"kernel-size", "filter taps K (may exceed N)", 7, 1, 1 << 20};
+  const auto size = [](std::int64_t fallback, std::int64_t max) {
+    return OptionSpec{"size", "N (random inputs when given)", fallback, 1, max};
+  };
+  const auto taps = [](std::int64_t fallback, std::int64_t max) {
+    return OptionSpec{"kernel-size", "K (random inputs when given)", fallback, 1, max};
+  };
+  // --block-boundary's worked example, and --bug-missing-barrier's: N = 15, K = 4, tiles of 8.
+  const std::vector<OptionSpec> tiled_options{
+      size(15, kMaxSize), taps(4, 1 << 20), {"tile", "outputs per team", 8, 1, 1 << 13}};
   const auto nk = [](std::int64_t n, std::int64_t k) { return CheckCase{{"size", n}, {"kernel-size", k}}; };
   const auto nkt = [](std::int64_t n, std::int64_t k, std::int64_t tile) {
     return CheckCase{{"size", n}, {"kernel-size", k}, {"tile", tile}};
@@ -249,25 +253,20 @@ PuzzleSpec make_spec() {
               nkt(3001, 16, 100).lanes(4), nk(5000, 4)})},
       {"simple",
        "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
-       {{"size", "N (random inputs when given)", 6, 1, 1 << 16},
-        {"kernel-size", "K (random inputs when given)", 3, 1, 1 << 16}},
+       {size(6, 1 << 16), taps(3, 1 << 16)},
        "simple",
        {nk(1, 1), nk(5, 9), nk(37, 5), nk(1, 4), nk(33, 3), nk(100, 7), nk(257, 16)}},
       {"block-boundary",
        "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
-       {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
-        {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
-        {"tile", "outputs per team", 8, 1, 1 << 13}},
+       tiled_options,
        "tiled",
        // The halo of K - 1 elements spans several following tiles (tiles of 3, 1, 8).
        {nk(1, 1), nkt(100, 20, 8), nkt(1000, 3, 64), nkt(40, 10, 3), nkt(15, 4, 1), nkt(50, 17, 8), nkt(64, 2, 64)}},
       {"bug-missing-barrier",
        "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
-       {{"size", "N (random inputs when given)", 15, 1, kMaxSize},
-        {"kernel-size", "K (random inputs when given)", 4, 1, 1 << 20},
-        {"tile", "outputs per team", 8, 1, 1 << 13}},
+       tiled_options,
        "bug_missing_barrier",
-       {CheckCase{{"size", 100}, {"kernel-size", 20}, {"tile", 8}}}},
+       {nkt(100, 20, 8)}},
   };
   // With every team size, at least three teams each (the generated TeamSweep tests).
   add_team_sweep(spec, "block-boundary", {nkt(1000, 6, 64)});

@@ -80,10 +80,8 @@ struct VariantInfo {
   int unroll;        // tiles a team adds while loading (ladder variants), else 0
 };
 
-// Every variant, the default first.
-const std::vector<VariantInfo>& variants();
-const VariantInfo& info(Variant v);
-const VariantInfo& info(const std::string& name);  // throws std::logic_error for unknown names
+VariantInfo info(Variant v);
+VariantInfo info(const std::string& name);  // throws std::logic_error for unknown names
 
 // What the host decides before a launch.
 struct Launch {

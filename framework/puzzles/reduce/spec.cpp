@@ -2,7 +2,9 @@
 // total) and checking.
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kpz/check.hpp"
@@ -11,34 +13,24 @@
 
 namespace kpz::reduce {
 
-const std::vector<VariantInfo>& variants() {
-  static const std::vector<VariantInfo> all{
-      {Variant::persistent, "persistent", 0},
-      {Variant::neighbored, "neighbored", 1},
-      {Variant::neighbored_less, "neighbored-less", 1},
-      {Variant::interleaved, "interleaved", 1},
-      {Variant::unroll2, "unroll2", 2},
-      {Variant::unroll4, "unroll4", 4},
-      {Variant::unroll8, "unroll8", 8},
-      {Variant::unroll_warps8, "unroll-warps8", 8},
-      {Variant::complete_unroll, "complete-unroll", 8},
-      {Variant::template_lanes, "template", 8},
-      {Variant::team_reduce, "team-reduce", 0},
-      {Variant::builtin, "builtin", 0},
-      {Variant::recursive, "recursive", 1},
-  };
-  return all;
+namespace {
+
+// Each variant's name and unroll (VariantInfo), in the enum's order.
+constexpr std::pair<const char*, int> kVariants[] = {
+    {"persistent", 0},  {"neighbored", 1}, {"neighbored-less", 1}, {"interleaved", 1},     {"unroll2", 2},
+    {"unroll4", 4},     {"unroll8", 8},    {"unroll-warps8", 8},   {"complete-unroll", 8}, {"template", 8},
+    {"team-reduce", 0}, {"builtin", 0},    {"recursive", 1}};
+
+}  // namespace
+
+VariantInfo info(Variant v) {
+  const auto [name, unroll] = by_enum<Variant::recursive>(kVariants, v);
+  return {v, name, unroll};
 }
 
-const VariantInfo& info(Variant v) {
-  for (const auto& i : variants())
-    if (i.variant == v) return i;
-  throw std::logic_error("reduce: unknown variant");
-}
-
-const VariantInfo& info(const std::string& name) {
-  for (const auto& i : variants())
-    if (name == i.name) return i;
+VariantInfo info(const std::string& name) {
+  for (std::size_t i = 0; i < std::size(kVariants); ++i)
+    if (name == kVariants[i].first) return info(static_cast<Variant>(i));
   throw std::logic_error("reduce: unknown variant " + name);
 }
 
@@ -326,13 +318,13 @@ PuzzleSpec make_spec() {
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
   set_estimate(spec, "neighbored", 25, Track::core);          // 6 lines; new: a tree in team scratch
   set_estimate(spec, "neighbored-less", 20, Track::core);     // 7 lines
-  set_estimate(spec, "interleaved", 20, Track::core);         // 6 lines
+  set_estimate(spec, "interleaved", 15, Track::core);         // 3 lines: the step and the tree
   set_estimate(spec, "unroll2", 30, Track::core);             // 9 lines; new: several tiles added while loading
   set_estimate(spec, "unroll4", 5, Track::core);              // reuses load_tile
   set_estimate(spec, "unroll8", 5, Track::core);              // reuses load_tile
   set_estimate(spec, "unroll-warps8", 40, Track::stretch);    // 16 lines; new: the last steps by XorExchange
-  set_estimate(spec, "complete-unroll", 40, Track::stretch);  // 20 lines
-  set_estimate(spec, "template", 45, Track::stretch);         // 20 lines; new: the lane count as a template parameter
+  set_estimate(spec, "complete-unroll", 15, Track::stretch);  // 4 lines
+  set_estimate(spec, "template", 20, Track::stretch);         // 4 lines; new: the lane count as a template parameter
   set_estimate(spec, "builtin", 20, Track::core);             // 4 lines; new: Kokkos::parallel_reduce
   set_estimate(spec, "team-reduce", 40, Track::core);         // 12 lines; new: nested parallel_reduce at both levels
   set_estimate(spec, "recursive", 25, Track::stretch);        // 9 lines

@@ -34,8 +34,8 @@
 //     is the tile's carry: the sum of the segment still open at the tile's end, and "the tile
 //     has an end";
 //  3. carries: an exclusive segmented scan of the tiles' carries gives each tile the part of its
-//     first segment that lies in earlier tiles: chunks of carries are scanned in scratch, the
-//     chunk aggregates likewise (recursively when there are more than a chunk of them), and
+//     first segment that lies in earlier tiles: chunks of carries are scanned by a team each
+//     (raking: serial runs, then OrderedScan), the chunk aggregates likewise (recursively when there are more than a chunk of them), and
 //     the fix-up kernel (one thread per tile) adds the carry to that segment's total.
 // Six launches in all (two searches, tiles, two carry scans, fix-up) for up to chunk^2 tiles.
 // On a CPU step 2 walks each tile where it lies, one thread per tile (plan.staged false): a

@@ -9,24 +9,15 @@ namespace kpz::segscan::merge_path {
 
 namespace {
 
-// Inclusive segmented scan of cur(0..n-1) in scratch (Hillis-Steele, double-buffered; the
-// caller has filled cur and waited). On return cur holds the result.
-template <class Member, class Buffer>
-KOKKOS_INLINE_FUNCTION void team_scan_inclusive(const Member& team, Buffer& cur, Buffer& next, int n) {
-  for (int d = 1; d < n; d *= 2) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
-                         [&](int i) { next(i) = i >= d ? join(cur(i - d), cur(i)) : cur(i); });
-    team.team_barrier();
-    Kokkos::kokkos_swap(cur, next);
-  }
-}
-
 // One level of the carries' exclusive segmented scan: chunk c of ws.carry_in[level] is scanned
-// in scratch; carry_out[level] gets the chunk-local exclusive result and, when there are several
+// by one team; carry_out[level] gets the chunk-local exclusive result and, when there are several
 // chunks, carry_in[level + 1](c) the chunk's aggregate. Returns the number of chunks.
+// Raking (CUB's BlockScan with several items per thread): each member joins its run of
+// consecutive pairs serially, the runs' totals meet in one team scan (OrderedScan: warp
+// shuffles on CUDA, two barriers), and the member walks its run again from that prefix. The
+// earlier Hillis-Steele in scratch took log2(chunk) barrier-separated rounds over the chunk.
 template <class Space, class T>
 int scan_chunks(const Space& space, const MergePathPlan& plan, MergePathWorkspace<Space, T>& ws, std::size_t level) {
-  using Buffer = ScratchView<SegPair<T>*, Space>;
   const auto in = ws.carry_in[level];
   const auto out = ws.carry_out[level];
   const int n = static_cast<int>(in.extent(0));
@@ -37,19 +28,25 @@ int scan_chunks(const Space& space, const MergePathPlan& plan, MergePathWorkspac
   const View<SegPair<T>*, Space> agg = top ? View<SegPair<T>*, Space>() : ws.carry_in[level + 1];
   const auto policy = TeamPolicy<Space>(space, chunks, plan.team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(merge_path_carry_scratch_bytes<Space, T>(plan)));
+  check_warp_launch(policy);  // OrderedScan's shuffle path
   Kokkos::parallel_for(
       "segscan::merge_path::carry_scan", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int c = team.league_rank();
-        const int first = c * chunk;
+        const kpz::team::OrderedScan<Space, SegPair<T>> scan(team);
+        const int first = team.league_rank() * chunk;
         const int count = Kokkos::min(chunk, n - first);
-        Buffer cur(team.team_scratch(0), chunk), next(team.team_scratch(0), chunk);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) { cur(i) = in(first + i); });
-        team.team_barrier();
-        team_scan_inclusive(team, cur, next, count);
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-          out(first + i) = i > 0 ? cur(i - 1) : SegPair<T>{T(0), 0};
-          if (!top && i == count - 1) agg(c) = cur(i);
-        });
+        const int run = (count + team.team_size() - 1) / team.team_size();
+        const int lo = Kokkos::min(count, team.team_rank() * run), hi = Kokkos::min(count, lo + run);
+        SegPair<T> acc{T(0), 0};
+        for (int i = lo; i < hi; ++i) acc = join(acc, in(first + i));
+        acc = scan.scan(team, acc, SegPair<T>{T(0), 0},
+                        [](const SegPair<T>& a, const SegPair<T>& b) { return join(a, b); })
+                  .exclusive;
+        for (int i = lo; i < hi; ++i) {
+          const SegPair<T> x = in(first + i);
+          out(first + i) = acc;
+          acc = join(acc, x);
+        }
+        if (!top && lo < hi && hi == count) agg(team.league_rank()) = acc;  // the member with the last pair
       });
   return chunks;
 }

@@ -77,11 +77,7 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*val
   if (kind == Kind::multi_team) {
     kern.multi_team(space, launch, cv, cf, out);
   } else {  // one team
-    const auto kernel = lookup<decltype(&K::exclusive)>(kind,
-                                                        {{Kind::simple, &K::inclusive_simple},
-                                                         {Kind::exclusive, &K::exclusive},
-                                                         {Kind::work_efficient, &K::work_efficient}},
-                                                        "segscan's scans");
+    const auto kernel = by_enum<Kind::work_efficient>({&K::inclusive_simple, &K::exclusive, &K::work_efficient}, kind);
     (kern.*kernel)(space, team_size, cv, cf, out);
   }
   space.fence();

@@ -42,6 +42,10 @@ struct SegPair {
   int flag;
 };
 
+// A team's buffer of pairs in level-0 scratch.
+template <class Space, class T>
+using PairBuffer = ScratchView<SegPair<T>*, Space>;
+
 // What the host decides before a launch.
 struct Launch {
   int team_size;          // team members per team
@@ -225,10 +229,10 @@ std::size_t merge_path_scratch_bytes(const MergePathPlan& plan) {
          team::OrderedScan<Space, SegPair<T>>::scratch_bytes(plan.team_size);
 }
 
-// Scratch of the carry scan: two buffers of `chunk` pairs.
+// Scratch of the carry scan: its team scan of the members' runs.
 template <class Space, class T>
 std::size_t merge_path_carry_scratch_bytes(const MergePathPlan& plan) {
-  return 2 * pair_buffer_bytes<Space, T>(plan.chunk);
+  return team::OrderedScan<Space, SegPair<T>>::scratch_bytes(plan.team_size);
 }
 
 // Where a team's share of the merge path starts: x segment ends and y values consumed.

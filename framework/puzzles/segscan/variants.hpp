@@ -13,18 +13,13 @@ namespace kpz::segscan {
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // values (or nonzeros) per run
 
+// The one-team scans first: run_scans.cpp indexes their kernels by the id.
 enum class Kind { simple, exclusive, work_efficient, multi_team, reduce, spmv, vector_scan };
 
 inline Kind kind_of(const std::string& v) {
-  return lookup<Kind, std::string_view>(v,
-                                        {{"multi-team", Kind::multi_team},
-                                         {"simple", Kind::simple},
-                                         {"exclusive", Kind::exclusive},
-                                         {"work-efficient", Kind::work_efficient},
-                                         {"reduce", Kind::reduce},
-                                         {"spmv", Kind::spmv},
-                                         {"vector-scan", Kind::vector_scan}},
-                                        "segscan's variants");
+  return enum_of<Kind::vector_scan>(
+      {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "spmv", "vector-scan"}, v,
+      "segscan's variants");
 }
 inline bool one_team(Kind k) {
   return k == Kind::simple || k == Kind::exclusive || k == Kind::work_efficient;

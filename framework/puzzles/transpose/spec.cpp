@@ -138,7 +138,7 @@ PuzzleSpec make_spec() {
   // line, 5 per new concept; rounded to 5 minutes.
   set_estimate(spec, "naive", 25, Track::core);        // 5 lines; new: 2D tiles, TeamThreadRange x ThreadVectorRange
   set_estimate(spec, "tiled", 30, Track::core);        // 11 lines; new: coalescing both ways, a padded tile
-  set_estimate(spec, "in-place", 45, Track::stretch);  // 18 lines; new: two tiles, the diagonal, in-place races
+  set_estimate(spec, "in-place", 25, Track::stretch);  // 6 lines; new: two tiles, the diagonal, in-place races
   // `kpuzzles run`'s peak: in, out and the result as floats, the oracle's two doubles.
   spec.bytes_needed = [](const std::string& variant, const Params& p) {
     const double n =

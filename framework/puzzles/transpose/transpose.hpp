@@ -31,6 +31,16 @@ std::size_t tile_scratch_bytes(int tile) {
   return ScratchView<float*, Space>::shmem_size(static_cast<std::size_t>(tile) * (tile + 1));
 }
 
+// The loop nest of naive and tiled, for in_place's four blocks: body(r, c) for every r < height
+// on the team's threads and every c < width on their vector lanes (neighbouring lanes,
+// neighbouring c).
+template <class Member, class Body>
+KOKKOS_INLINE_FUNCTION void for_each_in_tile(const Member& team, int height, int width, const Body& body) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, height), [&](int r) {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width), [&](int c) { body(r, c); });
+  });
+}
+
 // Fewest bytes any transpose moves: every element read once and written once.
 inline double bytes_moved(double rows, double cols) {
   return 2.0 * sizeof(float) * rows * cols;

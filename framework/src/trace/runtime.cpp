@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "kpz/lookup.hpp"
 #include "kpz/trace/source.hpp"
 #include "runtime_internal.hpp"
 
@@ -16,16 +17,7 @@ const char* to_string(Distribution d) {
 }
 
 const char* to_string(SyncKind k) {
-  switch (k) {
-    case SyncKind::barrier:
-      return "team_barrier";
-    case SyncKind::reduce:
-      return "team reduction";
-    case SyncKind::scan:
-      return "team_scan";
-    default:
-      return "team_broadcast";
-  }
+  return by_enum<SyncKind::broadcast>({"team_barrier", "team reduction", "team_scan", "team_broadcast"}, k);
 }
 
 namespace {

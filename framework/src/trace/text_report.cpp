@@ -4,6 +4,7 @@
 #include <set>
 
 #include "diagram_rows.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/trace/analysis.hpp"
 
 namespace kpz::trace {
@@ -19,14 +20,7 @@ std::string member_name(const Actor& a) {
 }
 
 const char* verb(Access k) {
-  switch (k) {
-    case Access::read:
-      return "reads ";
-    case Access::write:
-      return "writes";
-    default:
-      return "updates (atomic)";
-  }
+  return by_enum<Access::atomic>({"reads ", "writes", "updates (atomic)"}, k);
 }
 
 // "1..4, 6, 9..10"
