@@ -11,20 +11,17 @@ namespace kpz::conv1d {
 template <class Space>
 using TileScratch = ScratchView<float*, Space>;
 
-// ceil(n / launch.tile) teams of launch.team_size members; body(team, s_a, s_b, first) computes
-// the outputs from first = t * launch.tile on, with s_a (tile + taps - 1 floats) and s_b (taps
-// floats) carved from the team's scratch (tiled_scratch_bytes).
+// kpz::tile_launch with tiled's scratch: body(team, s_a, s_b, first) computes the outputs from
+// first = t * launch.tile on, with s_a (tile + taps - 1 floats) and s_b (taps floats) carved from
+// the team's scratch (tiled_scratch_bytes).
 template <class Space, class Body>
 void tiled_launch(const Space& space, const Launch& launch, const char* name, int n, int taps, Body body) {
-  const int tile = launch.tile;
-  const int teams = (n + tile - 1) / tile;
-  const auto policy = TeamPolicy<Space>(space, teams, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(tiled_scratch_bytes<Space>(tile, taps)));
-  Kokkos::parallel_for(
-      name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const TileScratch<Space> s_a(team.team_scratch(0), tile + taps - 1);
+  tile_launch(
+      space, launch, name, n, tiled_scratch_bytes<Space>(launch.tile, taps),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        const TileScratch<Space> s_a(team.team_scratch(0), tile.size + taps - 1);
         const TileScratch<Space> s_b(team.team_scratch(0), taps);
-        body(team, s_a, s_b, team.league_rank() * tile);
+        body(team, s_a, s_b, tile.first);
       });
 }
 
