@@ -46,7 +46,7 @@ COMMENTED = re.compile(r"^(\s*)// ?(.*)$")
 def header(puzzle: str) -> str:
     return (
         f"// {puzzle} exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run {puzzle}`\n"
-        f"// (or the tests; bug hunts: `kpuzzles trace {puzzle} --bug-...` in the trace build).\n"
+        f"// (or the tests). Host builds race-check every pass; `kpuzzles trace {puzzle} --<variant>` draws the accesses.\n"
         f"// The solution is in reference/{puzzle}/, but try first: docs/puzzles/{puzzle}.md has hints.\n"
         f"// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write {puzzle}`\n"
         f"// restores it (and discards your work).\n"

@@ -77,7 +77,7 @@ def puzzle_deck(puzzle, rows, portable):
     minutes = sum(r["minutes"] for r in mine if r["track"] == "core")
     table = ["| # | exercise | what | min | track |", "| --- | --- | --- | --- | --- |"]
     for r in mine:
-        hunt = " (bug hunt: trace build)" if r["bug_hunt"] else ""
+        hunt = " (bug hunt)" if r["bug_hunt"] else ""
         table.append(f"| {r['position']} | `--{r['variant']}`{hunt} | {course_docs.cell(r['summary'])} | "
                      f"{r['minutes']} | {r['track']} |")
     out.append(f"## The exercises\n\nCore: about {course_docs.hours(minutes)}. `kpuzzles watch` takes them in "

@@ -125,7 +125,10 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
   const auto term = [&](std::int64_t i) { return static_cast<double>(host_values[static_cast<std::size_t>(i)]); };
   MergePathWorkspace<Space, float> ws(space, plan, segs, n);
   const Launch launch{team_size, default_tile<Space>()};
-  const Launch vlaunch{vshape.team_size, vshape.tile, vshape.vector_length};
+  const Launch vlaunch{.team_size = vshape.team_size,
+                       .tile = vshape.tile,
+                       .vector_length = vshape.vector_length,
+                       .row = vector_scan_row(n, segs)};
   const auto vtiles = static_cast<std::size_t>(vshape.league(n));
   View<SegPair<float>*, Space> tile_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_totals"),
                                            vtiles);

@@ -1,5 +1,5 @@
 // batched exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run batched`
-// (or the tests; bug hunts: `kpuzzles trace batched --bug-...` in the trace build).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace batched --<variant>` draws the accesses.
 // The solution is in reference/batched/, but try first: docs/puzzles/batched.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write batched`
 // restores it (and discards your work).

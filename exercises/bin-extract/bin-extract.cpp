@@ -1,5 +1,5 @@
 // bin-extract exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run bin-extract`
-// (or the tests; bug hunts: `kpuzzles trace bin-extract --bug-...` in the trace build).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace bin-extract --<variant>` draws the accesses.
 // The solution is in reference/bin-extract/, but try first: docs/puzzles/bin-extract.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write bin-extract`
 // restores it (and discards your work).

@@ -1,5 +1,5 @@
 // conv1d exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run conv1d`
-// (or the tests; bug hunts: `kpuzzles trace conv1d --bug-...` in the trace build).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace conv1d --<variant>` draws the accesses.
 // The solution is in reference/conv1d/, but try first: docs/puzzles/conv1d.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write conv1d`
 // restores it (and discards your work).

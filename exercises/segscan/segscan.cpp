@@ -1,5 +1,5 @@
 // segscan exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run segscan`
-// (or the tests; bug hunts: `kpuzzles trace segscan --bug-...` in the trace build).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace segscan --<variant>` draws the accesses.
 // The solution is in reference/segscan/, but try first: docs/puzzles/segscan.md has hints.
 // This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write segscan`
 // restores it (and discards your work).
@@ -209,7 +209,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
   const int segments = static_cast<int>(sums.extent(0));
   const int tile = launch.tile;
   const int tiles = static_cast<int>(tile_first_seg.extent(0));
-  const int row = vector_scan_row(n, segments);  // elements per row: 2048, or 512 for short segments
+  const int row = launch.row;  // elements per row: the host's choice (vector_scan_row: 2048, or 512)
   const int rows = (tile + row - 1) / row;
   const int lanes = launch.vector_length;
   const int per_lane = vector_scan_items_per_lane(row, lanes);  // elements in one lane's chunk

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "race_check.hpp"
+
 namespace kpz::cli {
 namespace {
 
@@ -20,6 +22,10 @@ std::string bug_hunt_note(const LearnerPaths& paths, const PuzzleSpec& puzzle, c
   return "";
 #else
   if (!variant.bug_hunt) return "";
+  // A host build's race check judges it (race_check.hpp): the diagram is one command away.
+  if (!verifier_file(puzzle.name).empty() && variant.trace.traceable)
+    return "bug hunt: the race check judges your fix on every run; `kpuzzles trace " + puzzle.name + " --" +
+           variant.name + "` draws which member touches which element between barriers";
   // Commands for the source tree, where the presets are.
   const std::string trace = std::string(kTraceKpuzzles) + " trace " + puzzle.name + " --" + variant.name;
   const std::string build = "cmake --build --preset trace --target kpuzzles";

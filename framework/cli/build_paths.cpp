@@ -31,6 +31,12 @@
 #ifndef KPZ_COURSE_START
 #define KPZ_COURSE_START ""
 #endif
+#ifndef KPZ_VERIFY_DIR
+#define KPZ_VERIFY_DIR ""
+#endif
+#ifndef KPZ_VERIFY_PUZZLES
+#define KPZ_VERIFY_PUZZLES ""
+#endif
 #ifndef KPZ_PROGRAM_TARGET
 #define KPZ_PROGRAM_TARGET KPZ_BUILD_TARGET
 #endif
@@ -38,8 +44,19 @@
 namespace kpz::cli {
 
 BuildDefaults build_defaults() {
-  return {KPZ_SOURCE_DIR,   KPZ_BUILD_DIR,  KPZ_BUILD_TARGET,   KPZ_STATE_FILE,   KPZ_CMAKE_COMMAND, KPZ_BUILD_BINARY,
-          KPZ_BENCH_BINARY, KPZ_MODULE_DIR, KPZ_MODULE_PUZZLES, KPZ_COURSE_START, KPZ_PROGRAM_TARGET};
+  return {.source_dir = KPZ_SOURCE_DIR,
+          .build_dir = KPZ_BUILD_DIR,
+          .build_target = KPZ_BUILD_TARGET,
+          .state_file = KPZ_STATE_FILE,
+          .cmake = KPZ_CMAKE_COMMAND,
+          .build_binary = KPZ_BUILD_BINARY,
+          .bench_binary = KPZ_BENCH_BINARY,
+          .module_dir = KPZ_MODULE_DIR,
+          .module_puzzles = KPZ_MODULE_PUZZLES,
+          .course_start = KPZ_COURSE_START,
+          .program_target = KPZ_PROGRAM_TARGET,
+          .verify_dir = KPZ_VERIFY_DIR,
+          .verify_puzzles = KPZ_VERIFY_PUZZLES};
 }
 
 }  // namespace kpz::cli

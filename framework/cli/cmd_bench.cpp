@@ -50,7 +50,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for 'kpuzzles bench'");
+    throw UsageError("unexpected argument " + cli::quoted(flags.positional.front()) + " for 'kpuzzles bench'");
   RunRequest common;
   apply_common(common, flags);
   BenchRequest req;
@@ -81,7 +81,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   if (const auto it = flags.values.find("json-file"); it != flags.values.end()) {
     json_file.open(it->second, std::ios::trunc);
     if (!json_file)
-      throw UsageError("--json-file: cannot write " + quoted(it->second) + "; give a file in an existing folder");
+      throw UsageError("--json-file: cannot write " + cli::quoted(it->second) + "; give a file in an existing folder");
   }
   if (req.impl == Impl::exercise) announce_stale_binary({puzzle.name});
   BenchReport report;

@@ -23,6 +23,7 @@ int cmd_check(const std::vector<std::string>& args) {
                    {"space", true, "execution space"},
                    {"variant", true, "only this variant (needs a puzzle)"},
                    {"json", false, "print one JSON object"},
+                   {"no-race-check", false, "the cases alone, once, without the race check (nothing is recorded)"},
                    {"time-limit", true, "seconds per exercise before a hung one is stopped (default 60, 0: none)"}},
                   "'kpuzzles check'");
   std::vector<const PuzzleSpec*> puzzles;
@@ -42,6 +43,7 @@ int cmd_check(const std::vector<std::string>& args) {
   const double limit = time_limit_from(flags);
   const Impl impl = flags.has("reference") ? Impl::reference : Impl::exercise;
   const bool json = flags.has("json");
+  const bool skip_race = flags.has("no-race-check");
   if (impl == Impl::exercise) {
     std::vector<std::string> names;
     for (const PuzzleSpec* spec : puzzles) names.push_back(spec->name);
@@ -59,13 +61,19 @@ int cmd_check(const std::vector<std::string>& args) {
     for (const VariantSpec* v : variants) {
       const ExerciseResult r = [&] {
         const TimeLimit watchdog(limit, spec->name + " --" + v->name);
-        return check_exercise(*spec, *v, impl, space, true);
+        return check_exercise(*spec, *v, impl, space, true, skip_race ? RaceOrder::skip : RaceOrder::first);
       }();
-      passes.emplace_back(Exercise{spec, v}, r.proven_pass());
+      passes.emplace_back(Exercise{spec, v}, r.proven_pass() && !skip_race);
       ++total;
       failed += !r.pass;
       if (json) {
         list.push(exercise_result_json(*spec, *v, r));
+        continue;
+      }
+      if (r.failed_by_race_check()) {
+        std::cout << (use_color() ? "\x1b[1;31mFAIL\x1b[0m" : "FAIL") << "  " << spec->name << " --" << v->name
+                  << ": the race check found a bug (the verdict does not depend on thread timing)\n"
+                  << race_check_text(r.race.to_json()) << '\n';
         continue;
       }
       const CaseResult* shown = r.first_failure();
@@ -78,8 +86,13 @@ int cmd_check(const std::vector<std::string>& args) {
         print_report(std::cout, spec->name, shown->request, shown->report, PrintStyle{use_color(), 64});
       }
       if (r.pass && r.untraced_bug_hunt)
-        std::cout << "bug hunt: this passes by luck here; `kpuzzles trace " << spec->name << " --" << v->name
+        std::cout << "bug hunt: this passes by luck here, and this build cannot trace it; `kpuzzles trace "
+                  << spec->name << " --" << v->name
                   << "` in the trace build (cmake --preset trace) tells whether it is fixed\n";
+      else if (r.pass)
+        if (const std::string caveat = race_check_caveat(r.race.to_json()); !caveat.empty())
+          std::cout << caveat << '\n';
+      for (const std::string& note : r.race.notes) std::cout << "note: " << note << '\n';
       if (r.pass && r.cases.size() > 1)
         std::cout << "and " << r.cases.size() - 1 << " more case" << (r.cases.size() > 2 ? "s" : "") << " pass\n";
       std::cout << '\n';

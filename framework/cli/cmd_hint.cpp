@@ -38,7 +38,7 @@ int cmd_hint(const std::vector<std::string>& given) {
                                          {"json", false, "print JSON"}},
                                         "'kpuzzles hint " + spec.name + "'");
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument " + quoted(flags.positional.front()) +
+    throw UsageError("unexpected argument " + cli::quoted(flags.positional.front()) +
                      " for 'kpuzzles hint'; choose the exercise with --variant");
   const auto it = flags.values.find("variant");
   const VariantSpec& variant = pick_variant(spec, it == flags.values.end() ? "" : it->second, load_state());

@@ -30,7 +30,7 @@ int cmd_list(const std::vector<std::string>& args) {
     // The learner's code runs here too: an endless loop must not hang `list` (nor `watch`,
     // which starts with it).
     const TimeLimit watchdog(kDefaultTimeLimit, e.label());
-    results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false));
+    results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false, RaceOrder::after_pass));
     passes.emplace_back(e, results.back().proven_pass());
   }
   record_passes(passes);
@@ -59,6 +59,9 @@ int cmd_list(const std::vector<std::string>& args) {
       if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty())
         j.set("reason", f->usage_error);
       j.set("solved_before", state.solved(e.puzzle->name, e.variant->name)).set("passes_now", results[i].pass);
+      // The race check: "clean", "bug", "not-judged" (why: race_check_reason), "unavailable".
+      j.set("race_check", to_string(results[i].race.state));
+      if (!results[i].race.reason.empty()) j.set("race_check_reason", results[i].race.reason);
       j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));
       // For the course and agenda pages (cmake/kpz_course_docs.py): place, estimate, track, page.
       j.set("position", static_cast<int>(i + 1)).set("minutes", e.variant->minutes);
@@ -105,6 +108,11 @@ int cmd_list(const std::vector<std::string>& args) {
       tail = f->usage_error;
     else if (status[i] == Status::solved && !results[i].pass)
       tail = "solved before; your code as built now does not pass (reset or changed since)";
+    else if (results[i].race.state == RaceCheck::State::bug)
+      tail = "passes its cases, but the race check finds a bug: kpuzzles check " + e.puzzle->name + " --variant " +
+             e.variant->name;
+    else if (results[i].pass && results[i].race.state == RaceCheck::State::not_judged)
+      tail = "not race-checked: " + results[i].race.reason;
     const int room = width - static_cast<int>(std::string(head).size()) - 15;
     if (room > 10 && static_cast<int>(tail.size()) > room)
       tail = tail.substr(0, static_cast<std::size_t>(room - 3)) + "...";

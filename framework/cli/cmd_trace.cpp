@@ -13,6 +13,7 @@
 #include "kpz/registry.hpp"
 #include "paths.hpp"
 #include "puzzle_flags.hpp"
+#include "race_check.hpp"
 
 #if defined(KPZ_TRACE)
 #include "kpz/trace/puzzle.hpp"
@@ -22,10 +23,43 @@ namespace kpz::cli {
 
 #if !defined(KPZ_TRACE)
 
-int cmd_trace(const std::vector<std::string>&) {
-  throw UsageError(
-      "'kpuzzles trace' needs the trace build: cmake --preset trace && cmake --build --preset trace "
-      "(add -DKokkos_ROOT=... to reuse an installed Kokkos), then run build/trace/framework/cli/kpuzzles trace ...");
+// A host build traces with the puzzle's verifier (race_check.hpp): the variant's trace
+// configuration, both distributions, the whole report. Other configurations, SVG files and
+// `--all` need the trace build.
+int cmd_trace(const std::vector<std::string>& args) {
+  const std::string trace_build =
+      "cmake --preset trace && cmake --build --preset trace (add -DKokkos_ROOT=... to reuse an installed Kokkos), "
+      "then run build/trace/framework/cli/kpuzzles trace ...";
+  if (learner_paths().verify_dir.empty())
+    throw UsageError("'kpuzzles trace' needs a host build or the trace build: " + trace_build);
+  if (!args.empty() && args[0] == "--all")
+    throw UsageError("'kpuzzles trace --all' needs the trace build: " + trace_build);
+  const PuzzleSpec& spec = find_puzzle(args, "trace");
+  const ParsedFlags flags =
+      parse_puzzle_flags(args, spec, "trace",
+                         {{"reference", false, "trace the solution instead of your code"},
+                          {"help", false, "list variants and options"},
+                          // The trace build's flags: known here, so that they are refused with where to find them.
+                          {"team-size", true, "trace build only"},
+                          {"distribution", true, "trace build only"},
+                          {"svg", true, "trace build only"},
+                          {"no-svg", false, "trace build only"},
+                          {"teams", true, "trace build only"},
+                          {"seed", true, "trace build only"}});
+  if (flags.has("help")) {
+    print_puzzle_help(spec);
+    std::cout << "trace (this build): the variant's trace configuration, as `kpuzzles check` judges it; options, "
+                 "--team-size, --distribution and SVG files need the trace build\n";
+    return 0;
+  }
+  const VariantSpec& variant = chosen_variant(spec, flags);
+  for (const char* only_there : {"no-svg"})
+    if (flags.has(only_there))
+      throw UsageError(std::string("--") + only_there + " needs the trace build: " + trace_build);
+  if (!flags.values.empty())
+    throw UsageError("--" + flags.values.begin()->first +
+                     " needs the trace build (this build traces the variant's own configuration): " + trace_build);
+  show_race_report(spec, variant, flags.has("reference") ? Impl::reference : Impl::exercise);
 }
 
 #else

@@ -16,6 +16,12 @@ Finding trace_build_finding(const LearnerPaths& paths) {
   (void)paths;
   return {"trace build", true, "this program is the trace build (" + why + ")", ""};
 #else
+  // A host build traces every pass itself (cmake/KpzVerify.cmake): no second build needed.
+  if (!paths.verify_dir.empty())
+    return {"race check", true,
+            "every pass is traced by " + paths.verify_dir +
+                "/kpz-verify-<puzzle> (races, scratch requests, bounds); `kpuzzles trace` runs here",
+            ""};
   namespace fs = std::filesystem;
   fs::path build = fs::path(paths.build_dir);
   if (!build.has_filename()) build = build.parent_path();  // "build/openmp/"

@@ -8,6 +8,7 @@
 #include "kpz/params.hpp"
 #include "kpz/registry.hpp"
 #include "paths.hpp"
+#include "race_check.hpp"
 #include "state.hpp"
 
 namespace kpz::cli {
@@ -43,12 +44,22 @@ struct CaseResult {
 
 struct ExerciseResult {
   bool pass = false;
-  // A bug hunt of the learner's code checked outside the trace build: its cases pass by luck, so
-  // a pass proves nothing (status "bug hunt"; `kpuzzles trace` in the trace build decides).
+  // A bug hunt of the learner's code that the race check could not judge: its cases pass by
+  // luck, so a pass proves nothing (status "bug hunt").
   bool untraced_bug_hunt = false;
+  // The race check (race_check.hpp), run before the cases; a bug there fails the exercise and
+  // no case runs.
+  RaceCheck race;
+  // What may be recorded as solved: a pass the race check judged clean, or that it cannot judge
+  // and that passed every case several times (never one lucky run); on a GPU build (no race
+  // check there) the pass on the device.
   bool proven_pass() const { return pass && !untraced_bug_hunt; }
   std::vector<CaseResult> cases;  // up to and including the first that failed
   const CaseResult* first_failure() const;
+  // The race check decided the failure (its findings are what to show), not a case.
+  bool failed_by_race_check() const {
+    return !pass && race.state == RaceCheck::State::bug && !race.findings.empty() && !first_failure();
+  }
 };
 
 using kpz::check_flags;  // kpz/params.hpp
@@ -58,8 +69,14 @@ using kpz::check_flags;  // kpz/params.hpp
 // build (KPZ_TRACE) instead traces the variant's small trace configuration (one case, "trace
 // --<variant>"): it passes when the result is right, race-free and within budget; a variant
 // without a trace configuration cannot run there.
+// `order`: the race check before the cases (what check, run and watch do), or only once they
+// pass (`list`, which checks every exercise), or not at all.
+// `skip`: the cases alone, once (`check --no-race-check`: what a run without the race check would
+// say; never recorded as solved).
+enum class RaceOrder { first, after_pass, skip };
 ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl,
-                              const std::string& space = "", bool keep_arrays = true);
+                              const std::string& space = "", bool keep_arrays = true,
+                              RaceOrder order = RaceOrder::first);
 
 // {"puzzle","variant","pass","cases":[{"args","pass","usage_error"?, report...}]}
 Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, const ExerciseResult& r);

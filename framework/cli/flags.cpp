@@ -24,7 +24,7 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
     const std::string& t = tokens[i];
     if (t.rfind("--", 0) != 0 || t.size() == 2) {
       if (!t.empty() && t[0] == '-' && t.size() > 1)
-        throw UsageError("unknown flag " + quoted(t) + " for " + context + "; allowed: " + allowed_list(allowed));
+        throw UsageError("unknown flag " + cli::quoted(t) + " for " + context + "; allowed: " + allowed_list(allowed));
       out.positional.push_back(t);
       continue;
     }
@@ -39,7 +39,7 @@ ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vecto
     for (const auto& f : allowed)
       if (f.name == name) flag = &f;
     if (!flag)
-      throw UsageError("unknown flag " + quoted("--" + name) + " for " + context +
+      throw UsageError("unknown flag " + cli::quoted("--" + name) + " for " + context +
                        "; allowed: " + allowed_list(allowed));
     if (out.present.count(name)) throw UsageError("flag '--" + name + "' given twice");
     if (flag->takes_value && !has_value) {
@@ -60,7 +60,7 @@ std::int64_t parse_int(const std::string& flag, const std::string& text, std::in
   char* end = nullptr;
   const long long v = text.empty() ? 0 : std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || *end != '\0' || errno == ERANGE)
-    throw UsageError("--" + flag + " expects an integer in " + range + ", got " + quoted(text));
+    throw UsageError("--" + flag + " expects an integer in " + range + ", got " + cli::quoted(text));
   if (v < min || v > max) throw UsageError("--" + flag + " must be in " + range + ", got " + printable(text));
   return v;
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "crash_report.hpp"
 #include "freshness.hpp"
 #include "kpz/errors.hpp"
 #include "puzzle_modules.hpp"
@@ -49,19 +50,21 @@ constexpr Command kCommands[] = {
     {"reset", "kpuzzles reset <puzzle> [--yes] [--json]     put the skeleton back (keeps a backup)", cmd_reset},
     {"run",
      "kpuzzles run <puzzle> [--<variant>] [--reference] [--size N] [--seed S] [--team-size T]\n"
-     "             [--space S] [--json] [--full-arrays] [--trace] [--time-limit S] [puzzle options]\n"
-     "             run and check one case",
+     "             [--space S] [--json] [--full-arrays] [--trace] [--time-limit S] [--no-race-check]\n"
+     "             [puzzle options]   the race check, then run and check one case",
      cmd_run},
     {"check",
-     "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json] [--time-limit S]\n"
-     "             every case of every variant (--time-limit: seconds per exercise, default 60, 0 none)",
+     "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json] [--time-limit S] [--no-race-check]\n"
+     "             the race check, then every case of every variant (--time-limit: seconds per exercise,\n"
+     "             default 60, 0 none)",
      cmd_check},
     {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
      cmd_bench},
     {"doctor", "kpuzzles doctor [--json]                     backends, limits, ready or what is missing", cmd_doctor},
     {"trace",
      "kpuzzles trace <puzzle> [--<variant>] [--reference] [--team-size T] [--distribution D] [--svg FILE]\n"
-     "             [puzzle options]   access diagram, races, budget (trace build: cmake --preset trace)",
+     "             [puzzle options]   access diagram, races, budget (a host build: the race check's own\n"
+     "             configuration; any other: the trace build, cmake --preset trace)",
      cmd_trace},
 };
 
@@ -212,6 +215,8 @@ int run_command(std::vector<std::string> args) {
 }  // namespace kpz::cli
 
 int main(int argc, char* argv[]) {
+  kpz::cli::install_crash_report();
+  kpz::cli::use_every_core_for_builds();
   // A closed stdout would let the next file opened take descriptor 1 (and receive the output).
   if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
     std::cerr << "kpuzzles: error: standard output is closed, so nothing can be printed; run it with an open "

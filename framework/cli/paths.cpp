@@ -49,6 +49,7 @@ const LearnerPaths& learner_paths() {
     // The modules this program was built with, wherever KPZ_BUILD_DIR points: a module from
     // another tree may not match this program. KPZ_MODULE_DIR overrides it (for tests and tools).
     p.module_dir = env_or("KPZ_MODULE_DIR", d.module_dir);
+    p.verify_dir = env_or("KPZ_VERIFY_DIR", d.verify_dir);
     return p;
   }();
   return paths;

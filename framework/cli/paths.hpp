@@ -20,6 +20,8 @@ struct BuildDefaults {
   const char* module_puzzles;  // the puzzles that are modules, comma-separated
   const char* course_start;    // the course's first puzzle (the one `learner` builds with kpuzzles)
   const char* program_target;  // the CMake target of this program alone (build_target may be more)
+  const char* verify_dir;      // where the puzzles' verifiers are (cmake/KpzVerify.cmake; "": none)
+  const char* verify_puzzles;  // the puzzles that have a verifier, comma-separated
 };
 BuildDefaults build_defaults();
 
@@ -39,6 +41,9 @@ struct LearnerPaths {
   // was built in (KPZ_MODULE_DIR overrides it, KPZ_BUILD_DIR does not); empty: every puzzle is
   // linked into this program.
   std::string module_dir;
+  // The puzzles' race-check programs, kpz-verify-<puzzle> (cmake/KpzVerify.cmake), of the build
+  // tree this program was built in (KPZ_VERIFY_DIR overrides it); empty: this build has none.
+  std::string verify_dir;
 
   std::string exercises_dir() const { return source_dir + "/exercises"; }
   std::string exercise_dir(const std::string& puzzle) const { return exercises_dir() + "/" + puzzle; }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@ bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
     output_ = std::string("cannot create a pipe: ") + std::strerror(errno);
     return false;
   }
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
     output_ = std::string("cannot fork: ") + std::strerror(errno);
@@ -58,6 +60,11 @@ bool Child::start(const std::vector<std::string>& argv, const EnvList& env) {
   }
   if (pid == 0) {
     setpgid(0, 0);
+    // The child lives in a group of its own (so that its own children are killed with it), so a
+    // kill of the parent's group misses it: it dies with its parent instead. Without this, `watch`
+    // cancelling a check would leave that check's race check (a kernel that never ends) running.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(128 + SIGKILL);  // the parent died before prctl
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);

@@ -40,7 +40,7 @@ ParsedFlags parse_puzzle_flags(const std::vector<std::string>& args, const Puzzl
   const std::string context = "'kpuzzles " + command + " " + spec.name + "'";
   ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, allowed, context);
   if (!flags.positional.empty())
-    throw UsageError("unexpected argument " + quoted(flags.positional.front()) + " for " + context +
+    throw UsageError("unexpected argument " + cli::quoted(flags.positional.front()) + " for " + context +
                      " (variants are flags, e.g. --" + spec.variants.front().name + ")");
   return flags;
 }

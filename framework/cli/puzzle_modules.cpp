@@ -7,15 +7,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "learner.hpp"
 #include "paths.hpp"
+#include "race_check.hpp"
 
 extern char** environ;
 
@@ -150,6 +153,12 @@ std::vector<std::string> watch_build_targets(const std::string& program_target) 
   return targets;
 }
 
+void use_every_core_for_builds() {
+  if (std::getenv("CMAKE_BUILD_PARALLEL_LEVEL") || std::getenv("MAKEFLAGS")) return;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  setenv("CMAKE_BUILD_PARALLEL_LEVEL", std::to_string(cores).c_str(), 0);
+}
+
 void load_puzzle_modules(const std::vector<std::string>& needed) {
   if (module_puzzles().empty()) return;
   std::vector<std::string> missing;
@@ -160,6 +169,10 @@ void load_puzzle_modules(const std::vector<std::string>& needed) {
       if (wanted) missing.push_back(p);
       continue;
     }
+    // The module's race check (race_check.hpp) is built with it: a tree built before it existed
+    // builds it on first use.
+    if (const std::string verifier = verifier_file(p); wanted && !verifier.empty() && !fs::exists(verifier, ec))
+      missing.push_back(p);
     // A module that cannot be loaded (damaged, or half written by a build under way) stops only
     // the commands that need it; the others say so and go on without it.
     if (const std::string why = load_module(p); !why.empty()) {

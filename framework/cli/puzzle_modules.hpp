@@ -56,4 +56,10 @@ std::vector<std::string> watch_build_targets(const std::string& program_target);
 // module cannot be built or loaded, saying which and why.
 void load_puzzle_modules(const std::vector<std::string>& needed);
 
+// The builds kpuzzles starts (first use, watch's rebuilds) compile on every core: a save
+// recompiles the exercise twice (for the backend and for the race check, race_check.hpp), and
+// make alone would take them one after the other. Sets CMAKE_BUILD_PARALLEL_LEVEL for the
+// children unless it or MAKEFLAGS is set already (the user's choice wins).
+void use_every_core_for_builds();
+
 }  // namespace kpz::cli

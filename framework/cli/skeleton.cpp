@@ -32,8 +32,9 @@ std::string rstrip(std::string s) {
 
 std::string skeleton_header(const std::string& puzzle) {
   return "// " + puzzle + " exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run " + puzzle +
-         "`\n" + "// (or the tests; bug hunts: `kpuzzles trace " + puzzle + " --bug-...` in the trace build).\n" +
-         "// The solution is in reference/" + puzzle + "/, but try first: docs/puzzles/" + puzzle + ".md has hints.\n" +
+         "`\n" + "// (or the tests). Host builds race-check every pass; `kpuzzles trace " + puzzle +
+         " --<variant>` draws the accesses.\n" + "// The solution is in reference/" + puzzle +
+         "/, but try first: docs/puzzles/" + puzzle + ".md has hints.\n" +
          "// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write " + puzzle + "`\n" +
          "// restores it (and discards your work).\n";
 }

@@ -17,6 +17,19 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
+bool last_json_line(const std::string& out, Json& j) {
+  bool found = false;
+  for (const std::string& line : split_lines(out)) {
+    if (line.empty() || line[0] != '{') continue;
+    try {
+      j = Json::parse(line);
+      found = true;
+    } catch (const JsonError&) {
+    }
+  }
+  return found;
+}
+
 std::string tail_lines(const std::string& text, int n) {
   std::vector<std::string> lines;
   std::istringstream in(text);

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "kpz/json.hpp"
+
 namespace kpz::cli {
 
 // The lines of `text` without their '\n' (and without a '\r' before it: files written on
@@ -12,6 +14,10 @@ std::vector<std::string> split_lines(const std::string& text);
 
 // The last `n` lines of `text`, each indented by two spaces and ended by '\n'.
 std::string tail_lines(const std::string& text, int n);
+
+// The last line of `out` that parses as a JSON object (a child's --json answer among its other
+// output); false when there is none.
+bool last_json_line(const std::string& out, Json& j);
 
 // Seconds with one decimal: "2.5".
 std::string fixed1(double seconds);

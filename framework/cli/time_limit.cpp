@@ -20,7 +20,7 @@ double time_limit_from(const ParsedFlags& flags) {
   char* end = nullptr;
   const double v = text.empty() ? -1 : std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < 0 || v > 86400)
-    throw UsageError("--time-limit expects seconds in [0, 86400] (0: no limit), got " + quoted(text));
+    throw UsageError("--time-limit expects seconds in [0, 86400] (0: no limit), got " + cli::quoted(text));
   return v;
 }
 

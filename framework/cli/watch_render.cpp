@@ -2,18 +2,26 @@
 
 #include <sstream>
 
+#include "race_check.hpp"
+
 namespace kpz::cli {
 
 std::string render_check_result(const Style& style, const std::string& label, const std::string& puzzle,
                                 const Json& ex) {
   const auto& cases = ex["cases"].items();
+  const Json& race = ex["race_check"];
   if (ex["pass"].as_bool()) {
-    return style.green("PASS") + "  " + label + ": " +
-           (cases.size() > 1 ? "the defaults and " + std::to_string(cases.size() - 1) + " more case" +
-                                   (cases.size() > 2 ? "s" : "") + " pass"
-                             : "it passes") +
-           "\n";
+    std::string out = style.green("PASS") + "  " + label + ": " +
+                      (cases.size() > 1 ? "the defaults and " + std::to_string(cases.size() - 1) + " more case" +
+                                              (cases.size() > 2 ? "s" : "") + " pass"
+                                        : "it passes") +
+                      (race["state"].as_string() == "clean" ? ", race-free" : "") + "\n";
+    if (const std::string caveat = race_check_caveat(race); !caveat.empty()) out += "  " + caveat + "\n";
+    for (const auto& note : race["notes"].items()) out += "  note: " + note.as_string() + "\n";
+    return out;
   }
+  if (const std::string text = race_check_text(race); ex["failed_by"].as_string() == "race_check" && !text.empty())
+    return style.red("FAIL") + "  " + label + ": the race check found a bug (every run finds it)\n" + text;
   if (cases.empty()) return style.red("FAIL") + "\n";
   const Json& c = cases.back();
   const std::string cmd = "kpuzzles run " + puzzle + " " + c["args"].as_string();

@@ -6,6 +6,7 @@
 
 #include "bug_hunt_note.hpp"
 #include "cli.hpp"
+#include "crash_report.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/lookup.hpp"
 #include "learner.hpp"
@@ -18,21 +19,6 @@
 
 namespace kpz::cli {
 namespace {
-
-// The last line of `out` that parses as a JSON object (the child's --json answer).
-bool last_json_line(const std::string& out, Json& j) {
-  std::istringstream in(out);
-  bool found = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] != '{') continue;
-    try {
-      j = Json::parse(line);
-      found = true;
-    } catch (const JsonError&) {
-    }
-  }
-  return found;
-}
 
 void queue_checks_after_build(WatchSession& s) {
   JobQueue& q = s.jobs;
@@ -60,7 +46,7 @@ void build_failed(WatchSession& s, const ProcessResult& r) {
   const std::string no_exec = "cannot run " + s.paths.cmake + ": ";
   st.cmake_missing = r.exit_code == 127 && r.output.rfind(no_exec, 0) == 0;
   if (st.cmake_missing)
-    st.error.text = "cmake not found: " + quoted(s.paths.cmake) + " cannot be started (" +
+    st.error.text = "cmake not found: " + cli::quoted(s.paths.cmake) + " cannot be started (" +
                     r.output.substr(no_exec.size(), r.output.find('\n') - no_exec.size()) +
                     "); install CMake 3.22 or newer, or set KPZ_CMAKE to its path\n";
   s.events.emit("build", [&](Json& j) {
@@ -164,6 +150,9 @@ CheckOutcome read_check(const WatchSession& s, const Exercise& e, const ProcessR
              ".\n  An index out of range? Build the openmp-debug preset (bounds checking) and "
              "run\n  kpuzzles run " +
              e.puzzle->name + " --" + e.variant->name + " there.\n" + tail_lines(r.output, 5);
+  } else if (const auto crash = r.output.find(kCrashPrefix); crash != std::string::npos) {
+    // The checker's crash report (crash_report.hpp): the case, the signal, the likely causes.
+    c.text = style.red("CRASHED") + ": " + r.output.substr(crash + std::string(kCrashPrefix).size());
   } else if (last_json_line(r.output, c.answer) && !c.answer["exercises"].items().empty()) {
     c.understood = true;
     const Json& ex = c.answer["exercises"].items().front();

@@ -1,7 +1,8 @@
-// kpuzzles end to end, issue 21: a bug hunt is checked only by the trace build, so when the
-// learner loop reaches one outside it (`kpuzzles run`, `list`'s next, `watch` and its n key), one line
-// says how to build the trace preset and which `kpuzzles trace` to run there. Driven by the
-// registry's bug_hunt flags: the exercises come from `kpuzzles list --json`.
+// kpuzzles end to end: a bug hunt's bug passes the real run by luck. A host build's race check
+// (framework/cli/race_check.hpp) finds it on every run, and when the learner loop reaches one
+// (`kpuzzles run`, `list`'s next, `watch` and its n key) one line says that `kpuzzles trace` draws
+// it. A build without the race check says how to build the trace preset and which `kpuzzles trace`
+// to run there. Driven by the registry's bug_hunt flags: the exercises come from `kpuzzles list --json`.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,7 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using Result = kpz::test::ShellResult;
 
-const std::string kNote = "bug hunt: only the trace build checks it";
+const std::string kNote =
+    KPZ_HAS_VERIFY ? "bug hunt: the race check judges your fix" : "bug hunt: only the trace build checks it";
 
 Result kpuzzles(const std::string& env, const std::string& args) {
   return kpz::test::shell("env " + env + " timeout 120 " + std::string(KPZ_KPUZZLES) + " " + args);
@@ -52,7 +54,33 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// With the race check: `run` of a bug hunt's skeleton fails before the run, every time, naming the
+// race and the command that draws it; the reference runs and passes.
+TEST(CliBugHunt, RunOfTheSkeletonIsStoppedByTheRaceCheck) {
+  if (!KPZ_HAS_VERIFY) GTEST_SKIP() << "this build has no race check";
+  const Course& c = course();
+  ASSERT_FALSE(c.hunts.empty()) << "no bug hunt in the course";
+  for (const auto& [puzzle, variant] : c.hunts) {
+    const std::string args = "run " + puzzle + " --" + variant;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      const Result r = kpuzzles("", args);
+      EXPECT_EQ(r.code, 1) << args << "\n" << r.out << r.err;
+      EXPECT_NE(r.out.find("  race: RACE on "), std::string::npos) << args << "\n" << r.out;
+      EXPECT_NE(r.out.find("kpuzzles trace " + puzzle + " --" + variant), std::string::npos) << r.out;
+    }
+    const Result j = kpuzzles("", args + " --json");
+    EXPECT_EQ(count(j.out, "\n"), 1) << j.out;
+    const kpz::Json answer = kpz::Json::parse(j.out);
+    ASSERT_FALSE(answer["race_check"]["findings"].items().empty()) << j.out;
+    EXPECT_EQ(answer["race_check"]["findings"].items().front()["kind"].as_string(), "race") << j.out;
+    const Result ref = kpuzzles("", args + " --reference");
+    EXPECT_EQ(ref.code, 0) << ref.out << ref.err;
+    EXPECT_EQ(ref.out.find("race:"), std::string::npos) << ref.out;
+  }
+}
+
 TEST(CliBugHunt, RunSaysHowToBuildAndRunTheTraceBuild) {
+  if (KPZ_HAS_VERIFY) GTEST_SKIP() << "the race check judges bug hunts in this build";
   const Course& c = course();
   ASSERT_FALSE(c.hunts.empty()) << "no bug hunt in the course";
   ASSERT_FALSE(c.others.empty());
@@ -79,6 +107,7 @@ TEST(CliBugHunt, RunSaysHowToBuildAndRunTheTraceBuild) {
 }
 
 TEST(CliBugHunt, RunPointsAtAnExistingTraceBuild) {
+  if (KPZ_HAS_VERIFY) GTEST_SKIP() << "the race check judges bug hunts in this build";
   const Course& c = course();
   ASSERT_FALSE(c.hunts.empty());
   const fs::path source = testing::TempDir() + "kpz_cli_bug_hunt_source";
@@ -113,6 +142,8 @@ TEST(CliBugHunt, WatchSaysSoWhenItIsOnABugHunt) {
   EXPECT_EQ(screen.code, 0) << screen.out << screen.err;
   EXPECT_NE(screen.out.find(kNote), std::string::npos) << screen.out;
   EXPECT_NE(screen.out.find("trace " + puzzle + " --" + variant), std::string::npos) << screen.out;
+  if (KPZ_HAS_VERIFY)  // the race check's verdict on the skeleton, on the first check
+    EXPECT_NE(screen.out.find("race: RACE on "), std::string::npos) << screen.out;
   const Result json = watch(puzzle, variant, "--json");
   EXPECT_NE(json.out.find("\"trace_build\":\"" + kNote), std::string::npos) << json.out;
   const auto& [other, other_variant] = c.others.front();

@@ -201,9 +201,25 @@ TEST(Cli, DoctorNamesKokkosKernels) {
   }
 }
 
-TEST(Cli, TraceNeedsTheTraceBuild) {
-  expect_usage_error("trace conv1d --simple", "cmake --preset trace");
-  expect_usage_error("trace", "cmake --preset trace");
+// A host build traces with the puzzle's race check: the variant's own configuration and its whole
+// report (exit 0 clean, 1 a bug); what needs other configurations or files needs the trace build.
+TEST(Cli, TraceRunsTheRaceCheckOrNeedsTheTraceBuild) {
+  if (!KPZ_HAS_VERIFY) {
+    expect_usage_error("trace conv1d --simple", "cmake --preset trace");
+    expect_usage_error("trace", "cmake --preset trace");
+    return;
+  }
+  const Result ref = kpuzzles("trace conv1d --simple --reference");
+  EXPECT_EQ(ref.code, 0) << ref.out << ref.err;
+  EXPECT_NE(ref.out.find("conv1d --simple (reference): race-free"), std::string::npos) << ref.out;
+  const Result hunt = kpuzzles("trace conv1d --bug-missing-barrier");
+  EXPECT_EQ(hunt.code, 1) << hunt.out << hunt.err;
+  EXPECT_NE(hunt.out.find("RACE on scratch s_a"), std::string::npos) << hunt.out;
+  expect_usage_error("trace conv1d --simple --size 9", "needs the trace build");
+  expect_usage_error("trace conv1d --simple --team-size 3", "needs the trace build");
+  expect_usage_error("trace conv1d --simple --no-svg", "needs the trace build");
+  expect_usage_error("trace --all", "needs the trace build");
+  expect_usage_error("trace", "puzzle");
 }
 
 TEST(Cli, BugHuntsAreListedAsBugHunts) {
@@ -363,9 +379,11 @@ TEST(CliLearner, DoctorSaysWhatRunsAndHowToFixTheSetup) {
   if (!KPZ_HAS_CUDA) {
     // Threads on one core has nothing better to advise (its barriers spin: no more threads than cores).
     const bool one_core = std::thread::hardware_concurrency() <= 1;
-    const char* advice = omp       ? "export OMP_NUM_THREADS=8"
-                         : threads ? "export KOKKOS_NUM_THREADS="
-                                   : "cmake --preset threads";
+    // With the race check (teams of four, traced) few threads hide nothing: doctor says why.
+    const char* advice = omp && KPZ_HAS_VERIFY ? "the race check traces teams of 4"
+                         : omp                 ? "export OMP_NUM_THREADS=8"
+                         : threads             ? "export KOKKOS_NUM_THREADS="
+                                               : "cmake --preset threads";
     if (!(threads && one_core)) EXPECT_NE(one.out.find(advice), std::string::npos) << one.out;
     if (threads) EXPECT_EQ(one.out.find("OMP_NUM_THREADS"), std::string::npos) << one.out;
   }

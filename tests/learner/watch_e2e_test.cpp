@@ -192,9 +192,11 @@ class WatchE2E : public ::testing::Test {
     return std::find(bug_hunts_.begin(), bug_hunts_.end(), id) != bug_hunts_.end();
   }
 
-  // The puzzle's exercises that the solved sandbox solves: a bug hunt passes only by luck
-  // outside the trace build, so it is never recorded as solved there.
-  static bool solvable_here(const std::string& id) { return id.rfind(kPuzzle + "/", 0) == 0 && !is_bug_hunt(id); }
+  // The puzzle's exercises that the solved sandbox solves: with the race check every one of them;
+  // without it a bug hunt passes only by luck, so it is never recorded as solved.
+  static bool solvable_here(const std::string& id) {
+    return id.rfind(kPuzzle + "/", 0) == 0 && (KPZ_HAS_VERIFY || !is_bug_hunt(id));
+  }
 
   static int variants_of_puzzle() {
     return static_cast<int>(std::count_if(course_.begin(), course_.end(), solvable_here));
@@ -265,15 +267,19 @@ TEST_F(WatchE2E, SaveRebuildsAndShowsTheFailTheCompileErrorThePassAndTheProgress
   }
   const std::string next_label = next.substr(0, next.find('/')) + " --" + next.substr(next.find('/') + 1);
   EXPECT_TRUE(w.wait_for(next_label + "  \\(exercise \\d+ of " + total() + "\\)", 60)) << w.screen();
-  // Landing on a bug hunt outside the trace build says so, with the trace build's commands.
+  // Landing on a bug hunt says who judges it: the race check, or else only the trace build.
   if (is_bug_hunt(next))
-    EXPECT_TRUE(w.wait_for("bug hunt: only the trace build checks it: cmake --preset trace && [^\n]*trace " +
-                               next.substr(0, next.find('/')),
+    EXPECT_TRUE(w.wait_for(KPZ_HAS_VERIFY ? "bug hunt: the race check judges your fix"
+                                          : "bug hunt: only the trace build checks it: cmake --preset trace && "
+                                            "[^\n]*trace " +
+                                                next.substr(0, next.find('/')),
                            10))
         << w.screen();
-  // A bug hunt's skeleton fails, or passes by luck and is told so.
-  EXPECT_TRUE(w.wait_for(is_bug_hunt(next) ? "FAIL  kpuzzles run " + next_label + "|bug hunt: this passes by luck"
-                                           : "FAIL  kpuzzles run " + next_label,
+  // A bug hunt's skeleton fails (the race check) or, without the race check, passes by luck and
+  // is told so.
+  EXPECT_TRUE(w.wait_for(is_bug_hunt(next) && !KPZ_HAS_VERIFY
+                             ? "FAIL  kpuzzles run " + next_label + "|bug hunt: this passes by luck"
+                             : "FAIL  kpuzzles run " + next_label,
                          120))
       << w.screen();
   w.send('l');

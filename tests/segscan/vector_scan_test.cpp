@@ -130,6 +130,20 @@ TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
         }
 }
 
+TEST_P(VectorScan, RowsGivenByTheOption) {
+  // --row: many short rows per tile (the race check's configuration: rows of 4), rows of two,
+  // rows that do not divide the tile, and rows longer than the tile.
+  for (const int vl : kpz::test::vector_lengths(GetParam(), {1, 4, 32}))
+    for (const int row : {2, 4, 7, 5000})
+      for (const int mean : {3, 40}) {
+        const auto r = run(
+            {"vector-scan", {{"size", 3001}, {"tile", 32}, {"row", row}, {"mean-length", mean}}, 0, 21u + row + mean},
+            vl);
+        KPZ_EXPECT_PASS(r) << "row " << row << " mean length " << mean << " vector length " << vl;
+        EXPECT_EQ(config_int(r, "row"), row);
+      }
+}
+
 TEST(VectorScanRow, ShortSegmentsGetShortRows) {
   namespace ss = kpz::segscan;
   EXPECT_EQ(ss::vector_scan_row(100, 20), ss::kShortSegmentRow);  // a mean of 5

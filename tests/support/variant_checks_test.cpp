@@ -10,8 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "kpz/json.hpp"
 #include "kpz/params.hpp"
 #include "kpz_test.hpp"
+#include "shell.hpp"
+
+#ifndef KPZ_TEST_VERIFIER
+#define KPZ_TEST_VERIFIER ""
+#endif
 
 namespace {
 
@@ -151,6 +157,38 @@ std::vector<VariantCheck> first_space_variants() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, Seeds, ::testing::ValuesIn(first_space_variants()),
+                         [](const auto& info) { return test_name(info.param, ""); });
+
+// The race check `kpuzzles check` runs before the cases (framework/cli/race_check.hpp): the
+// puzzle's verifier traces the variant's configuration, deterministically. A variant it cannot
+// trace says why and is skipped; the learner's suite fails on a race as `check` does.
+class RaceCheck : public ::testing::TestWithParam<VariantCheck> {};
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RaceCheck);
+
+TEST_P(RaceCheck, TracedRunIsCleanAndCorrect) {
+  const std::string verifier = KPZ_TEST_VERIFIER;
+  const bool reference = kpz::test::impl_under_test() == kpz::Impl::reference;
+  const std::string command = verifier + " " + GetParam().variant + (reference ? " --reference" : "");
+  const kpz::test::ShellResult r = kpz::test::shell(command + " 2>&1");
+  kpz::Json verdict;
+  ASSERT_NO_THROW(verdict = kpz::Json::parse(r.out.substr(r.out.rfind('{')))) << command << "\n" << r.out;
+  if (!verdict["judged"].as_bool()) GTEST_SKIP() << "not traceable: " << verdict["reason"].as_string();
+  std::string findings;
+  for (const auto& f : verdict["findings"].items())
+    findings += "\n  " + f["kind"].as_string() + ": " + f["headline"].as_string();
+  EXPECT_EQ(r.code, 0) << command << findings;
+  EXPECT_TRUE(findings.empty()) << command << findings << "\n  (kpuzzles trace " << KPZ_TEST_PUZZLE << " --"
+                                << GetParam().variant << (reference ? " --reference" : "") << " draws it)";
+}
+
+std::vector<VariantCheck> verified_variants() {
+  if (std::string(KPZ_TEST_VERIFIER).empty()) return {};  // this build has no race check
+  std::vector<VariantCheck> cases;
+  for (const auto& variant : puzzle_under_test().variants) cases.push_back({"traced", variant.name, -1});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, RaceCheck, ::testing::ValuesIn(verified_variants()),
                          [](const auto& info) { return test_name(info.param, ""); });
 
 }  // namespace

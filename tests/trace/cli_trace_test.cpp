@@ -70,20 +70,35 @@ TEST(TraceCli, BadUsageIsExitTwoOnOneLine) {
   }
 }
 
-// Variants that cannot be traced by design say so on one line and exit 2, never crash.
+// Variants that cannot be traced by design say so on one line and exit 2, never crash; so does a
+// team size given to a variant of flat kernels only.
 TEST(TraceCli, UntraceableVariantsExitTwoWithTheReason) {
-  for (const char* args : {"trace reduce --builtin --reference --no-svg", "trace reduce --persistent --no-svg"}) {
+  for (const char* args : {"trace reduce --persistent --reference --no-svg", "trace reduce --persistent --no-svg"}) {
     const Result r = kpuzzles(args);
     EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
     EXPECT_NE(r.err.find("cannot be traced: "), std::string::npos) << args << ": " << r.err;
   }
+  const Result r = kpuzzles("trace basics --axpy --reference --team-size 4 --no-svg");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--team-size does not apply to basics --axpy"), std::string::npos) << r.err;
+}
+
+// basics --histogram's reference is traced: the report draws its flat kernels and is clean (the
+// same kernel with a plain `+=` races: flat_test.cpp).
+TEST(TraceCli, AFlatVariantIsTracedWithItsKernels) {
+  const Result r = kpuzzles("trace basics --histogram --reference --no-svg");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("flat kernel \"basics::histogram_atomic\", RangePolicy [0, 12): 12 iterations"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("flat kernels: 0 racing elements"), std::string::npos) << r.out;
 }
 
 // Every puzzle, every reference variant: clean, and within the time limit (5 s on two
 // cores) for the whole puzzle, both distributions.
 TEST(TraceCli, EveryPuzzleTracesCleanlyInUnderFiveSeconds) {
-  for (const char* puzzle : {"conv1d", "butterfly", "bin-extract", "reduce", "segscan"}) {
+  for (const char* puzzle : {"basics", "conv1d", "butterfly", "bin-extract", "reduce", "segscan"}) {
     const Result list = kpuzzles(std::string("run ") + puzzle + " --help");
     std::istringstream lines(list.out);
     int variants = 0;
@@ -125,7 +140,8 @@ TEST(TraceCli, DoctorRunsInTheTraceBuild) {
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("puzzles on this build"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("--builtin: not in the trace build: reduce --builtin cannot be traced: "), std::string::npos)
+  EXPECT_NE(r.out.find("--persistent: not in the trace build: reduce --persistent cannot be traced: "),
+            std::string::npos)
       << r.out;
   EXPECT_LT(seconds, 60.0);
   const Result json = kpuzzles("doctor --json");

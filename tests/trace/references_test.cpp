@@ -1,6 +1,7 @@
 // Every traceable variant of every registered puzzle: the reference is race-free, reads no
 // scratch it did not write, stays within its budget and is correct, under both TeamThreadRange
-// distributions (CUDA's cyclic one and the host's blockwise one) and several team sizes.
+// distributions (CUDA's cyclic one and the host's blockwise one) and several team sizes; variants
+// of flat kernels only (RangePolicy, MDRangePolicy) once, without a team size.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
+#include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/trace/puzzle.hpp"
 #include "kpz/transfer.hpp"
@@ -29,9 +31,10 @@ std::vector<Case> traceable_variants() {
 
 TEST(References, EveryTraceableReferenceIsCleanForEveryTeamSize) {
   const auto cases = traceable_variants();
-  ASSERT_GE(cases.size(), 30u);  // every variant of the five puzzles but reduce's two untraceable ones
+  ASSERT_GE(cases.size(), 45u);  // every variant of every puzzle but reduce --persistent
   for (const auto& c : cases) {
-    for (int team : {0, 1, 3, 8}) {  // 0: the variant's trace team size
+    for (int team : {0, 1, 3, 8}) {                                // 0: the variant's trace team size
+      if (team != 0 && c.variant->trace.team_size == 0) continue;  // flat kernels only: no team size
       kpz::trace::TraceOptions o;
       o.impl = kpz::Impl::reference;
       o.team_size = team;
@@ -42,8 +45,8 @@ TEST(References, EveryTraceableReferenceIsCleanForEveryTeamSize) {
 }
 
 // Every variant of every puzzle is traceable, or declares why it cannot be (and the trace says
-// so instead of running it). Only reduce's builtin (a Kokkos::parallel_reduce over a RangePolicy),
-// persistent (a raw Kokkos::View of Quads) and basics' steps before TeamPolicy cannot be traced.
+// so instead of running it). Only reduce's persistent (a raw Kokkos::View of Quads) cannot be
+// traced.
 TEST(References, EveryVariantIsTraceableOrSaysWhyNot) {
   std::vector<std::string> untraceable;
   for (const auto& spec : kpz::Registry::instance().all()) {
@@ -60,11 +63,34 @@ TEST(References, EveryVariantIsTraceableOrSaysWhyNot) {
       untraceable.push_back(spec.name + " --" + v.name);
     }
   }
-  // basics' flat steps have no team to trace.
   std::sort(untraceable.begin(), untraceable.end());
-  EXPECT_EQ(untraceable,
-            (std::vector<std::string>{"basics --axpy", "basics --histogram", "basics --mdrange", "basics --reduce",
-                                      "basics --scan", "basics --views", "reduce --builtin", "reduce --persistent"}));
+  EXPECT_EQ(untraceable, (std::vector<std::string>{"reduce --persistent"}));
+}
+
+// basics' flat steps and reduce --builtin are traced: one run of flat kernels whose accesses are
+// recorded (none left untraced), clean; a team size does not apply to them.
+TEST(References, FlatVariantsAreTracedAndClean) {
+  const std::vector<std::pair<std::string, std::string>> flat = {
+      {"basics", "views"}, {"basics", "axpy"},      {"basics", "mdrange"}, {"basics", "reduce"},
+      {"basics", "scan"},  {"basics", "histogram"}, {"reduce", "builtin"}};
+  for (const auto& [puzzle, variant] : flat) {
+    const auto* spec = kpz::Registry::instance().find(puzzle);
+    ASSERT_NE(spec, nullptr);
+    const auto* v = kpz::find_variant(*spec, variant);
+    ASSERT_NE(v, nullptr);
+    kpz::trace::TraceOptions o;
+    o.impl = kpz::Impl::reference;
+    const auto t = kpz::trace::trace_variant(*spec, *v, o);
+    EXPECT_TRUE(t.clean()) << kpz::trace::render_report(t, {});
+    EXPECT_TRUE(t.flat) << puzzle << " --" << variant;
+    ASSERT_EQ(t.runs.size(), 1u) << puzzle << " --" << variant;
+    const auto& rec = t.runs.front().recording;
+    EXPECT_FALSE(rec.teams.empty()) << puzzle << " --" << variant;
+    for (const auto& team : rec.teams) EXPECT_TRUE(rec.kernels[team.launch].flat.flat());
+    EXPECT_GT(rec.events.size(), 0u) << puzzle << " --" << variant;
+    o.team_size = 4;
+    EXPECT_THROW(kpz::trace::trace_variant(*spec, *v, o), kpz::UsageError) << puzzle << " --" << variant;
+  }
 }
 
 // Every budget row of every traced reference has a limit for the counts the puzzle promises.

@@ -89,7 +89,7 @@ struct TraceSpec {
   bool traceable = false;                       // false: `trace` says why not (exit 2)
   std::string not_traceable_reason;             // why it cannot be traced (empty: "not traceable yet")
   std::map<std::string, std::int64_t> options;  // a small configuration (overrides the defaults)
-  int team_size = 4;
+  int team_size = 4;                            // members per team; 0: the variant launches flat kernels only (no team)
   // The budget, from the resolved options and the run's configuration (RunReport::config).
   std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget;
 };

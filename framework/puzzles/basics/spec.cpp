@@ -48,20 +48,58 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p) {
   };
 }
 
+// The flat steps (RangePolicy, MDRangePolicy: every iteration its own member, no scratch, no
+// barrier): what each reads and writes of global memory. A flat kernel's reads of one element
+// count per iteration.
+std::vector<BudgetLimit> flat_budget(Variant variant, const Params& p) {
+  std::vector<BudgetLimit> b = {{"barriers-per-team", 0, "a flat kernel has none"},
+                                {"collectives-per-team", 0, ""},
+                                {"scratch-writes-per-team", 0, "no scratch"},
+                                {"scratch-reads-per-team", 0, "no scratch"}};
+  const auto add = [&b](const char* metric, double max, const char* why) { b.push_back({metric, max, why}); };
+  if (variant == Variant::mdrange) {
+    const double rows = static_cast<double>(p.get("rows")), cols = static_cast<double>(p.get("cols"));
+    add("global-reads", 3 * rows * cols, "in(i, j), u(i) and v(j) once per element");
+    add("global-reads-per-cell-per-team", 1, "each iteration reads in(i, j), u(i) and v(j) once");
+    add("global-writes-per-cell", 1, "each output once");
+    return b;
+  }
+  const double n = static_cast<double>(p.get("size"));
+  switch (variant) {
+    case Variant::views:
+      add("global-reads", n, "d(i) once");
+      add("global-writes-per-cell", 1, "d(i) once");
+      break;
+    case Variant::axpy:
+      add("global-reads", 2 * n, "x(i) and y(i) once, for i < N only");
+      add("global-writes-per-cell", 1, "each output once");
+      break;
+    case Variant::reduce:
+      add("global-reads", 2 * n, "x once per reduction");
+      add("global-writes-per-cell", 0, "the results are host values");
+      break;
+    case Variant::scan:
+      add("global-reads", 2 * n, "counts once per pass of the scan");
+      add("global-reads-per-cell-per-team", 2, "counts(i) once per pass");
+      add("global-writes-per-cell", 1, "offsets(i) once, in the final pass");
+      break;
+    default:  // histogram: atomic updates count as reads and writes
+      add("global-reads", 3 * n, "values once per kernel, one atomic update per value");
+      break;
+  }
+  if (variant != Variant::scan) add("global-reads-per-cell-per-team", 1, "each element once per iteration");
+  return b;
+}
+
 void set_trace_configs(PuzzleSpec& spec) {
   for (auto& v : spec.variants) {
     const Variant id = variant_of(v.name);
     if (id == Variant::team || id == Variant::scratch) {
       // The worked example: 10 elements in tiles of 4, three teams (the last one short).
       v.trace = traceable({{"size", 10}, {"tile", 4}}, 4, [id](const Params& p, const Json&) { return budget(id, p); });
-    } else if (id == Variant::views) {
-      v.trace.not_traceable_reason =
-          "it copies between host and device Views (deep_copy) around one flat RangePolicy kernel, and flat "
-          "kernels run untraced";
     } else {
-      v.trace.not_traceable_reason =
-          "it is a flat kernel (RangePolicy or MDRangePolicy, no team, no scratch, no barrier), and flat kernels "
-          "run untraced";
+      // The worked examples (the defaults, a few elements each), flat kernels only (team size 0).
+      v.trace = traceable({}, 0, [id](const Params& p, const Json&) { return flat_budget(id, p); });
     }
   }
 }

@@ -326,7 +326,7 @@ PuzzleSpec make_spec() {
   add_team_sweep(spec, "general", {CheckCase{{"size", 32 * 1000}, {"group-size", 32}}});
   add_team_sweep(spec, "parallel-sum", {CheckCase{{"size", 8 * 77}, {"group-size", 8}, {"tile", 64}}});
   add_team_sweep(spec, "vector", {CheckCase{{"size", 32 * 1000}, {"group-size", 32}, {"tile", 256}}});
-  // The bug hunt's reference (the exercise passes these too, by luck: only `kpuzzles trace` tells).
+  // The bug hunt's reference (the exercise passes these too, by luck: the race check tells).
   add_team_sweep(spec, "bug-in-place",
                  {CheckCase{{"size", 48}, {"group-size", 8}, {"tile", 16}},
                   CheckCase{{"size", 96}, {"group-size", 32}, {"tile", 32}},
@@ -351,7 +351,8 @@ PuzzleSpec make_spec() {
           "each lane several elements, above W leaves lanes idle");
     } else if (s.space != "serial" && s.team_size_max < 8) {
       lines.push_back("a group of 32 lanes is shared by at most " + std::to_string(s.team_size_max) +
-                      " team members here: a barrier in the wrong place can pass; " +
+                      " team members here: a barrier in the wrong place can pass the run (the race check, "
+                      "which traces groups of 8, still fails it); without the race check " +
                       (s.space == "threads"
                            ? "check on a machine with 8 cores as well (KOKKOS_NUM_THREADS=8), or on OpenMP"
                            : "run with OMP_NUM_THREADS=8 as well"));

@@ -29,7 +29,10 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   const bool vector_kind = kind == Kind::vector_scan;
   const LaunchShape lshape = segscan_shape(space, req, kind);
   const int team_size = lshape.team_size;
-  Launch launch{team_size, lshape.tile, lshape.vector_length};
+  Launch launch{.team_size = team_size, .tile = lshape.tile, .vector_length = lshape.vector_length};
+  // --vector-scan's row: the option, else the host's choice for the data (vector_scan_row); the
+  // scratch check before the data exist takes the shorter of the two automatic rows (more rows).
+  const int row_option = vector_kind ? static_cast<int>(req.params.get("row")) : 0;
   MergePathPlan plan = default_merge_path_plan<Space>(team_size, spmv_kind);
   if (merge_path) {
     if (req.params.get("tile")) {
@@ -40,9 +43,11 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
                          "segscan merge path with " + std::to_string(plan.tile_items) + " items per team");
     check_scratch<Space>(merge_path_carry_scratch_bytes<Space, T>(plan), 0, "segscan merge path carry scan");
   } else if (vector_kind) {
-    check_scratch_option<Space>(
-        "segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements", "--tile", launch.tile, 0,
-        [&](int x) { return vector_scan_scratch_bytes<Space, T>(x, launch.vector_length, kShortSegmentRow); });
+    check_scratch_option<Space>("segscan --vector-scan with a tile of " + std::to_string(launch.tile) + " elements",
+                                "--tile", launch.tile, 0, [&](int x) {
+                                  return vector_scan_scratch_bytes<Space, T>(
+                                      x, launch.vector_length, row_option ? row_option : kShortSegmentRow);
+                                });
   } else {
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
     check_scratch_option<Space>(
@@ -59,6 +64,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   if (const std::int64_t bad = req.params.get("bad-input")) apply_bad_input(bad, offsets, n, what, n_name);
   segments::validate_offsets(offsets, n, what, n_name);
   const std::int64_t segs = segments::count(offsets);
+  if (vector_kind) launch.row = row_option ? row_option : vector_scan_row(n, segs);
   const std::vector<int> offsets32(offsets.begin(), offsets.end());
 
   std::vector<T> values, matrix_values, x;
@@ -147,8 +153,8 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   report.config.set("longest", segments::longest(offsets)).set("mean_length", mean).set("shape", shape_name(shape));
   report.config.set("values", ints ? "int" : "float").set("team_size", team_size);
   report.config.set("vector_length", vector_kind ? launch.vector_length : 1);
-  // The row the reference's launch chose for these data (both rows are tested: vector_scan_test).
-  if (vector_kind) report.config.set("row", vector_scan_row(n, segs));
+  // The row the launch took for these data (both automatic rows are tested: vector_scan_test).
+  if (vector_kind) report.config.set("row", launch.row);
   if (!vector_kind && req.vector_length > 1)
     report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   if (merge_path) {

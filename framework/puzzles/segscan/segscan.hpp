@@ -51,6 +51,7 @@ struct Launch {
   int team_size;          // team members per team
   int tile;               // elements per team (multi-team scan); the single-team kernels use N
   int vector_length = 1;  // vector lanes per member (--vector-scan's ThreadVectorRange scans)
+  int row = 0;            // --vector-scan: elements per row, one member's vector scan (vector_scan_row)
 };
 
 inline int next_pow2(int n) {
@@ -119,7 +120,8 @@ constexpr int kVectorScanRow = 2048;
 constexpr int kShortSegmentRow = 512;
 constexpr int kShortSegments = 8;
 
-// The row of --vector-scan for n elements in `segments` segments (the host decides, per launch).
+// The row of --vector-scan for n elements in `segments` segments (the host decides, per launch,
+// unless told: `--row`, which the trace configuration sets small so that a tile has several rows).
 inline int vector_scan_row(std::int64_t n, std::int64_t segments) {
   return segments > 0 && n < kShortSegments * segments ? kShortSegmentRow : kVectorScanRow;
 }

@@ -64,6 +64,10 @@ PuzzleSpec make_spec() {
                         1 << 13};
   const OptionSpec vtile{"tile", "elements per team (0: the launch shape's: 16384 on a GPU, 4096 on a CPU)", 0, 0,
                          1 << 15};
+  const OptionSpec row{"row",
+                       "elements per row, one member's vector scan (0: 512 where segments average under 8 "
+                       "elements, else 2048)",
+                       0, 0, 1 << 15};
   const OptionSpec merge{"merge-path", "1: run the framework's merge-path kernel (the benchmark's) instead of yours", 0,
                          0, 1};
   auto size = [](std::int64_t fallback, std::int64_t max, const char* help) {
@@ -99,7 +103,7 @@ PuzzleSpec make_spec() {
       {"vector-scan",
        "segment totals with Kokkos' vector-level parallel_scan and the segmented operator as a reducer: "
        "rows on lanes, rows and tiles stitched by carries",
-       {size((1 << 20) + 3, kMaxSize, "N values (random values and segments)"), mean, ints, shape, bad, vtile}},
+       {size((1 << 20) + 3, kMaxSize, "N values (random values and segments)"), mean, ints, shape, bad, vtile, row}},
   };
   // The learner loop: the function each variant exercises (`combine`, which every variant uses,
   // comes with all of them), the cases it must pass besides its defaults, and the course order.

@@ -1,7 +1,8 @@
 // segscan's `kpuzzles trace` configurations and budgets (docs/tracing.md). The one-team scans
 // run the worked example (ten elements); the multi-team kernels run a few dozen elements in tiles
 // of 8 (the scan of the tiles' carries is a second, smaller multi-team launch). Flat RangePolicy
-// kernels (head flags, gathers, products) run untraced; the report counts their accesses.
+// kernels (head flags, gathers, products) are traced too, every iteration its own member: a
+// flat kernel's reads of one element count per iteration, not per launch.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -65,7 +66,9 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
                  "nothing per element"});
   } else {
     // multi-team, reduce, spmv: per tile a Hillis-Steele scan, the aggregates, then the carry-in.
-    b.push_back({"global-reads-per-cell-per-team", std::max(1.0, team),
+    // reduce and spmv: their flat kernels (one iteration per segment) read an offset twice, as a
+    // bound and as an index.
+    b.push_back({"global-reads-per-cell-per-team", std::max(kind == Kind::multi_team ? 1.0 : 2.0, team),
                  "each value and flag once; every member reads its tile's carry and first head"});
     b.push_back({"barriers-per-team", 1 + steps, "after staging, then one per step of the tile's scan"});
     b.push_back({"scratch-writes-per-team", tile * (1 + steps), "staged once, then once per step"});
@@ -87,7 +90,9 @@ void set_trace_configs(PuzzleSpec& spec) {
       options["tile"] = 8;
       options["mean-length"] = kind == Kind::spmv ? 2 : 5;
       if (kind != Kind::vector_scan) options["merge-path"] = 0;  // the learner's kernels, not the merge path
-      if (kind == Kind::vector_scan) options["tile"] = 16;       // 3 tiles of one short row each
+      // --vector-scan: 3 tiles (16, 16, 8 elements) of rows of 4, one row per member: the rows'
+      // carries cross members, so a missing barrier between the rows' steps shows.
+      if (kind == Kind::vector_scan) options["tile"] = 16, options["row"] = 4;
     }
     v.trace = traceable(options, 4, [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include "diagram_rows.hpp"
@@ -98,6 +99,7 @@ Analysis analyze(const Recording& rec) {
   std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return key(x) < key(y); });
 
   std::vector<Actor> actors;
+  std::set<std::tuple<std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t, Access>> seen;
   for (std::size_t g = 0; g < order.size();) {
     std::size_t h = g;
     const Event& first = ev[order[g]];
@@ -105,23 +107,34 @@ Analysis analyze(const Recording& rec) {
     while (h < order.size() && ev[order[h]].launch == first.launch && ev[order[h]].addr == first.addr &&
            (!scratch || ev[order[h]].league == first.league) && rec.views[ev[order[h]].view].scratch == scratch)
       ++h;
-    // Distinct accessors in event order.
+    // Distinct accessors in event order (a flat kernel may have thousands of iterations on one
+    // element: a set, not a scan of the list).
     actors.clear();
+    seen.clear();
     for (std::size_t k = g; k < h; ++k) {
       const Actor act = actor_of(ev[order[k]]);
-      const bool seen = std::any_of(actors.begin(), actors.end(), [&](const Actor& o) {
-        return o.league == act.league && o.rank == act.rank && o.lane == act.lane && o.epoch == act.epoch &&
-               o.vepoch == act.vepoch && o.kind == act.kind;
-      });
-      if (!seen) actors.push_back(act);
+      if (seen.insert(std::make_tuple(act.league, act.rank, act.lane, act.epoch, act.vepoch, act.kind)).second)
+        actors.push_back(act);
     }
+    // The first conflicting pair (j, then i < j). Only pairs that can conflict are tried: a plain
+    // read against earlier writers, an atomic against earlier plain accesses, a plain write
+    // against everything before it.
     bool raced = false;
-    for (std::size_t j = 1; j < actors.size() && !raced; ++j)
-      for (std::size_t i = 0; i < j && !raced; ++i)
-        if (conflict(actors[i], actors[j])) {
-          a.races.push_back({first.view, first.offset, first.launch, actors[i], actors[j]});
-          raced = true;
-        }
+    std::vector<std::size_t> writers, plain;
+    for (std::size_t j = 0; j < actors.size() && !raced; ++j) {
+      const Access k = actors[j].kind;
+      auto try_pair = [&](std::size_t i) {
+        if (raced || !conflict(actors[i], actors[j])) return;
+        a.races.push_back({first.view, first.offset, first.launch, actors[i], actors[j]});
+        raced = true;
+      };
+      if (k == Access::write)
+        for (std::size_t i = 0; i < j; ++i) try_pair(i);
+      else
+        for (std::size_t i : k == Access::read ? writers : plain) try_pair(i);
+      if (writes(k)) writers.push_back(j);
+      if (k != Access::atomic) plain.push_back(j);
+    }
     if (scratch && !raced) {
       for (std::size_t k = g; k < h; ++k) {
         const Event& r = ev[order[k]];
@@ -151,7 +164,11 @@ Analysis analyze(const Recording& rec) {
 
   // Metrics.
   double global_reads = 0;
-  std::map<std::tuple<std::int32_t, std::int32_t, std::uintptr_t>, double> reads_team_cell;
+  // Per team and element; in a flat kernel every iteration is a team of its own (it shares
+  // nothing with the others: no scratch, no barrier).
+  std::vector<bool> flat(rec.kernels.size());
+  for (std::size_t k = 0; k < rec.kernels.size(); ++k) flat[k] = rec.kernels[k].flat.flat();
+  std::map<std::tuple<std::int32_t, std::int32_t, std::int32_t, std::uintptr_t>, double> reads_team_cell;
   std::map<std::pair<std::int32_t, std::uintptr_t>, double> writes_cell;
   std::map<std::pair<std::int32_t, std::int32_t>, std::pair<double, double>> scratch_team;
   for (const Event& e : ev) {
@@ -164,7 +181,8 @@ Analysis analyze(const Recording& rec) {
     }
     if (reads(e.kind)) {
       global_reads += 1;
-      reads_team_cell[{e.launch, e.league, e.addr}] += 1;
+      const bool by_iteration = e.launch >= 0 && e.launch < static_cast<std::int32_t>(flat.size()) && flat[e.launch];
+      reads_team_cell[{e.launch, e.league, by_iteration ? e.rank : -1, e.addr}] += 1;
     }
     if (writes(e.kind)) writes_cell[{e.launch, e.addr}] += 1;
   }

@@ -85,6 +85,7 @@ std::string epoch_title(const Recording& rec, const TeamInfo& t, int epoch) {
       if (s.launch == t.launch && s.league == t.league && s.epoch == starts) return &s;
     return nullptr;
   };
+  if (rec.kernels[t.launch].flat.flat()) return "every iteration (a flat kernel has no barriers)";
   const SyncInfo* before = sync(epoch);
   const SyncInfo* after = sync(epoch + 1);
   std::string s = "epoch " + std::to_string(epoch) + ": ";
@@ -97,6 +98,12 @@ std::string epoch_title(const Recording& rec, const TeamInfo& t, int epoch) {
 
 std::string team_title(const Recording& rec, const TeamInfo& t) {
   const KernelInfo& k = rec.kernels[t.launch];
+  if (k.flat.flat()) {
+    const std::int64_t n = k.flat.iterations();
+    return (k.label.empty() ? std::string("flat kernel") : "flat kernel \"" + k.label + "\"") + ", " +
+           k.flat.describe() + ": " + std::to_string(n) + " iteration" + (n == 1 ? "" : "s") +
+           " (a cell: the iteration's rank)";
+  }
   std::string s = "team " + std::to_string(t.league) + " of " + std::to_string(k.league_size);
   if (!k.label.empty()) s += ", kernel \"" + k.label + "\"";
   s += ", " + std::to_string(t.team_size) + " member" + (t.team_size == 1 ? "" : "s");
@@ -104,6 +111,20 @@ std::string team_title(const Recording& rec, const TeamInfo& t) {
   s += ", TeamThreadRange ";
   s += rec.distribution == Distribution::cyclic ? "cyclic (as on CUDA)" : "blockwise (as on OpenMP and Serial)";
   return s;
+}
+
+bool is_flat(const Recording& rec, const TeamInfo& t) {
+  return rec.kernels[t.launch].flat.flat();
+}
+
+std::string not_drawn(const Recording& rec, const std::vector<TeamBlocks>& blocks, std::size_t from) {
+  std::size_t teams = 0, flat = 0;
+  for (std::size_t b = from; b < blocks.size(); ++b) ++(is_flat(rec, *blocks[b].team) ? flat : teams);
+  std::string s = "(";
+  if (teams) s += std::to_string(teams) + " more teams";
+  if (teams && flat) s += " and ";
+  if (flat) s += std::to_string(flat) + (teams ? "" : " more") + " flat kernel" + (flat == 1 ? "" : "s");
+  return s + " not drawn";
 }
 
 }  // namespace kpz::trace::rows

@@ -47,7 +47,11 @@ std::int64_t view_span(const Recording& rec, std::int32_t view);
 std::vector<TeamBlocks> blocks_of(const Recording& rec, const Analysis& a);
 // "epoch 1: after team_barrier (file:line) -> end"
 std::string epoch_title(const Recording& rec, const TeamInfo& t, int epoch);
-// "team 0 of 4, kernel "k", 8 members, TeamThreadRange cyclic (as on CUDA)"
+// "team 0 of 4, kernel "k", 8 members, TeamThreadRange cyclic (as on CUDA)", or for a flat
+// kernel "flat kernel "k", RangePolicy [0, 12): 12 iterations, ..."
 std::string team_title(const Recording& rec, const TeamInfo& t);
+bool is_flat(const Recording& rec, const TeamInfo& t);
+// "(2 more teams and 1 flat kernel not drawn" for the blocks from `from` on.
+std::string not_drawn(const Recording& rec, const std::vector<TeamBlocks>& blocks, std::size_t from);
 
 }  // namespace kpz::trace::rows

@@ -57,17 +57,25 @@ VariantTrace trace_variant(const PuzzleSpec& spec, const VariantSpec& variant, c
   req.space = "serial";
   req.seed = o.seed;
   req.keep_arrays = true;
-  req.team_size = o.team_size ? o.team_size : variant.trace.team_size;
-  if (req.team_size < 1 || req.team_size > kMaxTeamSize)
+  // A variant of flat kernels only (trace team size 0) launches no team: one run, no team size,
+  // and the TeamThreadRange distributions do not apply.
+  t.flat = variant.trace.team_size == 0;
+  if (t.flat && o.team_size != 0)
+    throw UsageError("--team-size does not apply to " + spec.name + " --" + variant.name +
+                     ": it launches flat kernels (RangePolicy, MDRangePolicy) only");
+  req.team_size = t.flat ? 0 : o.team_size ? o.team_size : variant.trace.team_size;
+  if (!t.flat && (req.team_size < 1 || req.team_size > kMaxTeamSize))
     throw UsageError("--team-size " + std::to_string(req.team_size) + " is not allowed in a trace: use 1.." +
                      std::to_string(kMaxTeamSize));
+  std::vector<Distribution> distributions = o.distributions;
+  if (t.flat && distributions.size() > 1) distributions.resize(1);
   // The variant's trace configuration (the options it declares), the caller's options over it.
   OptionValues given;
   for (const auto& opt : variant.options)
     if (auto it = variant.trace.options.find(opt.name); it != variant.trace.options.end()) given[opt.name] = it->second;
   for (const auto& [name, value] : o.options) given[name] = value;
   req.params = resolve_params(spec, variant, given);
-  for (Distribution d : o.distributions) {
+  for (Distribution d : distributions) {
     DistributionRun run;
     run.distribution = d;
     {
@@ -123,12 +131,17 @@ std::string number(double v) {
 std::string configuration(const VariantTrace& t) {
   std::string s;
   for (const auto& [name, value] : t.request.params.values()) s += name + "=" + std::to_string(value) + " ";
-  s += "team-size=" + std::to_string(t.request.team_size) + " seed=" + std::to_string(t.request.seed);
+  if (!t.flat) s += "team-size=" + std::to_string(t.request.team_size) + " ";
+  s += "seed=" + std::to_string(t.request.seed);
   if (!t.runs.empty()) s += "; run: " + t.runs.front().report.config.dump();
   return s;
 }
 
 }  // namespace
+
+std::string run_tag(const VariantTrace& t, const DistributionRun& r) {
+  return t.flat ? std::string("flat kernels") : std::string("TeamThreadRange ") + to_string(r.distribution);
+}
 
 std::string render_budget(const VariantTrace& t) {
   std::string out = "budget (the largest value over the runs)\n";
@@ -151,26 +164,35 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
   const std::string who = t.puzzle + " --" + t.variant + " (" + std::string(to_string(t.impl)) + ")";
   if (!t.not_traceable.empty()) return t.not_traceable + "\n";
   out += "trace " + who + ": " + configuration(t) + "\n";
-  out +=
-      "cells: a digit is the member (team rank) that touched the element, * several members, . none; "
-      "^ marks a race\n\n";
+  bool any_flat = false;
+  for (const auto& r : t.runs)
+    for (const KernelInfo& k : r.recording.kernels) any_flat |= k.flat.flat();
+  if (t.flat)
+    out +=
+        "cells: a character is the iteration (its rank: 0-9, a-z, # from 36 on) that touched the element, * several "
+        "iterations, . none; ^ marks a race\n\n";
+  else
+    out += std::string(
+               "cells: a digit is the member (team rank) that touched the element, * several members, . none; "
+               "^ marks a race") +
+           (any_flat ? "\n(in a flat kernel: the iteration, by its rank)" : "") + "\n\n";
   if (!t.runs.empty()) out += text_diagram(t.runs.front().recording, t.runs.front().analysis, o);
   out += "\n";
   std::set<std::string> seen;
   for (std::size_t i = 0; i < t.runs.size(); ++i) {
     const auto& r = t.runs[i];
-    const std::string tag = std::string("TeamThreadRange ") + to_string(r.distribution);
+    const std::string tag = run_tag(t, r);
     if (!r.kernel_error.empty()) out += "KERNEL ERROR (" + tag + "): " + r.kernel_error + "\n";
     const std::string problems = problems_text(r.recording, r.analysis, 6, &seen);
     if (!problems.empty()) out += (i == 0 ? "" : "also with " + tag + ":\n") + problems;
     if (r.recording.untraced)
       out += tag + ": note: " + std::to_string(r.recording.untraced) +
-             " accesses outside team kernels were not traced (host code or RangePolicy kernels)\n";
+             " accesses outside kernels were not traced (host code, or a kernel launched over a plain count)\n";
   }
   out += render_budget(t);
   out += "\n";
   for (const auto& r : t.runs) {
-    out += std::string("TeamThreadRange ") + to_string(r.distribution) + ": ";
+    out += run_tag(t, r) + ": ";
     out += std::to_string(r.analysis.races.size()) + " racing elements, " +
            std::to_string(r.analysis.uninitialized.size()) + " uninitialised scratch reads, result ";
     if (!r.kernel_error.empty())
@@ -201,7 +223,7 @@ std::string render_report(const VariantTrace& t, const DiagramOptions& o) {
     std::vector<std::string> why;
     if (t.races()) why.push_back("races");
     if (t.uninitialized()) why.push_back("uninitialised scratch reads");
-    if (!t.kernel_ok()) why.push_back("misuse of the team API");
+    if (!t.kernel_ok()) why.push_back(t.flat ? "kernel error" : "misuse of the team API");
     if (!t.within_budget()) why.push_back("over budget");
     if (!t.correct() && t.kernel_ok()) why.push_back("wrong result");
     verdict = "FAILED: " + join(why, ", ");
@@ -220,7 +242,7 @@ std::string render_svg(const VariantTrace& t, const DiagramOptions& o) {
     title += (first ? "" : ", ") + name + " " + std::to_string(value);
     first = false;
   }
-  title += ", team size " + std::to_string(t.request.team_size) + ")";
+  title += t.flat ? ")" : ", team size " + std::to_string(t.request.team_size) + ")";
   return svg_diagram(r.recording, r.analysis, title, o);
 }
 

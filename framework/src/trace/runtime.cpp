@@ -2,11 +2,13 @@
 #include "kpz/trace/runtime.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <unordered_map>
 
 #include "kpz/lookup.hpp"
+#include "kpz/trace/analysis.hpp"
 #include "kpz/trace/source.hpp"
 #include "runtime_internal.hpp"
 
@@ -99,6 +101,13 @@ std::int32_t Session::begin_kernel(const std::string& label, int league_size, in
   return static_cast<std::int32_t>(rec_.kernels.size() - 1);
 }
 
+std::int32_t Session::begin_flat_kernel(const std::string& label, const FlatShape& shape) {
+  const std::int64_t n = shape.iterations();
+  KernelInfo k{label, 1, static_cast<int>(std::min<std::int64_t>(n, std::numeric_limits<int>::max())), 1, shape};
+  rec_.kernels.push_back(std::move(k));
+  return static_cast<std::int32_t>(rec_.kernels.size() - 1);
+}
+
 void Session::record(const Event& e) {
   if (rec_.events.size() >= max_events_)
     throw TooLarge("more than " + std::to_string(max_events_) + " recorded accesses");
@@ -176,16 +185,27 @@ void record_access(const void* view_data, bool scratch, const void* elem, std::i
   e.loc = s->location(loc);
   e.kind = kind;
   s->record(e);
+  if (m->scan_prefix_pass && kind != Access::read)
+    throw KernelError("parallel_scan: " + m->flat->iteration(m->rank) + " writes " + cell_name(rec, view, offset) +
+                      " at " + where(loc) +
+                      " in a call with final == false. Kokkos calls the functor with final == false to add up "
+                      "partial sums (on a GPU once per block, before the final pass) and requires those calls to "
+                      "have no side effects: write only when final is true");
 }
 
 void note_scratch_view(const void* data, std::size_t elem_size, const std::vector<std::int64_t>& extents,
                        const std::vector<std::int64_t>& strides, std::size_t bytes_requested, Loc loc) {
   MemberCore* m = tl_member;
   if (!m) return;
+  const int level = m->scratch_level == 1 ? 1 : 0;
+  m->scratch_carved[level] += bytes_requested;
   if (!data && bytes_requested > 0)
-    throw KernelError("the scratch view at " + where(loc) + " needs " + std::to_string(bytes_requested) +
-                      " more bytes than the team's scratch has left: the policy's set_scratch_size asks for too "
-                      "little (Kokkos would hand out a null pointer silently)");
+    throw KernelError("scratch level " + std::to_string(level) + ": the kernel carves at least " +
+                      std::to_string(m->scratch_carved[level]) + " bytes (the view at " + where(loc) + " needs " +
+                      std::to_string(bytes_requested) + " of them), the launch requested " +
+                      std::to_string(m->scratch_requested[level]) +
+                      " per team: set_scratch_size asks for too little (Kokkos hands out a null pointer "
+                      "silently; on a GPU the kernel reads and writes memory it does not own)");
   Session* s = g_session;
   if (!s || m->launch < 0) return;
   const std::int32_t loc_id = s->location(loc);
@@ -230,7 +250,9 @@ void throw_out_of_bounds(const void* data, const std::string& label, bool scratc
     }
   }
   std::string who;
-  if (tl_member)
+  if (tl_member && tl_member->flat)
+    who = " (" + tl_member->flat->iteration(tl_member->rank) + " of a flat kernel)";
+  else if (tl_member)
     who = " (team " + std::to_string(tl_member->league) + ", member " + std::to_string(tl_member->rank) + ")";
   throw KernelError("out of bounds: index " + std::to_string(index) + " of dimension " + std::to_string(dim) + " of " +
                     (name.empty() ? std::string("a view") : name) + " (extent " + std::to_string(extent) + ") at " +

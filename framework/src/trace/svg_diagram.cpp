@@ -1,5 +1,6 @@
 // The access diagram of a traced run as an SVG document (for the docs and `kpuzzles trace --svg`).
 #include <algorithm>
+#include <set>
 
 #include "diagram_rows.hpp"
 #include "kpz/trace/analysis.hpp"
@@ -33,6 +34,20 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
+// "member 1", "members 0, 2", "iteration 7", "iterations 0, 1, ... (40 iterations)": a flat
+// kernel's list stops after a few (thousands of iterations may share an element).
+std::string who_touched(const std::set<int>& ranks, const FlatShape* flat) {
+  constexpr std::size_t kListed = 8;
+  std::string s = std::string(flat ? "iteration" : "member") + (ranks.size() > 1 ? "s " : " ");
+  std::size_t n = 0;
+  for (int r : ranks) {
+    if (flat && n == kListed) return s + ", ... (" + std::to_string(ranks.size()) + " iterations)";
+    const std::string name = flat ? flat->iteration(r).substr(std::string("iteration ").size()) : std::to_string(r);
+    s += (n++ ? ", " : "") + name;
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string svg_diagram(const Recording& rec, const Analysis& a, const std::string& title, const DiagramOptions& o) {
@@ -54,9 +69,10 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   y += line_h + 4;
   // Legend: member colours of the first team.
   const int members = teams.empty() ? 0 : teams.front().team->team_size;
+  const bool flat_first = !teams.empty() && is_flat(rec, *teams.front().team);
   int lx = pad;
-  text(lx, y + 12, "member:", " class=\"small\"");
-  lx += 56;
+  text(lx, y + 12, flat_first ? "iteration:" : "member:", " class=\"small\"");
+  lx += flat_first ? 80 : 56;
   for (int r = 0; r < std::min(members, 36); ++r) {
     body += "<rect x=\"" + std::to_string(lx) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(cell) +
             "\" height=\"" + std::to_string(cell) + "\" fill=\"" + palette[r % 10] + "\"/>\n";
@@ -66,8 +82,8 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   body += "<rect x=\"" + std::to_string(lx + 8) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(cell) +
           "\" height=\"" + std::to_string(cell) + "\" fill=\"#d0d0d0\"/>\n";
   text(lx + 8 + cell / 2, y + 12, "*", " class=\"cell many\"");
-  text(lx + 8 + cell + 6, y + 12, "several members", " class=\"small\"");
-  lx += 8 + cell + 6 + 110;
+  text(lx + 8 + cell + 6, y + 12, flat_first ? "several iterations" : "several members", " class=\"small\"");
+  lx += 8 + cell + 6 + (flat_first ? 150 : 110);
   body += "<rect x=\"" + std::to_string(lx) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(cell) +
           "\" height=\"" + std::to_string(cell) + "\" fill=\"#ffffff\" stroke=\"#d62728\" stroke-width=\"2.5\"/>\n";
   text(lx + cell + 6, y + 12, "race", " class=\"small\"");
@@ -75,12 +91,12 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
   int drawn = 0;
   for (const TeamBlocks& tb : teams) {
     if (drawn == o.max_teams) {
-      text(pad, y + 12, "(" + std::to_string(teams.size() - static_cast<std::size_t>(drawn)) + " more teams not drawn)",
-           " class=\"small\"");
+      text(pad, y + 12, not_drawn(rec, teams, static_cast<std::size_t>(drawn)) + ")", " class=\"small\"");
       y += line_h;
       break;
     }
     ++drawn;
+    const FlatShape* flat = is_flat(rec, *tb.team) ? &rec.kernels[tb.team->launch].flat : nullptr;
     text(pad, y + 12, team_title(rec, *tb.team), " class=\"team\"");
     y += line_h + 4;
     for (const Block& b : tb.epochs) {
@@ -115,7 +131,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
             const bool raced = r.raced.count(i) != 0;
             std::string fill = "#f4f4f4", label, who;
             if (it != r.cells.end()) {
-              for (int m : it->second) who += (who.empty() ? "" : ", ") + std::to_string(m);
+              who = who_touched(it->second, flat);
               if (it->second.size() == 1) {
                 fill = palette[*it->second.begin() % 10];
                 label = std::string(1, member_char(*it->second.begin()));
@@ -129,9 +145,7 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
                     (raced ? " stroke=\"#d62728\" stroke-width=\"2.5\"" : "") + ">";
             body += "<title>" +
                     xml_escape(cell_name(rec, r.view, i) + " " + kind_word(r.kind) +
-                               (who.empty() ? std::string(": untouched")
-                                            : " by member" + std::string(it->second.size() > 1 ? "s " : " ") + who) +
-                               (raced ? " (race)" : "")) +
+                               (who.empty() ? std::string(": untouched") : " by " + who) + (raced ? " (race)" : "")) +
                     "</title></rect>\n";
             if (!label.empty())
               text(x + cell / 2, y + 12, label, label == "*" ? " class=\"cell many\"" : " class=\"cell\"");

@@ -13,7 +13,15 @@ namespace {
 
 using namespace rows;
 
-std::string member_name(const Actor& a) {
+// A flat kernel's member is an iteration, named by its indices.
+const FlatShape* flat_shape(const Recording& rec, std::int32_t launch) {
+  if (launch < 0 || launch >= static_cast<std::int32_t>(rec.kernels.size())) return nullptr;
+  const FlatShape& f = rec.kernels[launch].flat;
+  return f.flat() ? &f : nullptr;
+}
+
+std::string member_name(const Actor& a, const FlatShape* flat) {
+  if (flat) return flat->iteration(a.rank);
   std::string s = "member " + std::to_string(a.rank);
   if (a.lane >= 0) s += " lane " + std::to_string(a.lane);
   return s;
@@ -61,7 +69,8 @@ std::string problems_text(const Recording& rec, const Analysis& a, std::size_t m
     const Actor& o = &w == &r.first ? r.second : r.first;
     const std::string k = v.name + "|" + (v.scratch ? "s" : "g") + "|" + (cross ? "x" : std::to_string(r.first.epoch)) +
                           "|" + std::to_string(static_cast<int>(w.kind)) + location_name(rec, w.loc) + "|" +
-                          std::to_string(static_cast<int>(o.kind)) + location_name(rec, o.loc);
+                          std::to_string(static_cast<int>(o.kind)) + location_name(rec, o.loc) +
+                          (flat_shape(rec, r.launch) ? "|" + rec.kernels[r.launch].label : std::string());
     auto it = groups.find(k);
     if (it == groups.end()) {
       it = groups.emplace(k, Group{&r, cross, {}, {}}).first;
@@ -85,8 +94,13 @@ std::string problems_text(const Recording& rec, const Analysis& a, std::size_t m
     const ViewInfo& v = rec.views[r.view];
     std::string teams;
     for (int t : g.teams) teams += (teams.empty() ? "" : ", ") + std::to_string(t);
+    const FlatShape* flat = flat_shape(rec, r.launch);
     out += "RACE on " + std::string(v.scratch ? "scratch " : "global ") + v.name + "[" + ranges(g.offsets) + "]";
-    if (g.cross)
+    if (flat)
+      out += (rec.kernels[r.launch].label.empty() ? " in a flat kernel"
+                                                  : " in the flat kernel \"" + rec.kernels[r.launch].label + "\"") +
+             " (" + std::to_string(g.count) + (g.count == 1 ? " element)\n" : " elements)\n");
+    else if (g.cross)
       out += " between teams " + teams + "\n";
     else
       out += " in epoch " + std::to_string(r.first.epoch) + " of team" + (g.teams.size() > 1 ? "s " : " ") + teams +
@@ -96,12 +110,17 @@ std::string problems_text(const Recording& rec, const Analysis& a, std::size_t m
     const std::string cell = cell_name(rec, r.view, r.offset);
     auto line = [&](const Actor& act) {
       std::string who = g.cross ? "team " + std::to_string(act.league) + " " : std::string();
-      return "  " + who + member_name(act) + " " + verb(act.kind) + " " + cell + " at " + location_name(rec, act.loc) +
-             "\n";
+      return "  " + who + member_name(act, flat) + " " + verb(act.kind) + " " + cell + " at " +
+             location_name(rec, act.loc) + "\n";
     };
     out += line(w);
     out += line(o);
-    if (g.cross)
+    if (flat)
+      out +=
+          "  Nothing orders two iterations of a flat kernel (they run in any order, at the same time on a GPU): a "
+          "read may see the old or the new value, and two `+=` may lose an update. Update the element with an "
+          "atomic (Kokkos::atomic_add(&v(i), x)), a reducer or a ScatterView, or let one iteration own it.\n";
+    else if (g.cross)
       out +=
           "  Teams never synchronise inside a kernel: a global element one team writes must not be touched by "
           "another team.\n";
@@ -146,8 +165,8 @@ std::string text_diagram(const Recording& rec, const Analysis& a, const DiagramO
   int drawn = 0;
   for (const TeamBlocks& tb : teams) {
     if (drawn == o.max_teams) {
-      out += "(" + std::to_string(teams.size() - static_cast<std::size_t>(drawn)) +
-             " more teams not drawn; the race check and the budget cover every team)\n";
+      out += not_drawn(rec, teams, static_cast<std::size_t>(drawn)) +
+             "; the race check and the budget cover every team)\n";
       break;
     }
     ++drawn;

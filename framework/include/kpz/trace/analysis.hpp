@@ -14,7 +14,7 @@ namespace kpz::trace {
 
 enum class Metric {
   global_reads,                    // reads (and atomics) of global views, whole run
-  global_reads_per_cell_per_team,  // most reads of one global element by one team
+  global_reads_per_cell_per_team,  // most reads of one global element by one team (flat kernels: one iteration)
   global_writes_per_cell,          // most writes of one global element (all teams)
   global_reads_per_output,         // global reads / distinct global elements written
   scratch_reads_per_team,          // most scratch reads by one team

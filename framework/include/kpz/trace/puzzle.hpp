@@ -41,6 +41,7 @@ struct BudgetRow {
 struct VariantTrace {
   std::string puzzle, variant;
   Impl impl = Impl::exercise;
+  bool flat = false;  // flat kernels only (trace team size 0): one run, no team size
   RunRequest request;
   std::string not_traceable;  // non-empty: nothing was traced, and this says why
   std::vector<DistributionRun> runs;
@@ -65,6 +66,8 @@ VariantTrace trace_variant(const PuzzleSpec& spec, const VariantSpec& variant, c
 // verdict.
 std::string render_report(const VariantTrace& t, const DiagramOptions& o);
 std::string render_budget(const VariantTrace& t);
+// What a run is called in reports: "TeamThreadRange cyclic", or "flat kernels".
+std::string run_tag(const VariantTrace& t, const DistributionRun& r);
 std::string render_svg(const VariantTrace& t, const DiagramOptions& o);
 
 }  // namespace kpz::trace

@@ -91,9 +91,24 @@ struct TeamInfo {
   int collectives = 0;  // other synchronisations: team_reduce, team_scan, broadcasts, nested reduces/scans
 };
 
+// The iteration space of a flat kernel (RangePolicy, MDRangePolicy; flat.hpp): per dimension,
+// the first index and the count. A flat kernel runs as one team of league size 1 whose members are
+// its iterations, numbered row-major from 0 (the rank); there are no barriers.
+struct FlatShape {
+  std::string policy;  // "RangePolicy" or "MDRangePolicy"; empty: a team kernel
+  std::vector<std::int64_t> begin, extent;
+  bool flat() const { return !policy.empty(); }
+  std::int64_t iterations() const;
+  // The iteration of rank `linear` by its indices: "iteration 7", "iteration (1, 3)".
+  std::string iteration(std::int64_t linear) const;
+  // "RangePolicy [0, 128)", "MDRangePolicy [0, 3) x [0, 4)".
+  std::string describe() const;
+};
+
 struct KernelInfo {
   std::string label;
   int league_size, team_size, vector_length;
+  FlatShape flat = {};  // set for flat kernels
 };
 
 struct SourceLoc {
@@ -110,7 +125,7 @@ struct Recording {
   std::vector<SyncInfo> syncs;
   std::vector<TeamInfo> teams;
   std::vector<KernelInfo> kernels;
-  std::size_t untraced = 0;  // accesses through traced views outside team kernels while recording
+  std::size_t untraced = 0;  // accesses through traced views outside kernels (host code) while recording
 };
 
 // Records every traced team kernel launched while it is alive (one Session at a time).
@@ -129,6 +144,7 @@ class Session {
   // Used by the traced types.
   std::int32_t location(Loc loc);
   std::int32_t begin_kernel(const std::string& label, int league_size, int team_size, int vector_length);
+  std::int32_t begin_flat_kernel(const std::string& label, const FlatShape& shape);
   void record(const Event& e);
   Recording& data() { return rec_; }
   std::size_t max_events() const { return max_events_; }
@@ -163,6 +179,16 @@ struct MemberCore {
   int vector_depth = 0;  // inside ThreadVectorRange bodies
   int single_depth = 0;  // inside Kokkos::single(PerTeam)
   Distribution distribution = Distribution::cyclic;
+  // A flat kernel's iteration (rank: its linear index; flat.hpp), else nullptr. In the pass of a
+  // parallel_scan with final == false a write to a View stops the run (Kokkos requires those calls
+  // to be free of side effects).
+  const FlatShape* flat = nullptr;
+  bool scan_prefix_pass = false;
+  // Scratch per level: what the launch requested for the team, what this member's views carved
+  // so far, and the level of the last team_scratch / thread_scratch call (the next view's).
+  std::size_t scratch_requested[2] = {0, 0};
+  std::size_t scratch_carved[2] = {0, 0};
+  int scratch_level = 0;
   // Per (file, line): scratch views constructed so far on that line (to name them).
   std::vector<std::pair<std::int32_t, int>> scratch_on_line;
 
@@ -176,7 +202,8 @@ struct MemberCore {
   }
 };
 
-// The member running on this thread, or nullptr outside a traced team kernel.
+// The member running on this thread (a flat kernel's iteration included), or nullptr outside
+// traced kernels.
 MemberCore* current_member();
 
 struct TeamSetup {

@@ -4,7 +4,7 @@
 // API a kernel calls on them (TeamThreadRange, nested parallel_for/reduce/scan, single, ...) is
 // overloaded for them (nested.hpp), and this header launches them: Kokkos::parallel_for and
 // parallel_reduce over a trace::TeamPolicy, in namespace Kokkos, so that the kernel source is
-// unchanged.
+// unchanged. Flat kernels (RangePolicy, MDRangePolicy) are traced by flat.hpp.
 //
 // Execution model (see runtime.hpp): teams run one after another; in a team, members run one at
 // a time in rank order between synchronisations. TeamThreadRange follows the Session's
@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kpz/trace/flat.hpp"
 #include "kpz/trace/nested.hpp"
 #include "kpz/trace/runtime.hpp"
 #include "kpz/trace/team_member.hpp"
@@ -29,7 +30,7 @@ struct NoOp {
 };
 template <class Space, class Body, class AfterTeam = NoOp>
 void launch(const std::string& label, const TeamPolicy<Space>& p, const Body& body, const AfterTeam& after_team = {}) {
-  if (current_member()) throw KernelError("a TeamPolicy kernel launched from inside a team kernel");
+  if (current_member()) throw KernelError("a TeamPolicy kernel launched inside another kernel");
   flush_deferred();
   Session* s = Session::active();
   const std::int32_t id = s ? s->begin_kernel(label, p.league_size(), p.team_size(), p.impl_vector_length()) : -1;

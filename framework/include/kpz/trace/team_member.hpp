@@ -108,7 +108,10 @@ class Member {
   using team_handle = Member;
 
   Member(MemberCore& core, void* s0, std::size_t n0, void* s1, std::size_t n1)
-      : core_(&core), scratch_(s0, n0, s1, n1) {}
+      : core_(&core), scratch_(s0, n0, s1, n1) {
+    core.scratch_requested[0] = n0;
+    core.scratch_requested[1] = n1;
+  }
   Member(const Member&) = delete;
   Member& operator=(const Member&) = delete;
 
@@ -117,11 +120,16 @@ class Member {
   int team_rank() const { return core_->rank; }
   int team_size() const { return core_->team_size; }
 
-  const scratch_memory_space& team_scratch(int level) const { return scratch_.set_team_thread_mode(level, 1, 0); }
+  // The level is remembered for the scratch view built from the result (its overflow message).
+  const scratch_memory_space& team_scratch(int level) const {
+    core_->scratch_level = level;
+    return scratch_.set_team_thread_mode(level, 1, 0);
+  }
   const scratch_memory_space& thread_scratch(int level) const {
+    core_->scratch_level = level;
     return scratch_.set_team_thread_mode(level, team_size(), team_rank());
   }
-  const scratch_memory_space& team_shmem() const { return scratch_.set_team_thread_mode(0, 1, 0); }
+  const scratch_memory_space& team_shmem() const { return team_scratch(0); }
 
   void team_barrier(Loc loc = KPZ_TRACE_HERE) const { core_->collective(SyncKind::barrier, loc, nullptr, nullptr); }
 
