@@ -53,8 +53,8 @@ kpz::Json measure(const Space& space) {
   kpz::Json rows = kpz::Json::array();
   for (int team = 1; team <= max; team *= 2) {
     const int league =
-        kpz::is_gpu_space_v<Space> ? concurrent_teams_per_member : std::max(1, concurrent_teams_per_member / team);
-    const int b = kpz::is_gpu_space_v<Space> ? 20000 : 2000;
+        kpz::is_gpu_v<Space> ? concurrent_teams_per_member : std::max(1, concurrent_teams_per_member / team);
+    const int b = kpz::is_gpu_v<Space> ? 20000 : 2000;
     const double t0 = median_seconds(space, league, team, 0);
     const double tb = median_seconds(space, league, team, b);
     const double ns = std::max(0.0, (tb - t0) / b * 1e9);

@@ -53,7 +53,7 @@ endfunction()
 # kpz_test_pch with kpz_test_main's usage requirements (kpz_framework's, GoogleTest's, and
 # tests/support; every test target links kpz_test_main, so the flags match; a target's own
 # macros are fine, the headers do not read them). Parsing these headers is about 3 s of the 8 to
-# 16 s a test source takes at -O3 (session 17, 2-core VM).
+# 16 s a test source takes at -O3 (2-core VM).
 function(kpz_use_test_pch)
   if(NOT KPZ_PCH_ENABLED)
     return()

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Checks that the learner's TODOs say what to do, not how (issue 21, item 4).
+"""Checks that the learner's TODOs say what to do, not how.
 
 A TODO is the text of a `// KPZ-TODO(roughly N lines): ...` marker in reference/<puzzle>/*.cpp
-and its continuation lines (`//   ...`, see cmake/kpz_skeletons.py). The how lives in the hint
+and its continuation lines (`//   ...`, see framework/cli/skeleton.hpp). The how lives in the hint
 tiers of docs/puzzles/<puzzle>.md (its `## Hints` section). A TODO fails when
 
   - it shares a run of 6 or more consecutive words with that puzzle's hints (words: identifiers
@@ -127,7 +127,7 @@ def check(stats):
 
 
 def self_test():
-    """The rules catch the TODOs issue 21 found (segscan's `combine` TODO was its third hint)."""
+    """The rules catch TODOs that gave the solution away (segscan's `combine` TODO was its third hint)."""
     hints = ("#### Hint 2\n\nIf `b.flag` is set, the sum in `a` belongs to an older segment: the result's "
              "value is `b.value` alone.\n\n#### Hint 3\n\n```cpp\nr.value = b.flag ? b.value : a.value + b.value;\n"
              "r.flag = a.flag | b.flag;\n```\n")

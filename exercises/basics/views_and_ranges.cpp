@@ -1,8 +1,8 @@
 // basics exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run basics`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace basics --<variant>` draws the accesses.
-// The solution is in reference/basics/, but try first: docs/puzzles/basics.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write basics`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace basics --<variant>`
+// draws the accesses. The solution is in reference/basics/, but try first: the hints are in
+// docs/puzzles/basics.md. Generated from the reference: `kpuzzles reset basics` restores it
+// (your work is kept as a backup).
 #include "basics/basics.hpp"
 
 namespace kpz::basics::exercise {

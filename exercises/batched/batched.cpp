@@ -1,8 +1,8 @@
 // batched exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run batched`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace batched --<variant>` draws the accesses.
-// The solution is in reference/batched/, but try first: docs/puzzles/batched.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write batched`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace batched --<variant>`
+// draws the accesses. The solution is in reference/batched/, but try first: the hints are in
+// docs/puzzles/batched.md. Generated from the reference: `kpuzzles reset batched` restores it
+// (your work is kept as a backup).
 #include <KokkosBlas1_team_dot.hpp>
 #include <KokkosBlas2_team_gemv.hpp>
 

@@ -1,8 +1,8 @@
 // bin-extract exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run bin-extract`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace bin-extract --<variant>` draws the accesses.
-// The solution is in reference/bin-extract/, but try first: docs/puzzles/bin-extract.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write bin-extract`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace bin-extract --<variant>`
+// draws the accesses. The solution is in reference/bin-extract/, but try first: the hints are in
+// docs/puzzles/bin-extract.md. Generated from the reference: `kpuzzles reset bin-extract` restores it
+// (your work is kept as a backup).
 #include "bin-extract/bin-extract.hpp"
 
 namespace kpz::bin_extract::exercise {

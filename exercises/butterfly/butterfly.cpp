@@ -1,8 +1,8 @@
 // butterfly exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run butterfly`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace butterfly --<variant>` draws the accesses.
-// The solution is in reference/butterfly/, but try first: docs/puzzles/butterfly.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write butterfly`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace butterfly --<variant>`
+// draws the accesses. The solution is in reference/butterfly/, but try first: the hints are in
+// docs/puzzles/butterfly.md. Generated from the reference: `kpuzzles reset butterfly` restores it
+// (your work is kept as a backup).
 #include "butterfly/butterfly.hpp"
 
 namespace kpz::butterfly::exercise {

@@ -1,8 +1,8 @@
 // conv1d exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run conv1d`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace conv1d --<variant>` draws the accesses.
-// The solution is in reference/conv1d/, but try first: docs/puzzles/conv1d.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write conv1d`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace conv1d --<variant>`
+// draws the accesses. The solution is in reference/conv1d/, but try first: the hints are in
+// docs/puzzles/conv1d.md. Generated from the reference: `kpuzzles reset conv1d` restores it
+// (your work is kept as a backup).
 #include "conv1d/conv1d.hpp"
 #include "conv1d/tiled_launch.hpp"
 

@@ -1,8 +1,8 @@
 // reduce exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run reduce`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace reduce --<variant>` draws the accesses.
-// The solution is in reference/reduce/, but try first: docs/puzzles/reduce.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write reduce`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace reduce --<variant>`
+// draws the accesses. The solution is in reference/reduce/, but try first: the hints are in
+// docs/puzzles/reduce.md. Generated from the reference: `kpuzzles reset reduce` restores it
+// (your work is kept as a backup).
 #include <cstdint>
 #include <stdexcept>
 

@@ -1,8 +1,8 @@
 // segscan exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run segscan`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace segscan --<variant>` draws the accesses.
-// The solution is in reference/segscan/, but try first: docs/puzzles/segscan.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write segscan`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace segscan --<variant>`
+// draws the accesses. The solution is in reference/segscan/, but try first: the hints are in
+// docs/puzzles/segscan.md. Generated from the reference: `kpuzzles reset segscan` restores it
+// (your work is kept as a backup).
 #include "segscan/segscan.hpp"
 #include "segscan/vector_scan_carries.hpp"
 

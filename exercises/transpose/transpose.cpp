@@ -1,8 +1,8 @@
 // transpose exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run transpose`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace transpose --<variant>` draws the accesses.
-// The solution is in reference/transpose/, but try first: docs/puzzles/transpose.md has hints.
-// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write transpose`
-// restores it (and discards your work).
+// (or the tests). Host builds race-check every pass; `kpuzzles trace transpose --<variant>`
+// draws the accesses. The solution is in reference/transpose/, but try first: the hints are in
+// docs/puzzles/transpose.md. Generated from the reference: `kpuzzles reset transpose` restores it
+// (your work is kept as a backup).
 #include "transpose/transpose.hpp"
 
 namespace kpz::transpose::exercise {

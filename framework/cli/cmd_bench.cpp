@@ -61,7 +61,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   req.impl = flags.has("exercise") ? Impl::exercise : Impl::reference;
   const VariantSpec options{"bench", "", spec->options};
   req.params = resolve_params(puzzle, options, flags);
-  // `bench` takes the sizes `run` takes (issue 19, item 13): the benchmark times the puzzle's
+  // `bench` takes the sizes `run` takes: the benchmark times the puzzle's
   // default variant on its default options, so a --size that variant refuses is refused here
   // too (butterfly: a multiple of the group size), never rounded. 0 still means the default.
   if (req.params.given("size") && req.params.get("size") != 0) {

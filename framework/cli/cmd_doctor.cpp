@@ -196,7 +196,7 @@ Json puzzle_report(const PuzzleSpec& spec, const SpaceLimits& limits) {
     // The trace build records every access (kpuzzles trace): each reference runs in its small
     // trace configuration, and a variant the tracer cannot record (a Kokkos built-in, a raw
     // View::data()) is listed with the reason. Full-size runs took 272 s there, and stopped at
-    // the first such kernel (issue 19, item 8).
+    // the first such kernel.
     try {
       trace::TraceOptions o;
       o.impl = Impl::reference;
@@ -322,7 +322,7 @@ int cmd_doctor(const std::vector<std::string>& args) {
       const LaunchShape speed = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed);
       std::cout << "    launch shapes: run/check teams of " << check.team_size
                 << (check.team_size > 1 ? " (to show races)" : "") << ", bench teams of " << speed.team_size
-                << (is_gpu_space_v<Space> ? "" : " (Kokkos' team_size_recommended)")
+                << (is_gpu_v<Space> ? "" : " (Kokkos' team_size_recommended)")
                 << "; --team-size / --vector-length override both\n";
     });
   }

@@ -83,7 +83,7 @@ void write_svg(const std::string& path, const std::string& text) {
 }
 
 // The default diagram: <build tree>/trace-diagrams/<puzzle>-<variant>.trace.svg, never the
-// working directory (which may be read-only; issue 19, item 13). A folder that cannot be made
+// working directory (which may be read-only). A folder that cannot be made
 // is an error of the machine (exit 3), not of the usage.
 std::string default_svg_path(const std::string& puzzle, const std::string& variant) {
   const std::string build = learner_paths().build_dir;

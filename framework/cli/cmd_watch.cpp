@@ -123,7 +123,7 @@ int cmd_watch(const std::vector<std::string>& args) {
                                          {"json", false, "one JSON object per event, keys as lines on stdin"}},
                                         "'kpuzzles watch'");
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles watch' takes at most one puzzle");
-  run_watch_from_build_tree(args);  // a copy would re-check stale code (issue 19, item 9)
+  run_watch_from_build_tree(args);  // a copy would re-check stale code
   const bool tty = !flags.has("no-tty") && !flags.has("json") && stdin_is_terminal() && stdout_is_terminal();
   const auto v = flags.values.find("variant");
   {

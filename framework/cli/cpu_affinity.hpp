@@ -4,7 +4,7 @@
 // With OMP_PROC_BIND set (Kokkos recommends OMP_PROC_BIND=spread), the OpenMP runtime binds the
 // initial thread to the first place when the program starts. A child started from that thread
 // (`kpuzzles bench` handing over to kpuzzles-bench, the learner loop's cmake --build) inherits
-// that one CPU: its 16 OpenMP threads all ran on CPU 0 (session 14: deep_copy at 14 instead of
+// that one CPU: its 16 OpenMP threads all ran on CPU 0 (deep_copy measured at 14 instead of
 // 90 GB/s on the 16-core Xeon), and the rebuild compiled on one core. Children therefore get
 // the mask this process was started with.
 #include <sched.h>

@@ -1,5 +1,5 @@
 #pragma once
-// Whether this program runs the learner's current code (issue 19, item 9). kpuzzles holds the
+// Whether this program runs the learner's current code. kpuzzles holds the
 // exercises compiled in: after a failed build, or from a copy of the binary, `run`, `check` and
 // `list` would report on old code without a word; and `watch` from a copy would rebuild the
 // build tree's kpuzzles but re-check with the copy.

@@ -1,5 +1,5 @@
 #pragma once
-// Memory a run needs against the memory of the machine (issue 19, item 7): `kpuzzles run`
+// Memory a run needs against the memory of the machine: `kpuzzles run`
 // refuses, before allocating anything, a run whose estimate (PuzzleSpec::bytes_needed) cannot
 // fit in the memory available now.
 #include <string>

@@ -32,11 +32,11 @@ std::string rstrip(std::string s) {
 
 std::string skeleton_header(const std::string& puzzle) {
   return "// " + puzzle + " exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run " + puzzle +
-         "`\n" + "// (or the tests). Host builds race-check every pass; `kpuzzles trace " + puzzle +
-         " --<variant>` draws the accesses.\n" + "// The solution is in reference/" + puzzle +
-         "/, but try first: docs/puzzles/" + puzzle + ".md has hints.\n" +
-         "// This file is generated from the reference; `python3 cmake/kpz_skeletons.py --write " + puzzle + "`\n" +
-         "// restores it (and discards your work).\n";
+         "`\n// (or the tests). Host builds race-check every pass; `kpuzzles trace " + puzzle +
+         " --<variant>`\n// draws the accesses. The solution is in reference/" + puzzle +
+         "/, but try first: the hints are in\n// docs/puzzles/" + puzzle +
+         ".md. Generated from the reference: `kpuzzles reset " + puzzle +
+         "` restores it\n// (your work is kept as a backup).\n";
 }
 
 std::string skeleton_from_reference(const std::string& text, const std::string& puzzle, const std::string& source) {

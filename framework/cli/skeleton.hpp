@@ -1,7 +1,6 @@
 #pragma once
-// The learner skeleton of a reference file: a C++ port of cmake/kpz_skeletons.py (which CI
-// uses to check exercises/), so that `kpuzzles reset` works without Python. The unit tests
-// hold the two to the same output for every puzzle.
+// The learner skeleton of a reference file: the one generator, used by `kpuzzles reset` and by
+// kpz-skeletons (skeletons_main.cpp: CI's check of exercises/, .ci/format, contributors).
 #include <stdexcept>
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // What `kpuzzles watch` shows of a check and of a puzzle's test suite (moved out of
-// cmd_watch.cpp with the screen fitting of issue 19, item 14).
+// cmd_watch.cpp with the screen fitting).
 #include <string>
 
 #include "kpz/json.hpp"

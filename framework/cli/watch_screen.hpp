@@ -1,5 +1,5 @@
 #pragma once
-// Fitting `kpuzzles watch`'s screen to the terminal (issue 19, item 14): the header (which
+// Fitting `kpuzzles watch`'s screen to the terminal: the header (which
 // exercise, which file) and the footer (message, progress, keys) always show; the body between
 // them (the result, a compile error, the tests, a hint, the list) shows as much as fits from a
 // scroll position, with one line saying which lines these are and how to scroll (j / k).

@@ -1,6 +1,6 @@
 #pragma once
-// What `kpuzzles watch` prints: on a terminal a screen fitted to the window (issue 19, item 14:
-// the header and the keys stay, long output pages with j / k), redrawn when something changed,
+// What `kpuzzles watch` prints: on a terminal a screen fitted to the window (the
+// header and the keys stay, long output pages with j / k), redrawn when something changed,
 // the window was resized, or once a second while a job runs; piped, every changed screen in
 // full after a "----" line (a log for scripts); with --json nothing (the events say it all).
 #include <chrono>

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kpz/errors.hpp"
+
 namespace kpz {
 
 std::string_view to_string(Impl impl) {
@@ -35,6 +37,20 @@ void Registry::add(PuzzleSpec spec) {
   for (const auto& v : spec.learning_order)
     if (!find_variant(spec, v))
       throw std::logic_error("puzzle '" + spec.name + "': learning_order names no variant '" + v + "'");
+  // A puzzle's run sees only the names of its own variants: any other is refused here, with the
+  // names it could have been (exit code 2), before the puzzle parses it.
+  if (spec.run) {
+    std::vector<std::string> names;
+    for (const auto& v : spec.variants) names.push_back(v.name);
+    spec.run = [run = std::move(spec.run), puzzle = spec.name, names = std::move(names)](const RunRequest& req) {
+      if (std::find(names.begin(), names.end(), req.variant) == names.end()) {
+        std::string allowed;
+        for (const auto& n : names) allowed += (allowed.empty() ? "" : ", ") + n;
+        throw UsageError("no variant '" + req.variant + "' in " + puzzle + " (variants: " + allowed + ")");
+      }
+      return run(req);
+    };
+  }
   puzzles_.push_back(std::move(spec));
   std::sort(puzzles_.begin(), puzzles_.end(), [](const PuzzleSpec& a, const PuzzleSpec& b) { return a.name < b.name; });
 }

@@ -1,6 +1,6 @@
 // basics reference solution, steps 4-6: parallel_reduce with reducers, parallel_scan, atomics
 // and ScatterView. exercises/basics/reductions.cpp is generated from this file by
-// cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "basics/basics.hpp"
 
 namespace kpz::basics::reference {

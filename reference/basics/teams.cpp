@@ -1,5 +1,5 @@
 // basics reference solution, steps 7-8: TeamPolicy and TeamThreadRange, then team scratch.
-// exercises/basics/teams.cpp is generated from this file by cmake/kpz_skeletons.py: each
+// exercises/basics/teams.cpp is generated from this file by cmake/kpz-skeletons: each
 // KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "basics/basics.hpp"
 

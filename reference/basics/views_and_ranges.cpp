@@ -1,5 +1,5 @@
 // basics reference solution, steps 1-3: Views and deep_copy, RangePolicy, MDRangePolicy.
-// exercises/basics/views_and_ranges.cpp is generated from this file by cmake/kpz_skeletons.py:
+// exercises/basics/views_and_ranges.cpp is generated from this file by cmake/kpz-skeletons:
 // each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "basics/basics.hpp"
 

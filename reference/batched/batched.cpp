@@ -1,5 +1,5 @@
 // batched reference solution. exercises/batched/batched.cpp is generated from this file by
-// cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include <KokkosBlas1_team_dot.hpp>
 #include <KokkosBlas2_team_gemv.hpp>
 

@@ -1,5 +1,5 @@
 // bin-extract reference solution. exercises/bin-extract/bin-extract.cpp is generated from this
-// file by cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// file by cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "bin-extract/bin-extract.hpp"
 
 namespace kpz::bin_extract::reference {

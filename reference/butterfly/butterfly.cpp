@@ -1,5 +1,5 @@
 // butterfly reference solution. exercises/butterfly/butterfly.cpp is generated from this file
-// by cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// by cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "butterfly/butterfly.hpp"
 
 namespace kpz::butterfly::reference {

@@ -1,5 +1,5 @@
 // conv1d reference solution. exercises/conv1d/conv1d.cpp is generated from this file by
-// cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "conv1d/conv1d.hpp"
 #include "conv1d/tiled_launch.hpp"
 

@@ -1,5 +1,5 @@
 // reduce reference solution. exercises/reduce/reduce.cpp is generated from this file by
-// cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include <cstdint>
 #include <stdexcept>
 

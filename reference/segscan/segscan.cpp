@@ -1,5 +1,5 @@
 // segscan reference solution. exercises/segscan/segscan.cpp is generated from this file by
-// cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "segscan/segscan.hpp"
 #include "segscan/vector_scan_carries.hpp"
 

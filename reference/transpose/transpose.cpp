@@ -1,5 +1,5 @@
 // transpose reference solution. exercises/transpose/transpose.cpp is generated from this file by
-// cmake/kpz_skeletons.py: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
+// cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "transpose/transpose.hpp"
 
 namespace kpz::transpose::reference {

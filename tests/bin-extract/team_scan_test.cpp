@@ -191,7 +191,7 @@ TEST_P(TeamScan, ShapesAndUsageErrors) {
     using Space = std::decay_t<decltype(space)>;
     const kpz::LaunchShape speed = be::team_scan_shape(space, {}, kpz::Purpose::speed);
     EXPECT_GE(speed.tile, speed.team_size);
-    if (kpz::is_gpu_space_v<Space>) {
+    if (kpz::is_gpu_v<Space>) {
       EXPECT_EQ(speed.vector_length, 1);  // team_scan with lanes races in Kokkos 5.0.2
       EXPECT_EQ(be::team_scan_shape(space, {0, 8}, kpz::Purpose::speed).team_size, 1);
     } else {

@@ -1,4 +1,4 @@
-// kpuzzles end to end, issue 19: --help and --version everywhere, `hint` without a puzzle, the
+// kpuzzles end to end: --help and --version everywhere, `hint` without a puzzle, the
 // thread settings checked before Kokkos starts, exit codes (a wrong answer in bench, output that
 // cannot be written, a missing cmake), echoed arguments kept on one line, the time limit, and
 // a progress file that cannot be read.
@@ -224,7 +224,7 @@ TEST(CliMemory, JsonLeavesOutLargeArraysUnlessAsked) {
   EXPECT_EQ(small.out.find("arrays_omitted"), std::string::npos);
 }
 
-// Issue 19, item 1, end to end: 8 `kpuzzles hint` processes at once, 3 rounds each (one hint
+// End to end: 8 `kpuzzles hint` processes at once, 3 rounds each (one hint
 // set per writer; 3 tiers each): every tier recorded, the file parses, no temporary left.
 TEST(CliProgressFile, ParallelHintsLoseNothing) {
   const std::string state = fresh_state("parallel-hints");
@@ -257,7 +257,7 @@ TEST(CliProgressFile, ParallelHintsLoseNothing) {
   fs::remove(state + ".err");
 }
 
-// Issue 19, item 16: after a reset, `list` and `solution` agree that a recorded solve counts.
+// After a reset, `list` and `solution` agree that a recorded solve counts.
 TEST(CliProgressFile, SolvedMeansTheSameInListAndSolution) {
   if (kpuzzles("check conv1d --variant simple").code == 0) GTEST_SKIP() << "conv1d --simple passes in exercises/";
   const std::string state = fresh_state("solved-once");

@@ -1,4 +1,4 @@
-// kpuzzles end to end, issue 19, items 7 and 13: a run that cannot fit in memory is refused
+// kpuzzles end to end: a run that cannot fit in memory is refused
 // before anything is allocated (exit 2, one line with the estimate and the machine's memory),
 // the estimates are close to what runs really take, and `bench` takes the sizes `run` takes.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// kpuzzles with its puzzles as modules (issue 20: a first build a participant can plan for). A
+// kpuzzles with its puzzles as modules (a first build a participant can plan for). A
 // module folder of its own (KPZ_MODULE_DIR) with links to some of this build's modules stands for
 // a learner's tree where only those are built; KPZ_CMAKE=false makes a build fail. Building a
 // module for real on first use is CI's serial stage: it builds the `learner` target, then

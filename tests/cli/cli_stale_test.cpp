@@ -1,4 +1,4 @@
-// kpuzzles end to end, issue 19, item 9: `watch` from a copy of kpuzzles re-checked with the copy
+// kpuzzles end to end: `watch` from a copy of kpuzzles re-checked with the copy
 // (stale code) while it rebuilt the build tree's; after a failed build, `run`, `check` and `list`
 // reported on the old code without a word. Now watch hands itself to the build tree's program,
 // and the others say when the code they hold is older than the learner's files.

@@ -1,4 +1,4 @@
-// Issue 19, item 15: `ctest --preset learner` printed ~19,000 lines on a fresh checkout. The
+// `ctest --preset learner` printed ~19,000 lines on a fresh checkout. The
 // learner's suites run with --kpz_first_failures=1: each failing test shows its first failed
 // check and one line counting the rest.
 #include <gtest/gtest.h>

@@ -20,7 +20,7 @@ TEST(LaunchShape, CpuTimesWithKokkosRecommendationAndChecksWithLargeTeams) {
       needs.gpu_tile = 2048, needs.host_tile = 8192;
       const LaunchShape check = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::check);
       const LaunchShape speed = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::speed);
-      if constexpr (kpz::is_gpu_space_v<Space>) {
+      if constexpr (kpz::is_gpu_v<Space>) {
         EXPECT_EQ(check.team_size, 128);
         EXPECT_EQ(check.vector_length, 8);
         EXPECT_EQ(check.tile, 2048);

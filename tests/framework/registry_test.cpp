@@ -19,6 +19,35 @@ TEST(Registry, RejectsDuplicatesAndEmptyPuzzles) {
   EXPECT_EQ(kpz::find_variant(*r.find("zz-test-puzzle"), "other"), nullptr);
 }
 
+// A puzzle's run never sees a name that is none of its variants: the registry refuses it first,
+// naming the variants (exit code 2 in the CLI), whatever calls run.
+TEST(Registry, RunOfAnUnknownVariantIsRefusedBeforeThePuzzle) {
+  kpz::Registry& r = kpz::Registry::instance();
+  kpz::PuzzleSpec spec;
+  spec.name = "zz-run-guard";
+  spec.variants = {{"first", "a variant", {}}, {"second", "another", {}}};
+  static int calls = 0;  // static: the registry keeps the puzzle after the test
+  spec.run = [](const kpz::RunRequest&) {
+    ++calls;
+    return kpz::RunReport{};
+  };
+  r.add(spec);
+  const kpz::PuzzleSpec& added = *r.find("zz-run-guard");
+  kpz::RunRequest req;
+  req.variant = "second";
+  const int before = calls;
+  added.run(req);
+  EXPECT_EQ(calls, before + 1);
+  req.variant = "thrid";
+  try {
+    added.run(req);
+    ADD_FAILURE() << "an unknown variant reached the puzzle";
+  } catch (const kpz::UsageError& e) {
+    EXPECT_STREQ(e.what(), "no variant 'thrid' in zz-run-guard (variants: first, second)");
+  }
+  EXPECT_EQ(calls, before + 1);
+}
+
 TEST(Registry, ChecksAndExercisesNameDeclaredVariantsOnly) {
   kpz::PuzzleSpec spec{"zz-checks", "a puzzle of the test"};
   spec.variants = {{"only", "one variant", {{"size", "N", 8, 1, 100}}}};

@@ -1,4 +1,4 @@
-// `t` in `kpuzzles watch` runs a puzzle's learner suite through ctest (issue 18, item 3): the
+// `t` in `kpuzzles watch` runs a puzzle's learner suite through ctest: the
 // command line, and the test's own output read back from ctest's verbose output, so that the
 // tests block shows what it showed when the test program ran directly. The last test runs a
 // real ctest on a two-test project.

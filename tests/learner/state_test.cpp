@@ -115,7 +115,7 @@ TEST(State, CorruptFileIsMovedAsideNotLost) {
   EXPECT_FALSE(fs::exists(path));
 }
 
-// Issue 19, item 3: a second corruption must not overwrite the first backup (the real progress).
+// A second corruption must not overwrite the first backup (the real progress).
 TEST(State, EveryCorruptBackupIsKept) {
   const std::string path = temp_file("corrupt-twice.json");
   std::ofstream(path) << "{\"hints\":{\"conv1d/simple\":3}";  // the real progress, truncated
@@ -130,7 +130,7 @@ TEST(State, EveryCorruptBackupIsKept) {
   EXPECT_NE(both.find("garbage"), std::string::npos) << both;
 }
 
-// Issue 19, item 3: when the corrupt file cannot be moved, the warning says so and nothing is
+// When the corrupt file cannot be moved, the warning says so and nothing is
 // written over it.
 TEST(State, CorruptFileThatCannotBeMovedIsNeitherClaimedMovedNorOverwritten) {
   const std::string path = temp_file("corrupt-stuck.json");
@@ -167,7 +167,7 @@ TEST(State, CorruptFileThatCannotBeMovedIsNeitherClaimedMovedNorOverwritten) {
   EXPECT_TRUE(fs::is_symlink(link));
 }
 
-// Issue 19, item 2: progress that cannot be read is an error, never "no progress".
+// Progress that cannot be read is an error, never "no progress".
 TEST(State, UnreadableFileIsAnErrorNotAbsent) {
   const std::string path = temp_file("unreadable.json");
   const std::string text = "{\"hints\":{\"butterfly/pair_swap\":2},\"version\":1}\n";
@@ -187,7 +187,7 @@ TEST(State, UnreadableFileIsAnErrorNotAbsent) {
   EXPECT_THROW(LearnerState::load(fs::path(path).parent_path().string()), std::runtime_error);  // a folder
 }
 
-// Issue 19, item 4: wrong-typed sections and negative hint counts are said, not silently taken.
+// Wrong-typed sections and negative hint counts are said, not silently taken.
 TEST(State, WrongTypesAndNegativeHintCountsAreWarnedAbout) {
   const std::string path = temp_file("types.json");
   std::ofstream(path)
@@ -211,7 +211,7 @@ TEST(State, WrongTypesAndNegativeHintCountsAreWarnedAbout) {
   EXPECT_EQ(clean, "");
 }
 
-// Issue 19, item 1: 8 processes x 30 rounds of the real read-modify-write (update_state, as
+// 8 processes x 30 rounds of the real read-modify-write (update_state, as
 // `kpuzzles hint` runs it) while the file is read all along: no update lost, never unparsable.
 TEST(State, ParallelWritersLoseNoUpdate) {
   const std::string path = kpz::cli::learner_paths().state_file;

@@ -315,7 +315,7 @@ TEST_F(WatchE2E, ManualModeWhenFileWatchingIsUnavailable) {
   EXPECT_EQ(w.wait_exit(30), 0);
 }
 
-// Issue 19, item 5: a check that hangs (an endless loop) shows its seconds, and a save cancels
+// A check that hangs (an endless loop) shows its seconds, and a save cancels
 // it at once instead of after the check's own 60 s limit.
 TEST_F(WatchE2E, ASaveCancelsAHungCheck) {
   std::vector<std::string> hung = scenes_->solved;
@@ -353,7 +353,7 @@ TEST_F(WatchE2E, PollingWhenInotifyIsUnavailable) {
   EXPECT_EQ(w.wait_exit(30), 0);
 }
 
-// Issue 19, item 14: on 80 x 24 the header and the keys stay whatever the body holds (the list,
+// On 80 x 24 the header and the keys stay whatever the body holds (the list,
 // the tests), the list shows the current exercise, and `n` clears the tests block.
 TEST_F(WatchE2E, TheScreenFitsAnEightyByTwentyFourTerminal) {
   put(*scenes_, scenes_->skeleton);

@@ -1,4 +1,4 @@
-// Issue 19, item 14: `kpuzzles watch` on an 80 x 24 terminal. The header and the keys stay on
+// `kpuzzles watch` on an 80 x 24 terminal. The header and the keys stay on
 // screen whatever the body holds (a long compile error, the tests, the list of 38 exercises);
 // the body pages (j / k), and the list opens at the current exercise.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // GoogleTest main with Kokkos initialised once for the whole run.
 //
-// --kpz_first_failures=N (the learner's tests, issue 19 item 15): print only the first N failed
+// --kpz_first_failures=N (the learner's tests): print only the first N failed
 // assertions of each test, then one line saying how many more there were and how to see them.
 // A skeleton fails every case of every test; all of them made ~19,000 lines of output.
 #include <gtest/gtest.h>

@@ -118,7 +118,7 @@ TEST(TraceCli, EveryPuzzleTracesCleanlyInUnderFiveSeconds) {
   }
 }
 
-// Issue 19, item 13: the diagram goes under the build tree by default (the working directory may
+// The diagram goes under the build tree by default (the working directory may
 // be read-only: /proc is, even for root), and its path is printed.
 TEST(TraceCli, TheDefaultDiagramGoesUnderTheBuildTree) {
   const Result ro = kpz::test::shell("cd /proc && " + std::string(KPZ_KPUZZLES) + " trace conv1d --simple --reference");
@@ -130,7 +130,7 @@ TEST(TraceCli, TheDefaultDiagramGoesUnderTheBuildTree) {
   EXPECT_EQ(slurp(path).rfind("<svg", 0), 0u) << path;
 }
 
-// Issue 19, item 8: `doctor` in the trace build traced each reference small, listed the ones the
+// `doctor` in the trace build traced each reference small, listed the ones the
 // tracer cannot record, and finished; it used to run them at full size for 272 s and fail (exit 3)
 // at reduce's View::data().
 TEST(TraceCli, DoctorRunsInTheTraceBuild) {

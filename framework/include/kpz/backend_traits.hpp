@@ -43,10 +43,6 @@ inline constexpr bool is_gpu_v =
     is_cuda_v<Space>;
 #endif
 
-// The former name of is_gpu_v, still used by the CLI and the tests.
-template <class Space>
-inline constexpr bool is_gpu_space_v = is_gpu_v<Space>;
-
 inline constexpr int kWarpSize = 32;
 
 // True where a team of `team_size` members is made of whole CUDA warps, so that the team

@@ -27,7 +27,7 @@ struct OptionSpec {
   std::int64_t min;
   std::int64_t max;
   // The value must be a multiple of this other option's value (butterfly: --size of
-  // --group-size); `run` and `bench` refuse other values alike (issue 19, item 13). Empty: none.
+  // --group-size); `run` and `bench` refuse other values alike. Empty: none.
   std::string multiple_of = {};
 };
 
@@ -174,7 +174,7 @@ struct PuzzleSpec {
   std::function<RunReport(const RunRequest&)> run;
   // About how many bytes of memory one `kpuzzles run` of `variant` with these options holds at
   // its peak (inputs, outputs, the oracle's copies): `run` refuses, before allocating anything,
-  // a run that cannot fit in the machine's memory (issue 19, item 7). Optional.
+  // a run that cannot fit in the machine's memory. Optional.
   std::function<double(const std::string& variant, const Params&)> bytes_needed = {};
   // Place in the course: `kpuzzles list` and `watch` take puzzles in this order (then by name).
   int course_position = 100;

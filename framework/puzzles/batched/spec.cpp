@@ -6,6 +6,7 @@
 #include "batched/batched.hpp"
 #include "batched/transfer.hpp"
 #include "kpz/check.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
@@ -86,7 +87,7 @@ OwnerFn owner_of(std::string_view space, const Sizes& s, int team_size) {
 enum class Variant { library, hand_written };
 
 Variant variant_of(const std::string& name) {
-  return name == "hand-written" ? Variant::hand_written : Variant::library;
+  return enum_of<Variant::hand_written>({"library", "hand-written"}, name, "batched's variants");
 }
 
 template <class Space>

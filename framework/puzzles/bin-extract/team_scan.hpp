@@ -55,7 +55,7 @@ LaunchShape team_scan_shape(const Space& space, const ShapeRequest& req, Purpose
 // independent loads a GPU thread has in flight at once (with one, most of the bandwidth goes
 // unused); on a CPU they are that many contiguous vectors. Fewer in the place launch, whose
 // registers and scratch already limit how many teams a GPU multiprocessor holds (measured on an
-// H200: benchmarks/results/portability-notes.md, session 18).
+// H200: benchmarks/results/portability-notes.md).
 inline constexpr int kCountLoads = 8;
 inline constexpr int kPlaceLoads = 4;
 

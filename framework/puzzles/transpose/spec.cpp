@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "kpz/check.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "transpose/transpose.hpp"
@@ -13,7 +14,7 @@ namespace {
 enum class Variant { tiled, naive, in_place };
 
 Variant variant_of(const std::string& name) {
-  return name == "naive" ? Variant::naive : name == "in-place" ? Variant::in_place : Variant::tiled;
+  return enum_of<Variant::in_place>({"tiled", "naive", "in-place"}, name, "transpose's variants");
 }
 
 // Who wrote element (j, i) of the transpose: the team of the tile of `in` that holds (i, j)
