@@ -20,12 +20,23 @@ RESULTS = ROOT / "benchmarks" / "results"
 PAGE = ROOT / "docs" / "one-source-two-machines.md"
 SVG = ROOT / "docs" / "img" / "one-source-two-machines.svg"
 MACHINES = [("cpu16", "16-core CPU (OpenMP)"), ("h100", "H100 (CUDA)")]
-PUZZLES = ["conv1d", "transpose", "butterfly", "reduce", "bin-extract", "segscan"]
 
 
 def load(name):
     path = RESULTS / name
     return json.loads(path.read_text()) if path.exists() else None
+
+
+def puzzles():
+    """Every puzzle with a portable row in its <puzzle>-<machine>.json (the file's own "puzzle"
+    names it): a new puzzle joins the page with its results, no list to edit."""
+    names = set()
+    for m, _ in MACHINES:
+        for path in RESULTS.glob(f"*-{m}.json"):
+            report = json.loads(path.read_text())
+            if path.name == f"{report.get('puzzle')}-{m}.json" and any(r.get("portable") for r in report["rows"]):
+                names.add(report["puzzle"])
+    return sorted(names)
 
 
 def portable_rows(puzzle, machine):
@@ -50,7 +61,7 @@ def collect():
     """[(puzzle, label, {machine: row})]: rows matched across machines by name (sizes dropped);
     where one machine ran several sizes, the largest (the last row) counts."""
     out = []
-    for p in PUZZLES:
+    for p in puzzles():
         keys, cells = [], {}
         for m, _ in MACHINES:
             for r in portable_rows(p, m):

@@ -9,7 +9,8 @@ the docs: each lives between markers that this script fills in,
 in docs/**/*.md and README.md. A marker on a line of its own makes a block, one inside a line an
 inline value. NAMEs: count (exercises), puzzles, summary (a sentence), list (a `kpuzzles list`
 transcript; solved=N pending=N), table (the course: position, puzzle, exercise, what it
-practises, minutes, core or stretch, bug hunt), agenda (kind=day or kind=half;
+practises, minutes, core or stretch, bug hunt), puzzle-table (one row per puzzle in course
+order: its page's title, its summary, its exercises), agenda (kind=day or kind=half;
 notes=no leaves out what was not reached), demo (the H100
 and 16-core CPU numbers of one puzzle's benchmark from benchmarks/results/: puzzle=P, and
 group=first or last, the bench's first or last size or filter length).
@@ -159,6 +160,22 @@ def course_table(rows, page):
     return "\n".join(out)
 
 
+def page_title(doc):
+    """The puzzle page's heading without the trailing (`name`): "# 1D convolution (`conv1d`)"."""
+    first = (ROOT / "docs" / doc).read_text().splitlines()[0]
+    return re.sub(r"\s*\(`[^`]*`\)\s*$", "", first.lstrip("# ").strip())
+
+
+def puzzle_table(rows, page):
+    out = ["| Puzzle | What you practise | Exercises |", "| --- | --- | --- |"]
+    for p in puzzles_in_order(rows):
+        mine = [r for r in rows if r["puzzle"] == p]
+        core = sum(r["track"] == "core" for r in mine)
+        out.append(f"| [{page_title(mine[0]['doc'])}]({link(mine[0]['doc'], page)}) (`{p}`) | "
+                   f"{cell(mine[0]['puzzle_summary'])} | {len(mine)} ({core} core) |")
+    return "\n".join(out)
+
+
 def clock(t):
     h, m = map(int, t.split(":"))
     return h * 60 + m
@@ -265,6 +282,8 @@ def render(name, opts, rows, page):
         return list_transcript(rows, int(opts.get("solved", 0)), int(opts.get("pending", 0)))
     if name == "table":
         return course_table(rows, page)
+    if name == "puzzle-table":
+        return puzzle_table(rows, page)
     if name == "agenda":
         return agenda(rows, opts.get("kind", "day"), page, opts.get("notes", "yes") != "no")
     if name == "demo":

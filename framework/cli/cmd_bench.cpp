@@ -39,13 +39,15 @@ int cmd_bench(const std::vector<std::string>& args) {
         "-DKPZ_BUILD_BENCHMARKS=ON and build again to use 'kpuzzles bench'");
 #endif
   if (!spec) throw UsageError("puzzle '" + puzzle.name + "' has no benchmark");
+  const std::vector<Flag> bench_flags = {
+      {"runs", true, "timed runs (median taken)"},
+      {"warmup", true, "untimed runs first"},
+      {"exercise", false, "time your code instead of the reference"},
+      {"json", false, "print JSON"},
+      {"json-file", true, "also write the JSON to this file (the table still prints)"}};
   std::vector<Flag> allowed;
   for (const auto& o : spec->options) allowed.push_back({o.name, true, o.help});
-  allowed.insert(allowed.end(), {{"runs", true, "timed runs (median taken)"},
-                                 {"warmup", true, "untimed runs first"},
-                                 {"exercise", false, "time your code instead of the reference"},
-                                 {"json", false, "print JSON"},
-                                 {"json-file", true, "also write the JSON to this file (the table still prints)"}});
+  allowed.insert(allowed.end(), bench_flags.begin(), bench_flags.end());
   for (const Flag& f : common_flags()) allowed.push_back(f);
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
@@ -60,7 +62,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   req.vector_length = common.vector_length;
   req.impl = flags.has("exercise") ? Impl::exercise : Impl::reference;
   const VariantSpec options{"bench", "", spec->options};
-  req.params = resolve_params(puzzle, options, flags);
+  req.params = resolve_params(puzzle, options, flags, bench_flags);
   // `bench` takes the sizes `run` takes: the benchmark times the puzzle's
   // default variant on its default options, so a --size that variant refuses is refused here
   // too (butterfly: a multiple of the group size), never rounded. 0 still means the default.

@@ -66,7 +66,7 @@ int cmd_list(const std::vector<std::string>& args) {
       // For the course and agenda pages (cmake/kpz_course_docs.py): place, estimate, track, page.
       j.set("position", static_cast<int>(i + 1)).set("minutes", e.variant->minutes);
       j.set("track", std::string(to_string(e.variant->stretch ? Track::stretch : Track::core)));
-      j.set("doc", e.puzzle->doc_page());
+      j.set("doc", e.puzzle->doc_page()).set("puzzle_summary", e.puzzle->summary);
       list.push(std::move(j));
     }
     Json j = Json::object();

@@ -18,7 +18,7 @@ int cmd_run(const std::vector<std::string>& args) {
   const PuzzleSpec& spec = find_puzzle(args, "run");
   std::vector<Flag> own = {{"reference", false, "run the solution instead of your code"},
                            {"json", false, "print one JSON object"},
-                           {"trace", false, "print the puzzle's per-step trace"}};
+                           {"steps", false, "print the puzzle's step-by-step tables (where it has them)"}};
   for (const Flag& f : common_flags()) own.push_back(f);
   own.insert(own.end(),
              {{"time-limit", true, "seconds before a hung run is stopped (default 60, 0: none)"},
@@ -35,14 +35,9 @@ int cmd_run(const std::vector<std::string>& args) {
   RunRequest req;
   req.variant = variant.name;
   req.impl = flags.has("reference") ? Impl::reference : Impl::exercise;
-  ParsedFlags puzzle_options = flags;  // kpuzzles' own flags, not the puzzle's
-  for (const char* own : {"time-limit", "full-arrays", "no-race-check"}) {
-    puzzle_options.values.erase(own);
-    puzzle_options.present.erase(own);
-  }
-  req.params = resolve_params(spec, variant, puzzle_options);
+  req.params = resolve_params(spec, variant, flags, own);
   require_memory(spec, variant, req.params);  // before anything is allocated
-  req.trace = flags.has("trace");
+  req.steps = flags.has("steps");
   apply_common(req, flags);
   const PrintStyle style{use_color(), 64};
   const auto& values = req.params.values();

@@ -29,43 +29,65 @@
 namespace kpz::cli {
 namespace {
 
+// A command and what the dispatcher does for it besides calling it.
 struct Command {
   const char* name;
   const char* usage;
   int (*fn)(const std::vector<std::string>&);
+  const char* help_note = nullptr;   // printed under the usage by `--help`
+  bool answers_puzzle_help = false;  // `<command> <puzzle> --help` is the command's own (a puzzle's options)
+  void (*hand_over)(const std::vector<std::string>&) = nullptr;  // before Kokkos: may exec another program
+  bool loads_puzzles = true;  // false: the program it hands over to has its own puzzles
 };
 
 constexpr Command kCommands[] = {
-    {"watch",
-     "kpuzzles watch [puzzle] [--variant V] [--manual] [--no-tty] [--json]\n"
-     "             rebuild and re-check on every save; keys n next, h hint, l list, r re-run, t tests, q quit",
-     cmd_watch},
-    {"list", "kpuzzles list [--json]                       every exercise: solved, pending, not attempted", cmd_list},
-    {"hint",
-     "kpuzzles hint [puzzle] [--variant V] [--seen] [--json]   one more tier of hints per call\n"
-     "             (no puzzle: the exercise you are on)",
-     cmd_hint},
-    {"solution", "kpuzzles solution <puzzle> [--force] [--json]   the reference, once every variant passes",
-     cmd_solution},
-    {"reset", "kpuzzles reset <puzzle> [--yes] [--json]     put the skeleton back (keeps a backup)", cmd_reset},
-    {"run",
-     "kpuzzles run <puzzle> [--<variant>] [--reference] [--size N] [--seed S] [--team-size T]\n"
-     "             [--space S] [--json] [--full-arrays] [--trace] [--time-limit S] [--no-race-check]\n"
-     "             [puzzle options]   the race check, then run and check one case",
-     cmd_run},
-    {"check",
-     "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json] [--time-limit S] [--no-race-check]\n"
-     "             the race check, then every case of every variant (--time-limit: seconds per exercise,\n"
-     "             default 60, 0 none)",
-     cmd_check},
-    {"bench", "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
-     cmd_bench},
-    {"doctor", "kpuzzles doctor [--json]                     backends, limits, ready or what is missing", cmd_doctor},
-    {"trace",
-     "kpuzzles trace <puzzle> [--<variant>] [--reference] [--team-size T] [--distribution D] [--svg FILE]\n"
-     "             [puzzle options]   access diagram, races, budget (a host build: the race check's own\n"
-     "             configuration; any other: the trace build, cmake --preset trace)",
-     cmd_trace},
+    {.name = "watch",
+     .usage = "kpuzzles watch [puzzle] [--variant V] [--manual] [--no-tty] [--json]\n"
+              "             rebuild and re-check on every save; keys n next, h hint, l list, r re-run, t tests, q quit",
+     .fn = cmd_watch,
+     // A copy of kpuzzles hands `watch` to the build tree's program, which loads (and builds) the
+     // build tree's modules.
+     .hand_over = run_watch_from_build_tree},
+    {.name = "list",
+     .usage = "kpuzzles list [--json]                       every exercise: solved, pending, not attempted",
+     .fn = cmd_list},
+    {.name = "hint",
+     .usage = "kpuzzles hint [puzzle] [--variant V] [--seen] [--json]   one more tier of hints per call\n"
+              "             (no puzzle: the exercise you are on)",
+     .fn = cmd_hint},
+    {.name = "solution",
+     .usage = "kpuzzles solution <puzzle> [--force] [--json]   the reference, once every variant passes",
+     .fn = cmd_solution},
+    {.name = "reset",
+     .usage = "kpuzzles reset <puzzle> [--yes] [--json]     put the skeleton back (keeps a backup)",
+     .fn = cmd_reset},
+    {.name = "run",
+     .usage = "kpuzzles run <puzzle> [--<variant>] [--reference] [--size N] [--seed S] [--team-size T]\n"
+              "             [--space S] [--json] [--full-arrays] [--steps] [--time-limit S] [--no-race-check]\n"
+              "             [puzzle options]   the race check, then run and check one case",
+     .fn = cmd_run,
+     .help_note = "`kpuzzles run <puzzle> --help` lists the puzzle's variants and options.",
+     .answers_puzzle_help = true},
+    {.name = "check",
+     .usage = "kpuzzles check [puzzle] [--variant V] [--reference] [--space S] [--json] [--time-limit S] "
+              "[--no-race-check]\n"
+              "             the race check, then every case of every variant (--time-limit: seconds per exercise,\n"
+              "             default 60, 0 none)",
+     .fn = cmd_check},
+    {.name = "bench",
+     .usage = "kpuzzles bench <puzzle> [--size N] [--runs R] [--warmup W] [--exercise] [--space S] [--json]",
+     .fn = cmd_bench,
+     // Without benchmarks of its own, kpuzzles runs kpuzzles-bench, which links every puzzle in.
+     .hand_over = hand_bench_over,
+     .loads_puzzles = false},
+    {.name = "doctor",
+     .usage = "kpuzzles doctor [--json]                     backends, limits, ready or what is missing",
+     .fn = cmd_doctor},
+    {.name = "trace",
+     .usage = "kpuzzles trace <puzzle> [--<variant>] [--reference] [--team-size T] [--distribution D] [--svg FILE]\n"
+              "             [puzzle options]   access diagram, races, budget (a host build: the race check's own\n"
+              "             configuration; any other: the trace build, cmake --preset trace)",
+     .fn = cmd_trace},
 };
 
 void print_usage(std::ostream& os) {
@@ -86,8 +108,7 @@ const Command* find_command(const std::string& name) {
 
 void print_command_usage(const Command& c) {
   std::cout << "usage: " << c.usage << '\n';
-  if (std::string(c.name) == "run")
-    std::cout << "`kpuzzles run <puzzle> --help` lists the puzzle's variants and options.\n";
+  if (c.help_note) std::cout << c.help_note << '\n';
 }
 
 // Kokkos' OpenMP backend keeps its threads' data in a fixed table of 512 (MAX_THREAD_COUNT in
@@ -178,8 +199,8 @@ int run_command(std::vector<std::string> args) {
     bool help = false;
     for (std::size_t i = 1; i < args.size(); ++i) help = help || args[i] == "--help" || args[i] == "-h";
     if (help) {
-      // `run <puzzle> --help` lists the puzzle's variants and options: cmd_run answers it.
-      const bool puzzle_help = args[0] == "run" && args.size() > 1 && args[1].rfind("-", 0) != 0;
+      // `run <puzzle> --help` lists the puzzle's variants and options: the command answers it.
+      const bool puzzle_help = command->answers_puzzle_help && args.size() > 1 && args[1].rfind("-", 0) != 0;
       if (!puzzle_help) {
         print_command_usage(*command);
         return 0;
@@ -187,14 +208,10 @@ int run_command(std::vector<std::string> args) {
       for (auto& a : args)
         if (a == "-h") a = "--help";
     }
-    if (command->fn == cmd_bench) hand_bench_over({args.begin() + 1, args.end()});
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command->hand_over) command->hand_over(rest);  // the program handed to checks its own settings
     check_thread_settings();
-    if (command->fn != cmd_bench) {
-      // A copy of kpuzzles hands `watch` to the build tree's program first: that one loads (and
-      // builds) the build tree's modules.
-      if (command->fn == cmd_watch) run_watch_from_build_tree({args.begin() + 1, args.end()});
-      load_puzzle_modules(puzzles_needed(args[0], {args.begin() + 1, args.end()}));
-    }
+    if (command->loads_puzzles) load_puzzle_modules(puzzles_needed(args[0], rest));
     Kokkos::ScopeGuard kokkos(kokkos_settings());
     return command->fn({args.begin() + 1, args.end()});
   } catch (const UsageError& e) {

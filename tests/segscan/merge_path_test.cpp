@@ -152,7 +152,7 @@ TEST_P(SegscanFramework, MergePathIsDeterministic) {
     const auto offsets = kpz::segscan::segments::heavy_tail_offsets(rng, 200000, 32);
     std::vector<float> values(200000);
     for (auto& x : values) x = static_cast<float>(rng.uniform(-1.0, 1.0));
-    const auto plan = ss::default_merge_path_plan<Space>(kpz::resolve_team_size(space, 0, 64));
+    const auto plan = ss::default_merge_path_plan<Space>(std::min(64, kpz::team_size_max(space)));
     const auto a = merge_path_sums(space, values, offsets, plan);
     const auto b = merge_path_sums(space, values, offsets, plan);
     ASSERT_EQ(a.size(), b.size());
@@ -296,7 +296,7 @@ TEST_P(SegscanFramework, MergePathSegmentsSpanManyTeams) {
     for (std::int64_t at = 0; at <= n; at += 4096) even.push_back(at);
     for (const auto& offsets : {kpz::segscan::segments::single_offsets(n), even})
       for (const int tile : {0, 64}) {
-        ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(kpz::resolve_team_size(space, 0, 256));
+        ss::MergePathPlan plan = ss::default_merge_path_plan<Space>(std::min(256, kpz::team_size_max(space)));
         if (tile) plan.tile_items = tile;
         plan.staged = tile != 0;  // the default tile walked the machine's way, the small one the other
         EXPECT_EQ(check_fast_sums(fvalues, offsets, fast_sums<float>(space, fvalues, offsets, plan, false)), "")

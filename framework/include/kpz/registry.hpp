@@ -53,7 +53,7 @@ struct RunRequest {
   int vector_length = 0;  // 0: the framework's launch shape
   std::uint64_t seed = 2026;
   bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
-  bool trace = false;       // puzzle prints its per-step trace where it has one
+  bool steps = false;       // --steps: the puzzle prints its step-by-step tables where it has them
 };
 
 struct Mismatch {

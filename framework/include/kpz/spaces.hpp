@@ -97,35 +97,6 @@ std::size_t scratch_size_max(int level) {
   return static_cast<std::size_t>(Kokkos::TeamPolicy<Space>::scratch_size_max(level));
 }
 
-// The team size a puzzle launches with: `requested` (checked), else (0) `preferred` clamped to
-// what the backend allows. Throws UsageError with the allowed range, in terms of values ("team
-// size 300 is not allowed on openmp: use 1..8"): the caller knows which flag gave it.
-template <class Space>
-int resolve_team_size(const Space& space, int requested, int preferred, bool power_of_two = false) {
-  const int max = team_size_max(space);
-  if (requested == 0) {
-    int t = preferred < max ? preferred : max;
-    if (power_of_two) {
-      int p = 1;
-      while (p * 2 <= t) p *= 2;
-      t = p;
-    }
-    return t < 1 ? 1 : t;
-  }
-  if (requested < 1 || requested > max) {
-    throw UsageError("team size " + std::to_string(requested) + " is not allowed on " +
-                     std::string(space_name<Space>()) + ": use 1.." + std::to_string(max) +
-                     (std::string(space_name<Space>()) == "openmp" ? " (OpenMP teams are bounded by OMP_NUM_THREADS)"
-                      : std::string(space_name<Space>()) == "threads"
-                          ? " (Threads teams are bounded by KOKKOS_NUM_THREADS)"
-                          : ""));
-  }
-  if (power_of_two && (requested & (requested - 1)) != 0) {
-    throw UsageError("team size " + std::to_string(requested) + " must be a power of two for this puzzle");
-  }
-  return requested;
-}
-
 // Throws UsageError when a team kernel would ask for more level-`level` scratch than the
 // backend provides (Kokkos would otherwise hand out null scratch pointers silently); `hint` ends
 // the message (check_scratch_option: what fits instead).

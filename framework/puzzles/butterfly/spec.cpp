@@ -1,4 +1,4 @@
-// butterfly's registration: variants, options, inputs, oracle, checking and the --trace table.
+// butterfly's registration: variants, options, inputs, oracle, checking and the --steps table.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -94,7 +94,7 @@ void oracle(const std::vector<float>& in, int group, VariantInfo v, std::vector<
   }
 }
 
-// --trace: the lane values of group 0 after every mask, replayed on the host.
+// --steps: the lane values of group 0 after every mask, replayed on the host.
 std::vector<std::string> trace_lines(const std::vector<float>& in, int group, VariantInfo v) {
   std::vector<std::string> lines;
   auto row = [](const std::string& label, const std::vector<float>& x) {
@@ -190,9 +190,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const Json shape_json = shape.to_json();
   for (const char* key : {"team_size", "vector_length", "tile"}) report.config.set(key, *shape_json.find(key));
   report.config.set("teams", (n + tile - 1) / tile);
-  if (req.trace) {
+  if (req.steps) {
     if (group > 8)
-      report.notes.push_back("(--trace prints groups of at most 8 lanes: add --group-size 8)");
+      report.notes.push_back("(--steps prints groups of at most 8 lanes: add --group-size 8)");
     else
       report.notes = trace_lines(host_in, group, v);
   }

@@ -95,17 +95,17 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*val
 
   // Step tables (host replay of the kernel's steps).
   const bool small = n <= 32;
-  if (small && (kind == Kind::simple || (req.trace && kind == Kind::exclusive))) {
+  if (small && (kind == Kind::simple || (req.steps && kind == Kind::exclusive))) {
     report.notes.push_back(
         "Hillis-Steele steps (replayed on the host; step d: element i takes (v, f)[i - d] (+) (v, f)[i]):");
     for (auto& l : hillis_steele_table(dvalues, flags).lines(static_cast<std::size_t>(n))) report.notes.push_back(l);
   }
-  if (small && req.trace && kind == Kind::work_efficient) {
+  if (small && req.steps && kind == Kind::work_efficient) {
     report.notes.push_back("Blelloch steps (replayed on the host; leaves past N hold the identity (0, 0)):");
     for (auto& l : blelloch_table(dvalues, flags).lines(static_cast<std::size_t>(next_pow2(static_cast<int>(n)))))
       report.notes.push_back(l);
   }
-  if (req.trace && !small) report.notes.push_back("(--trace prints step tables for N <= 32)");
+  if (req.steps && !small) report.notes.push_back("(--steps prints step tables for N <= 32)");
   if (kind != Kind::exclusive && segments::count(offsets) <= 64) {
     const std::vector<T> totals = totals_from_scan(got, offsets);
     report.notes.push_back("segment totals: " + Json::array_of(totals).dump());

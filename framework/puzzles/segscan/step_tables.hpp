@@ -1,6 +1,6 @@
 #pragma once
 // The step tables of the one-team scans (step_tables.cpp): a host replay, in double, of what each
-// step of the Hillis-Steele and Blelloch kernels should leave in scratch (`--trace`).
+// step of the Hillis-Steele and Blelloch kernels should leave in scratch (`--steps`).
 #include <cstddef>
 #include <cstdint>
 #include <string>
