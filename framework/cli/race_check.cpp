@@ -51,13 +51,7 @@ Json RaceCheck::to_json() const {
   Json j = Json::object();
   j.set("state", to_string(state));
   if (!reason.empty()) j.set("reason", reason);
-  Json list = Json::array();
-  for (const RaceFinding& f : findings) {
-    Json e = Json::object();
-    e.set("kind", f.kind).set("headline", f.headline).set("details", f.details);
-    list.push(std::move(e));
-  }
-  j.set("findings", std::move(list));
+  j.set("findings", findings_to_json(findings));
   j.set("notes", Json::array_of(notes));
   if (!report_command.empty()) j.set("report", report_command);
   return j;
@@ -134,8 +128,7 @@ RaceCheck race_check(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl 
       c.state = RaceCheck::State::not_judged;
       c.reason = j["reason"].as_string();
     } else {
-      for (const Json& f : j["findings"].items())
-        c.findings.push_back({f["kind"].as_string(), f["headline"].as_string(), f["details"].as_string()});
+      c.findings = findings_from_json(j["findings"]);
       c.state = c.findings.empty() ? RaceCheck::State::clean : RaceCheck::State::bug;
     }
     for (const Json& n : j["notes"].items()) c.notes.push_back(n.as_string());

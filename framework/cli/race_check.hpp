@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/race_finding.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz::cli {
@@ -15,12 +16,6 @@ namespace kpz::cli {
 // How often `kpuzzles check` runs the cases of an exercise the race check cannot judge, with
 // seeds seed, seed + 1, ...: all must pass before it counts as solved.
 inline constexpr int kUnjudgedRounds = 3;
-
-struct RaceFinding {
-  std::string kind;      // race, uninitialised-scratch, scratch-request, out-of-bounds, team-api, wrong-result, crash
-  std::string headline;  // one line
-  std::string details;
-};
 
 struct RaceCheck {
   enum class State {

@@ -64,13 +64,7 @@ Json Verdict::to_json() const {
   Json j = Json::object();
   j.set("judged", judged);
   if (!reason.empty()) j.set("reason", reason);
-  Json list = Json::array();
-  for (const Finding& f : findings) {
-    Json e = Json::object();
-    e.set("kind", f.kind).set("headline", f.headline).set("details", f.details);
-    list.push(std::move(e));
-  }
-  j.set("findings", std::move(list));
+  j.set("findings", findings_to_json(findings));
   j.set("notes", Json::array_of(notes));
   return j;
 }

@@ -7,17 +7,14 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/race_finding.hpp"
 #include "kpz/trace/puzzle.hpp"
 
 namespace kpz::trace {
 
 // Correctness only: a variant over its budget (correct, but more traffic than the puzzle asks
 // for) is clean here, with a note; `kpuzzles trace` shows the budget.
-struct Finding {
-  std::string kind;      // race, uninitialised-scratch, scratch-request, out-of-bounds, team-api, wrong-result
-  std::string headline;  // one line: what, where, and the likely fix
-  std::string details;   // the tracer's report of the problem (several lines)
-};
+using Finding = RaceFinding;
 
 struct Verdict {
   bool judged = false;             // false: the variant cannot be traced (`reason` says why)
