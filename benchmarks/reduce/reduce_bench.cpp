@@ -132,11 +132,8 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     View<T*, Space> dst(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "copy_dst"), n);
     report.rows.push_back({"device-to-device copy (deep_copy)" + suffix, "copy", group, 2 * bytes,
                            timed([&] { Kokkos::deep_copy(space, dst, in); })});
-    report.rows.push_back({"copy as parallel_for" + suffix, "copy", group, 2 * bytes, timed([&] {
-                             Kokkos::parallel_for(
-                                 "reduce::bench::copy", Kokkos::RangePolicy<Space>(space, 0, n),
-                                 KOKKOS_LAMBDA(std::size_t i) { dst(i) = in(i); });
-                           })});
+    report.rows.push_back({"copy as parallel_for" + suffix, "copy", group, 2 * bytes,
+                           timed([&] { copy_as_parallel_for(space, in, dst); })});
   }
 
   // Purpose::speed: on a CPU one thread per team (Kokkos' recommendation), so the ladder's

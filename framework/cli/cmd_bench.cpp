@@ -61,7 +61,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   req.team_size = common.team_size;
   req.vector_length = common.vector_length;
   req.impl = flags.has("exercise") ? Impl::exercise : Impl::reference;
-  const VariantSpec options{"bench", "", spec->options};
+  const VariantSpec options{.name = "bench", .options = spec->options};
   req.params = resolve_params(puzzle, options, flags, bench_flags);
   // `bench` takes the sizes `run` takes: the benchmark times the puzzle's
   // default variant on its default options, so a --size that variant refuses is refused here

@@ -187,7 +187,7 @@ Json puzzle_report(const PuzzleSpec& spec, const SpaceLimits& limits) {
   int runs = 0, team = 0;
   for (const VariantSpec* v : variants_in_learning_order(spec)) {
     RunRequest req;
-    req.variant = v->name;
+    req.variant = v;
     req.impl = Impl::reference;
     req.space = limits.space;
     req.params = default_params(*v);

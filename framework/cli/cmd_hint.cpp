@@ -60,14 +60,14 @@ int cmd_hint(const std::vector<std::string>& given) {
     Json tiers = Json::array();
     for (int t : show) tiers.push(hints_json(h, t));
     Json j = Json::object();
-    j.set("puzzle", spec.name).set("variant", variant.name).set("function", variant.function);
+    j.set("puzzle", spec.name).set("variant", variant.name).set("function", variant.main_function());
     j.set("hint_set", h.key).set("tiers", h.tiers).set("new", is_new).set("hints", std::move(tiers));
     std::cout << j.dump() << '\n';
     return 0;
   }
   const Style style{use_color()};
-  const std::string file = exercise_file_for(learner_paths(), spec.name, variant.function);
-  const std::string where = variant.function.empty() ? file : "function " + variant.function + " in " + file;
+  const std::string file = exercise_file_for(learner_paths(), spec.name, variant.main_function());
+  const std::string where = variant.functions.empty() ? file : "function " + variant.main_function() + " in " + file;
   std::cout << style.bold(spec.name + " --" + variant.name) << " (" << where << ")\n";
   if (show.empty()) {
     std::cout << "No hints shown yet: `kpuzzles hint " << spec.name << " --variant " << variant.name

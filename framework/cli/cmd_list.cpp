@@ -54,7 +54,8 @@ int cmd_list(const std::vector<std::string>& args) {
       const Exercise& e = exercises[i];
       Json j = Json::object();
       j.set("puzzle", e.puzzle->name).set("variant", e.variant->name).set("summary", e.variant->summary);
-      j.set("function", e.variant->function).set("file", exercise_file_for(paths, e.puzzle->name, e.variant->function));
+      j.set("function", e.variant->main_function())
+          .set("file", exercise_file_for(paths, e.puzzle->name, e.variant->main_function()));
       j.set("status", to_string(status[i])).set("bug_hunt", e.variant->bug_hunt);
       if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty())
         j.set("reason", f->usage_error);
@@ -65,7 +66,7 @@ int cmd_list(const std::vector<std::string>& args) {
       j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));
       // For the course and agenda pages (cmake/kpz_course_docs.py): place, estimate, track, page.
       j.set("position", static_cast<int>(i + 1)).set("minutes", e.variant->minutes);
-      j.set("track", std::string(to_string(e.variant->stretch ? Track::stretch : Track::core)));
+      j.set("track", std::string(to_string(e.variant->track)));
       j.set("doc", e.puzzle->doc_page()).set("puzzle_summary", e.puzzle->summary);
       list.push(std::move(j));
     }

@@ -33,7 +33,7 @@ int cmd_run(const std::vector<std::string>& args) {
   const double limit = time_limit_from(flags);
   const VariantSpec& variant = chosen_variant(spec, flags);
   RunRequest req;
-  req.variant = variant.name;
+  req.variant = &variant;
   req.impl = flags.has("reference") ? Impl::reference : Impl::exercise;
   req.params = resolve_params(spec, variant, flags, own);
   require_memory(spec, variant, req.params);  // before anything is allocated

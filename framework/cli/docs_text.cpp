@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 
@@ -112,18 +113,13 @@ std::vector<HintTodo> parse_hints(const std::string& markdown) {
   return todos;
 }
 
-std::vector<HintTodo> hints_for_function(const std::vector<HintTodo>& todos, const std::string& function,
-                                         const std::vector<std::string>& variant_functions) {
-  const bool tagged = !function.empty() && std::any_of(todos.begin(), todos.end(),
-                                                       [&](const HintTodo& t) { return t.function == function; });
-  if (!tagged) return todos;
+std::vector<HintTodo> hints_for(const std::vector<HintTodo>& todos, const std::vector<std::string>& functions) {
+  const auto named = [&](const HintTodo& t) {
+    return std::find(functions.begin(), functions.end(), t.function) != functions.end();
+  };
+  if (std::none_of(todos.begin(), todos.end(), named)) return todos;
   std::vector<HintTodo> out;
-  for (const auto& t : todos) {
-    const bool shared =
-        !t.function.empty() && !variant_functions.empty() &&
-        std::find(variant_functions.begin(), variant_functions.end(), t.function) == variant_functions.end();
-    if (t.function == function || shared) out.push_back(t);
-  }
+  std::copy_if(todos.begin(), todos.end(), std::back_inserter(out), named);
   return out;
 }
 

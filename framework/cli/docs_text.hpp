@@ -24,11 +24,9 @@ struct HintTodo {
 // The TODOs of the page's "## Hints" section, in page order (empty when it has none).
 std::vector<HintTodo> parse_hints(const std::string& markdown);
 
-// The TODOs whose heading names `function`, and those whose heading names a function that no
-// variant runs (`variant_functions`: shared helpers such as a combine operator), in page order;
-// all of them when `function` is empty or no heading names it.
-std::vector<HintTodo> hints_for_function(const std::vector<HintTodo>& todos, const std::string& function,
-                                         const std::vector<std::string>& variant_functions = {});
+// The TODOs whose heading names one of `functions` (an exercise's VariantSpec::functions), in
+// page order; all of them when no heading names one.
+std::vector<HintTodo> hints_for(const std::vector<HintTodo>& todos, const std::vector<std::string>& functions);
 
 // The most tiers any of these TODOs has.
 int tier_count(const std::vector<HintTodo>& todos);

@@ -33,7 +33,7 @@ int find_exercise(const std::vector<Exercise>& list, const std::string& id) {
 }
 
 std::string hint_key(const PuzzleSpec& puzzle, const VariantSpec& variant) {
-  return puzzle.name + "/" + (variant.function.empty() ? variant.name : variant.function);
+  return puzzle.name + "/" + (variant.functions.empty() ? variant.name : variant.main_function());
 }
 
 const VariantSpec& pick_variant(const PuzzleSpec& puzzle, const std::string& requested, const LearnerState& state) {
@@ -242,7 +242,8 @@ Status exercise_status(const Exercise& e, const ExerciseResult& result, const Le
   // or a later edit does not take it back.
   if (state.solved(e.puzzle->name, e.variant->name)) return Status::solved;
   if (state.hints_shown(hint_key(*e.puzzle, *e.variant)) > 0) return Status::pending;
-  return exercise_untouched(paths, e.puzzle->name, e.variant->function) ? Status::not_attempted : Status::pending;
+  return exercise_untouched(paths, e.puzzle->name, e.variant->main_function()) ? Status::not_attempted
+                                                                               : Status::pending;
 }
 
 }  // namespace kpz::cli

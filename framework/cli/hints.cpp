@@ -17,9 +17,7 @@ ExerciseHints load_hints(const PuzzleSpec& puzzle, const VariantSpec& variant) {
   if (page.empty())
     throw std::runtime_error("cannot read " + h.doc_path +
                              " for the hints; set KPZ_SOURCE_DIR to the Kokkos Puzzles source tree");
-  std::vector<std::string> functions;
-  for (const auto& v : puzzle.variants) functions.push_back(v.function);
-  h.todos = hints_for_function(parse_hints(page), variant.function, functions);
+  h.todos = hints_for(parse_hints(page), variant.functions);
   h.tiers = tier_count(h.todos);
   if (h.tiers == 0)
     throw std::runtime_error(

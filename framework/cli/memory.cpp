@@ -81,7 +81,7 @@ std::string format_bytes(double bytes) {
 
 void require_memory(const PuzzleSpec& spec, const VariantSpec& variant, const Params& params) {
   if (!spec.bytes_needed) return;
-  const double need = spec.bytes_needed(variant.name, params);
+  const double need = spec.bytes_needed(variant, params);
   const MachineMemory m = machine_memory();
   if (m.total <= 0 || need <= m.available) return;
   std::string what = spec.name + " --" + variant.name;
@@ -99,7 +99,7 @@ void require_memory(const PuzzleSpec& spec, const VariantSpec& variant, const Pa
     auto fits = [&](std::int64_t n) {
       Params p = params;
       p.set("size", n, params.given("size"));
-      return spec.bytes_needed(variant.name, p) <= m.available;
+      return spec.bytes_needed(variant, p) <= m.available;
     };
     std::int64_t lo = size->min, hi = params.get("size");
     if (fits(lo)) {

@@ -179,7 +179,7 @@ std::string new_status(const WatchSession& s, const Exercise& e, const CheckOutc
   // Passed before: solved stays solved, as in `list` and `solution`.
   if (load_state().solved(e.puzzle->name, e.variant->name)) return "solved";
   if (was == "solved" || was == "?" || was == "not attempted")
-    return exercise_untouched(s.paths, e.puzzle->name, e.variant->function) ? "not attempted" : "pending";
+    return exercise_untouched(s.paths, e.puzzle->name, e.variant->main_function()) ? "not attempted" : "pending";
   return was;
 }
 

@@ -34,8 +34,8 @@ std::string header(const WatchSession& s) {
     const Exercise& e = st.cur();
     head += s.style.bold(e.label()) + "  (exercise " + std::to_string(st.current + 1) + " of " +
             std::to_string(st.exercises.size()) + ")  " + e.variant->summary + "\n";
-    head += "edit " + exercise_file_for(s.paths, e.puzzle->name, e.variant->function) +
-            (e.variant->function.empty() ? "" : ", function " + e.variant->function) + "\n";
+    head += "edit " + exercise_file_for(s.paths, e.puzzle->name, e.variant->main_function()) +
+            (e.variant->functions.empty() ? "" : ", function " + e.variant->main_function()) + "\n";
     const std::string note = bug_hunt_note(s.paths, *e.puzzle, *e.variant);
     if (!note.empty()) head += s.style.yellow(note) + "\n";
     head += "\n";

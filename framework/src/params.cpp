@@ -77,7 +77,7 @@ RunRequest check_request(const PuzzleSpec& puzzle, const VariantSpec& variant, c
     throw std::logic_error("puzzle " + puzzle.name + ": bad check '--" + variant.name +
                            (check ? " " + check_flags(*check) : "") + "': " + e.what());
   }
-  request.variant = variant.name;
+  request.variant = &variant;
   request.impl = impl;
   request.space = space;
   if (check) {

@@ -32,21 +32,29 @@ Registry& Registry::instance() {
 }
 
 void Registry::add(PuzzleSpec spec) {
-  if (find(spec.name)) throw std::logic_error("puzzle '" + spec.name + "' registered twice");
-  if (spec.variants.empty()) throw std::logic_error("puzzle '" + spec.name + "' has no variants");
+  const auto bug = [&](const std::string& what) { return std::logic_error("puzzle '" + spec.name + "': " + what); };
+  if (find(spec.name)) throw bug("registered twice");
+  if (spec.variants.empty()) throw bug("no variants");
+  for (auto v = spec.variants.begin(); v != spec.variants.end(); ++v)
+    for (auto w = spec.variants.begin(); w != v; ++w) {
+      if (w->name == v->name) throw bug("two variants named '" + v->name + "'");
+      if (w->id == v->id) throw bug("--" + w->name + " and --" + v->name + " have the same id");
+    }
+  for (const auto& v : spec.variants)
+    if (v.minutes < 0) throw bug("--" + v.name + ": minutes must not be negative");
   for (const auto& v : spec.learning_order)
-    if (!find_variant(spec, v))
-      throw std::logic_error("puzzle '" + spec.name + "': learning_order names no variant '" + v + "'");
-  // A puzzle's run sees only the names of its own variants: any other is refused here, with the
-  // names it could have been (exit code 2), before the puzzle parses it.
+    if (!find_variant(spec, v)) throw bug("learning_order names no variant '" + v + "'");
+  // A puzzle's run sees only its own declared variants: anything else is refused here, with the
+  // names it could have been (exit code 2).
   if (spec.run) {
     std::vector<std::string> names;
     for (const auto& v : spec.variants) names.push_back(v.name);
     spec.run = [run = std::move(spec.run), puzzle = spec.name, names = std::move(names)](const RunRequest& req) {
-      if (std::find(names.begin(), names.end(), req.variant) == names.end()) {
+      if (!req.variant || std::find(names.begin(), names.end(), req.variant->name) == names.end()) {
         std::string allowed;
         for (const auto& n : names) allowed += (allowed.empty() ? "" : ", ") + n;
-        throw UsageError("no variant '" + req.variant + "' in " + puzzle + " (variants: " + allowed + ")");
+        throw UsageError("no variant '" + (req.variant ? req.variant->name : std::string()) + "' in " + puzzle +
+                         " (variants: " + allowed + ")");
       }
       return run(req);
     };
@@ -83,39 +91,9 @@ const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name) {
   return nullptr;
 }
 
-namespace {
-
-// The variant `name` as the puzzle declares it; a name it does not declare is the puzzle's bug.
-VariantSpec& declared_variant(PuzzleSpec& spec, const std::string& name) {
-  for (auto& v : spec.variants)
-    if (v.name == name) return v;
-  throw std::logic_error("puzzle '" + spec.name + "' has no variant '" + name + "'");
-}
-
-}  // namespace
-
-void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function, std::vector<CheckCase> checks) {
-  VariantSpec& v = declared_variant(spec, variant);
-  v.function = std::move(function);
-  v.checks = std::move(checks);
-}
-
-void add_checks(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases) {
-  VariantSpec& v = declared_variant(spec, variant);
-  v.checks.insert(v.checks.end(), cases.begin(), cases.end());
-}
-
-void add_team_sweep(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases) {
-  VariantSpec& v = declared_variant(spec, variant);
-  v.team_sweep.insert(v.team_sweep.end(), cases.begin(), cases.end());
-}
-
-void set_estimate(PuzzleSpec& spec, const std::string& variant, int minutes, Track track) {
-  if (minutes <= 0)
-    throw std::logic_error("puzzle '" + spec.name + "' --" + variant + ": an estimate needs minutes > 0");
-  VariantSpec& v = declared_variant(spec, variant);
-  v.minutes = minutes;
-  v.stretch = track == Track::stretch;
+const std::string& VariantSpec::main_function() const {
+  static const std::string none;
+  return functions.empty() ? none : functions.front();
 }
 
 std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec) {

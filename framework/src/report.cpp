@@ -19,7 +19,7 @@ void print_array_line(std::ostream& os, const char* label, const Json& array) {
 
 void print_report(std::ostream& os, const std::string& puzzle, const RunRequest& request, const RunReport& report,
                   const PrintStyle& style) {
-  os << puzzle << " --" << request.variant << " (" << to_string(request.impl) << ", " << request.space << ") "
+  os << puzzle << " --" << request.variant_name() << " (" << to_string(request.impl) << ", " << request.space << ") "
      << report.config.dump() << '\n';
   for (const auto& line : report.notes) os << line << '\n';
   if (report.expected.size() > 0 && report.expected.size() <= style.max_inline) {
@@ -45,7 +45,7 @@ void print_report(std::ostream& os, const std::string& puzzle, const RunRequest&
 Json report_json(const std::string& puzzle, const RunRequest& request, const RunReport& report) {
   Json j = Json::object();
   j.set("puzzle", puzzle);
-  j.set("variant", request.variant);
+  j.set("variant", request.variant_name());
   j.set("impl", std::string(to_string(request.impl)));
   j.set("space", request.space);
   j.set("pass", report.pass);

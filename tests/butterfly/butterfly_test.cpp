@@ -229,7 +229,7 @@ TEST_P(Butterfly, ScratchVariantsWithVectorLanes) {
     const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("butterfly");
     for (int vl : {2, 4}) {
       kpz::RunRequest req;
-      req.variant = variant;
+      req.variant = kpz::find_variant(*spec, variant);
       req.impl = kpz::test::impl_under_test();
       req.space = GetParam();
       req.vector_length = vl;

@@ -71,7 +71,7 @@ TEST_P(Conv1d, VectorLengthIsCheckedOnTheHost) {
   EXPECT_THROW(
       {
         const kpz::PuzzleSpec* spec = kpz::Registry::instance().find("conv1d");
-        req.variant = "general";
+        req.variant = kpz::find_variant(*spec, "general");
         req.impl = kpz::test::impl_under_test();
         req.space = GetParam();
         req.vector_length = 2;

@@ -11,7 +11,7 @@ TEST(Registry, RejectsDuplicatesAndEmptyPuzzles) {
   kpz::PuzzleSpec spec;
   spec.name = "zz-test-puzzle";
   EXPECT_THROW(r.add(spec), std::logic_error);  // no variants
-  spec.variants = {{"only", "one variant", {}}};
+  spec.variants = {{.name = "only", .summary = "one variant"}};
   r.add(spec);
   EXPECT_NE(r.find("zz-test-puzzle"), nullptr);
   EXPECT_THROW(r.add(spec), std::logic_error);
@@ -25,7 +25,8 @@ TEST(Registry, RunOfAnUnknownVariantIsRefusedBeforeThePuzzle) {
   kpz::Registry& r = kpz::Registry::instance();
   kpz::PuzzleSpec spec;
   spec.name = "zz-run-guard";
-  spec.variants = {{"first", "a variant", {}}, {"second", "another", {}}};
+  spec.variants = {{.name = "first", .id = 0, .summary = "a variant"},
+                   {.name = "second", .id = 1, .summary = "another"}};
   static int calls = 0;  // static: the registry keeps the puzzle after the test
   spec.run = [](const kpz::RunRequest&) {
     ++calls;
@@ -34,33 +35,49 @@ TEST(Registry, RunOfAnUnknownVariantIsRefusedBeforeThePuzzle) {
   r.add(spec);
   const kpz::PuzzleSpec& added = *r.find("zz-run-guard");
   kpz::RunRequest req;
-  req.variant = "second";
+  req.variant = kpz::find_variant(added, "second");
   const int before = calls;
   added.run(req);
   EXPECT_EQ(calls, before + 1);
-  req.variant = "thrid";
+  const kpz::VariantSpec stranger{.name = "thrid"};  // another puzzle's, or none of this one's
+  req.variant = &stranger;
   try {
     added.run(req);
     ADD_FAILURE() << "an unknown variant reached the puzzle";
   } catch (const kpz::UsageError& e) {
     EXPECT_STREQ(e.what(), "no variant 'thrid' in zz-run-guard (variants: first, second)");
   }
+  req.variant = nullptr;
+  EXPECT_THROW(added.run(req), kpz::UsageError);
   EXPECT_EQ(calls, before + 1);
 }
 
-TEST(Registry, ChecksAndExercisesNameDeclaredVariantsOnly) {
-  kpz::PuzzleSpec spec{"zz-checks", "a puzzle of the test"};
-  spec.variants = {{"only", "one variant", {{"size", "N", 8, 1, 100}}}};
-  EXPECT_EQ(spec.doc_page(), "puzzles/zz-checks.md");
-  kpz::set_exercise(spec, "only", "kernel", {kpz::CheckCase{{"size", 1}}});
-  kpz::add_checks(spec, "only", {kpz::CheckCase{{"size", 2}}, kpz::CheckCase{{"size", 3}}.team(1)});
-  ASSERT_EQ(spec.variants[0].checks.size(), 3u);
-  EXPECT_EQ(spec.variants[0].checks[2].team_size, 1);
-  EXPECT_EQ(spec.variants[0].function, "kernel");
-  // A misspelt variant is the puzzle's bug, not a silent no-op.
-  EXPECT_THROW(kpz::add_checks(spec, "olny", {kpz::CheckCase{{"size", 2}}}), std::logic_error);
-  EXPECT_THROW(kpz::set_exercise(spec, "olny", "kernel"), std::logic_error);
-  EXPECT_THROW(kpz::set_estimate(spec, "olny", 10, kpz::Track::core), std::logic_error);
+// A variant is declared whole; two variants of one name or one id are the puzzle's bug, found
+// when it registers (the id is how its run tells them apart).
+TEST(Registry, VariantsNeedDistinctNamesAndIds) {
+  kpz::Registry& r = kpz::Registry::instance();
+  kpz::PuzzleSpec spec{.name = "zz-ids", .summary = "a puzzle of the test"};
+  EXPECT_EQ(spec.doc_page(), "puzzles/zz-ids.md");
+  spec.variants = {{.name = "a", .id = 0}, {.name = "b", .id = 0}};
+  EXPECT_THROW(r.add(spec), std::logic_error);
+  spec.variants = {{.name = "a", .id = 0}, {.name = "a", .id = 1}};
+  EXPECT_THROW(r.add(spec), std::logic_error);
+  spec.variants = {{.name = "a", .id = 0, .minutes = -5}};
+  EXPECT_THROW(r.add(spec), std::logic_error);
+  spec.variants = {{.name = "a", .id = 0}, {.name = "b", .id = 1}};
+  spec.learning_order = {"b", "c"};
+  EXPECT_THROW(r.add(spec), std::logic_error);
+  EXPECT_EQ(r.find("zz-ids"), nullptr);
+  spec.learning_order = {"b"};
+  r.add(spec);
+  EXPECT_NE(r.find("zz-ids"), nullptr);
+}
+
+TEST(Registry, TheMainFunctionIsTheFirstNamed) {
+  const kpz::VariantSpec none{.name = "x"};
+  EXPECT_EQ(none.main_function(), "");
+  const kpz::VariantSpec two{.name = "x", .functions = {"kernel", "helper"}};
+  EXPECT_EQ(two.main_function(), "kernel");
 }
 
 TEST(Params, UndeclaredOptionIsALogicError) {

@@ -96,19 +96,20 @@ TEST(DocsHints, ParsesTodosTiersAndFunctions) {
   EXPECT_EQ(tier_count(todos), 3);
 }
 
-TEST(DocsHints, FiltersByFunctionWithFallback) {
+TEST(DocsHints, AnExerciseGetsTheTodosOfItsFunctionsOnly) {
   const auto todos = parse_hints(kPage);
-  const auto load = hints_for_function(todos, "load");
+  const auto load = hints_for(todos, {"load"});
   ASSERT_EQ(load.size(), 1u);
   EXPECT_EQ(load[0].number, 1);
-  // A TODO tagged with a function no variant runs (a shared helper) goes with every variant.
-  const auto shared = hints_for_function(todos, "compute", {"compute"});
-  ASSERT_EQ(shared.size(), 2u);
-  EXPECT_EQ(shared[0].number, 1);
-  EXPECT_EQ(shared[1].number, 2);
-  EXPECT_EQ(hints_for_function(todos, "compute", {"compute", "load"}).size(), 1u);
-  EXPECT_EQ(hints_for_function(todos, "nosuch").size(), 3u);
-  EXPECT_EQ(hints_for_function(todos, "").size(), 3u);
+  // A helper's TODO goes with the exercises that name the helper, in page order, and no other.
+  const auto both = hints_for(todos, {"compute", "load"});
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[0].number, 1);
+  EXPECT_EQ(both[1].number, 2);
+  EXPECT_EQ(hints_for(todos, {"compute"}).size(), 1u);
+  // Nothing named, or nothing the page tags: every hint of the page.
+  EXPECT_EQ(hints_for(todos, {"nosuch"}).size(), 3u);
+  EXPECT_EQ(hints_for(todos, {}).size(), 3u);
   EXPECT_TRUE(parse_hints("# no hints here\n\n## Concept\n").empty());
 }
 
@@ -218,14 +219,21 @@ TEST(DocsHints, EveryRegisteredPuzzleHasTieredHints) {
       SCOPED_TRACE(v.name);
       const ExerciseHints h = load_hints(p, v);
       EXPECT_EQ(h.tiers, 3);
-      if (!v.function.empty()) {
-        // Its function is tagged on the page (a typo would silently give every hint instead).
-        EXPECT_TRUE(
-            std::any_of(todos.begin(), todos.end(), [&](const HintTodo& t) { return t.function == v.function; }))
-            << "no '### TODO n: ... (`" << v.function << "`)' heading";
-        EXPECT_FALSE(render_tier(h, 1).empty());
-      }
+      // Each of its functions is tagged on the page (a typo would silently give every hint instead).
+      for (const auto& f : v.functions)
+        EXPECT_TRUE(std::any_of(todos.begin(), todos.end(), [&](const HintTodo& t) { return t.function == f; }))
+            << "no '### TODO n: ... (`" << f << "`)' heading";
+      if (!v.functions.empty()) EXPECT_FALSE(render_tier(h, 1).empty());
     }
+    // Every TODO belongs to an exercise: its function is one a variant names (none would leave the
+    // TODO's hints unreachable).
+    for (const auto& t : todos)
+      EXPECT_TRUE(std::any_of(p.variants.begin(), p.variants.end(),
+                              [&](const kpz::VariantSpec& v) {
+                                return std::find(v.functions.begin(), v.functions.end(), t.function) !=
+                                       v.functions.end();
+                              }))
+          << "TODO " << t.number << " (`" << t.function << "`) belongs to no variant's functions";
     // As many TODOs on the page as in the reference (one hint set per learner TODO, and one per
     // bug hunt's KPZ-BUG block).
     int markers = 0;

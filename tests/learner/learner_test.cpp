@@ -204,8 +204,9 @@ TEST(Exercises, PickVariantFollowsStateThenProgress) {
   EXPECT_EQ(&pick_variant(*p, "", s), ordered.back());
   EXPECT_EQ(&pick_variant(*p, ordered.front()->name, s), ordered.front());
   EXPECT_THROW(pick_variant(*p, "no-such-variant", s), kpz::UsageError);
-  EXPECT_EQ(hint_key(*p, *ordered.front()),
-            p->name + "/" + (ordered.front()->function.empty() ? ordered.front()->name : ordered.front()->function));
+  EXPECT_EQ(
+      hint_key(*p, *ordered.front()),
+      p->name + "/" + (ordered.front()->functions.empty() ? ordered.front()->name : ordered.front()->main_function()));
 }
 
 // ---- compile errors ----

@@ -232,7 +232,7 @@ TEST_P(Reduce, ShapeOverridesAreUsageErrors) {
   EXPECT_THROW(run_shaped(GetParam(), {{"size", 64}}, 0, 2048, 1), kpz::UsageError);  // above every backend's max
   EXPECT_THROW(run_shaped(GetParam(), {{"size", 64}}, 4096, 1, 1), kpz::UsageError);
   kpz::RunRequest req;  // --vector-length on a ladder rung, which has no vector lanes
-  req.variant = "interleaved";
+  req.variant = kpz::find_variant(*kpz::Registry::instance().find("reduce"), "interleaved");
   req.impl = kpz::test::impl_under_test();
   req.space = GetParam();
   req.vector_length = 2;

@@ -35,7 +35,7 @@ inline RunReport run_case(const std::string& puzzle, const std::string& space, c
   const VariantSpec* variant = find_variant(*spec, c.variant);
   if (!variant) throw std::logic_error("no variant " + c.variant);
   RunRequest req;
-  req.variant = c.variant;
+  req.variant = variant;
   req.impl = impl_under_test();
   req.space = space;
   req.team_size = c.team_size;

@@ -44,7 +44,7 @@ TEST(Budget, ACorrectKernelThatRereadsGlobalMemoryIsOverBudget) {
   kpz::PuzzleSpec spec;
   spec.name = "naive";
   spec.run = naive_conv;
-  kpz::VariantSpec v{"naive", "", {{"size", "N", 12, 1, 100}}};
+  kpz::VariantSpec v{.name = "naive", .options = {{"size", "N", 12, 1, 100}}};
   v.trace = kpz::traceable({}, 4, [](const kpz::Params&, const kpz::Json&) {
     return std::vector<kpz::BudgetLimit>{{"global-reads-per-cell-per-team", 1, "each input once per team"},
                                          {"barriers-per-team", 1, ""}};
@@ -65,7 +65,7 @@ TEST(Budget, NotTraceableVariantsSaySo) {
   kpz::PuzzleSpec spec;
   spec.name = "untraced";
   spec.run = naive_conv;
-  const kpz::VariantSpec v{"plain", "", {{"size", "N", 12, 1, 100}}};
+  const kpz::VariantSpec v{.name = "plain", .options = {{"size", "N", 12, 1, 100}}};
   const auto t = kpz::trace::trace_variant(spec, v, {});
   EXPECT_NE(t.not_traceable.find("untraced --plain is not traceable yet"), std::string::npos) << t.not_traceable;
   EXPECT_FALSE(t.clean());

@@ -5,18 +5,14 @@
 // of the variants, reduce --template's instances by lane count):
 //   const Member m = lookup<Member>(lanes, {{64, &K::templated_64}, {128, &K::templated_128}}, "...");
 //
-// by_enum and enum_of: a table indexed by an enum, one entry per enumerator in the enum's order
-// (a status' text, a variant's name, the kernel or runner of each variant). `Last` is the last
+// by_enum: a table indexed by an enum, one entry per enumerator in the enum's order (a status'
+// text, the kernel or runner of each variant). `Last` is the last
 // enumerator the table covers: the enum's last, or the last of a leading group of enumerators
 // (segscan's one-team scans). A table with an entry too few or too many does not compile, as a
 // switch missing a case would warn:
 //   std::string to_string(Status s) { return by_enum<Status::bug_hunt>({"solved", ..., "bug hunt"}, s); }
-//   Variant variant_of(const std::string& name) {
-//     return enum_of<Variant::vector>({"general", "simple", "vector"}, name, "conv1d's variants");
-//   }
 //
-// A key the table lacks is a bug in the puzzle, not bad input (the CLI passes only registered
-// names): std::logic_error.
+// A key the table lacks is a bug in the puzzle, not bad input: std::logic_error.
 #include <cstddef>
 #include <initializer_list>
 #include <stdexcept>
@@ -51,16 +47,6 @@ constexpr T by_enum(const T (&table)[N], decltype(Last) e) {
   const auto i = static_cast<std::size_t>(e);
   if (i >= N) throw std::logic_error("kpz::by_enum: an enumerator past the table's Last");
   return table[i];
-}
-
-// The enumerator named `name` in a table of names (a variant's id from its --<name>).
-template <auto Last, std::size_t N>
-constexpr decltype(Last) enum_of(const std::string_view (&names)[N], std::string_view name, std::string_view what) {
-  detail::check_enum_table<Last, N>();
-  for (std::size_t i = 0; i < N; ++i) {
-    if (names[i] == name) return static_cast<decltype(Last)>(i);
-  }
-  throw std::logic_error(std::string(what) + ": not in the puzzle's table");
 }
 
 }  // namespace kpz

@@ -44,18 +44,6 @@ class Params {
   std::set<std::string> given_;
 };
 
-struct RunRequest {
-  std::string variant;
-  Impl impl = Impl::exercise;
-  std::string space;      // execution space name, see spaces.hpp
-  Params params;          // the variant's options
-  int team_size = 0;      // 0: the framework's launch shape (kpz/launch_shape.hpp)
-  int vector_length = 0;  // 0: the framework's launch shape
-  std::uint64_t seed = 2026;
-  bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
-  bool steps = false;       // --steps: the puzzle prints its step-by-step tables where it has them
-};
-
 struct Mismatch {
   std::size_t index;
   std::string expected;
@@ -113,16 +101,26 @@ struct CheckCase {
   int vector_length = 0;
 };
 
-// Each variant is one exercise of the learner loop (kpuzzles list, watch, hint, solution).
+// Where an exercise sits in a workshop agenda: core exercises make the agendas
+// (docs/instructor/); stretch ones are for those who finish early or for after the workshop.
+enum class Track { core, stretch };
+std::string_view to_string(Track track);
+
+// One exercise of the learner loop (kpuzzles list, watch, hint, solution), declared whole with
+// designated initialisers: `{.name = "tiled", .id = int(Variant::tiled), .summary = ..., ...}`.
 struct VariantSpec {
   std::string name;  // used as --<name>
+  // The puzzle's own number for it (its enum's value): `run` gets the declared variant back
+  // (RunRequest::variant) and reads it with variant_as<Enum>(), never by parsing the name.
+  // Distinct within a puzzle.
+  int id = 0;
   std::string summary;
-  std::vector<OptionSpec> options;
-  // The function of exercises/<puzzle>/ whose TODOs this variant exercises (usually the kernel it
-  // runs; a helper such as reduce's `load_tile` where that is where the new TODO is). The hints
-  // of the docs page whose heading names it (`### TODO 2: ... (`simple`)`) are this variant's
-  // hints, with those of helpers no variant names; empty: all of the puzzle's hints.
-  std::string function = {};
+  std::vector<OptionSpec> options = {};
+  // The functions of exercises/<puzzle>/ whose TODOs this exercise asks for, the one it runs
+  // first (where `watch` and `hint` send the learner), then the helpers it calls that hold TODOs
+  // of their own. Its hints are the TODOs of the docs page whose headings name one of them
+  // (`### TODO 2: ... (`simple`)`). Empty: the whole puzzle's hints.
+  std::vector<std::string> functions = {};
   // Cases the learner's code must pass as well as the defaults before the exercise counts as
   // solved.
   std::vector<CheckCase> checks = {};
@@ -138,14 +136,31 @@ struct VariantSpec {
   // Minutes a participant needs for this exercise, reading and hints included: an estimate until
   // measured in a workshop (docs/instructor/estimates.md says how it is made). 0: not estimated.
   int minutes = 0;
-  // Core exercises make the workshop agendas (docs/instructor/); stretch ones are for those who
-  // finish early or for after the workshop.
-  bool stretch = false;
+  Track track = Track::core;
+
+  // The function the learner starts in (functions' first); empty when none is named.
+  const std::string& main_function() const;
 };
 
-// Where an exercise sits in a workshop agenda (VariantSpec::stretch).
-enum class Track { core, stretch };
-std::string_view to_string(Track track);
+struct RunRequest {
+  // The declared variant, found by the registry (find_variant); a puzzle's run never sees null
+  // or another puzzle's variant.
+  const VariantSpec* variant = nullptr;
+  Impl impl = Impl::exercise;
+  std::string space;      // execution space name, see spaces.hpp
+  Params params;          // the variant's options
+  int team_size = 0;      // 0: the framework's launch shape (kpz/launch_shape.hpp)
+  int vector_length = 0;  // 0: the framework's launch shape
+  std::uint64_t seed = 2026;
+  bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
+  bool steps = false;       // --steps: the puzzle prints its step-by-step tables where it has them
+
+  const std::string& variant_name() const { return variant->name; }
+  template <class Enum>
+  Enum variant_as() const {
+    return static_cast<Enum>(variant->id);
+  }
+};
 
 // What one execution space of this build allows a team kernel (for PuzzleSpec::advice).
 struct SpaceLimits {
@@ -159,23 +174,19 @@ struct SpaceLimits {
 TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
                     std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget);
 
+// A puzzle, declared whole with designated initialisers (`{.name = ..., .summary = ...,
+// .variants = {...}, .run = ...}`). Its docs page is docs/puzzles/<name>.md.
 struct PuzzleSpec {
-  PuzzleSpec() = default;
-  PuzzleSpec(std::string puzzle_name, std::string puzzle_summary)
-      : name(std::move(puzzle_name)), summary(std::move(puzzle_summary)) {}
-  // The docs page, relative to docs/: puzzles/<name>.md (the layout every puzzle follows) unless
-  // `doc` says otherwise.
-  std::string doc_page() const { return doc.empty() ? "puzzles/" + name + ".md" : doc; }
+  std::string doc_page() const { return "puzzles/" + name + ".md"; }
 
   std::string name;
   std::string summary;
-  std::string doc;                    // empty: doc_page()'s rule
   std::vector<VariantSpec> variants;  // the first one is the default
   std::function<RunReport(const RunRequest&)> run;
   // About how many bytes of memory one `kpuzzles run` of `variant` with these options holds at
   // its peak (inputs, outputs, the oracle's copies): `run` refuses, before allocating anything,
   // a run that cannot fit in the machine's memory. Optional.
-  std::function<double(const std::string& variant, const Params&)> bytes_needed = {};
+  std::function<double(const VariantSpec&, const Params&)> bytes_needed = {};
   // Place in the course: `kpuzzles list` and `watch` take puzzles in this order (then by name).
   int course_position = 100;
   // Variant names in the order a learner works through them (easiest first); variants not
@@ -199,21 +210,6 @@ class Registry {
 };
 
 const VariantSpec* find_variant(const PuzzleSpec& spec, std::string_view name);
-
-// Sets the learner-loop fields of one declared variant (VariantSpec::function and ::checks);
-// throws std::logic_error when the puzzle has no such variant.
-void set_exercise(PuzzleSpec& spec, const std::string& variant, std::string function,
-                  std::vector<CheckCase> checks = {});
-
-// Appends cases to one declared variant's checks; throws std::logic_error likewise.
-void add_checks(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases);
-
-// Appends cases to one declared variant's team sweeps (VariantSpec::team_sweep); throws likewise.
-void add_team_sweep(PuzzleSpec& spec, const std::string& variant, const std::vector<CheckCase>& cases);
-
-// Sets one declared variant's time estimate and track (VariantSpec::minutes and ::stretch);
-// throws std::logic_error when the puzzle has no such variant or minutes is not positive.
-void set_estimate(PuzzleSpec& spec, const std::string& variant, int minutes, Track track);
 
 // The variants of a puzzle in learning order (see PuzzleSpec::learning_order).
 std::vector<const VariantSpec*> variants_in_learning_order(const PuzzleSpec& spec);

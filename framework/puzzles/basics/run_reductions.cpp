@@ -35,8 +35,8 @@ RunReport reduce_on(const Space& space, const RunRequest& req) {
   report.config.set("size", n);
   report.notes.push_back("values: result.max, result.min, result.min_index");
   compare_exact(report, got, expected, [](std::size_t i) -> std::string {
-    if (i == 0) return "result.max, from the Max reduction (TODO 1)";
-    return i == 1 ? "result.min, from the MinLoc reduction (TODO 2)" : "result.min_index, from MinLoc (TODO 2)";
+    if (i == 0) return "result.max, from the Max reduction (TODO 5)";
+    return i == 1 ? "result.min, from the MinLoc reduction (TODO 6)" : "result.min_index, from MinLoc (TODO 6)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("x", Json::array_of(x)); });
   return report;

@@ -20,13 +20,14 @@ KernelNeeds team_needs() {
 
 template <class Space>
 RunReport reverse_on(const Space& space, const RunRequest& req) {
-  const Variant variant = variant_of(req.variant);
+  const Variant variant = req.variant_as<Variant>();
   const int n = static_cast<int>(req.params.get("size"));
   const int tile = static_cast<int>(req.params.get("tile"));
   const LaunchShape shape =
       launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   if (shape.vector_length != 1)
-    throw ShapeError("--vector-length is not for basics --" + req.variant + ": its teams use one lane per member");
+    throw ShapeError("--vector-length is not for basics --" + req.variant_name() +
+                     ": its teams use one lane per member");
   if (variant == Variant::scratch)
     check_scratch_option<Space>("basics --scratch with a tile of " + std::to_string(tile) + " floats", "--tile", tile,
                                 0, [&](int x) { return scratch_bytes<Space>(x); });

@@ -10,11 +10,9 @@
 
 namespace kpz::basics {
 
-// The variants, one per step in course order, named once: variant_of's names and spec.cpp's
-// runners are tables in this order (kpz/lookup.hpp), budgets switch on the id.
+// The variants, one per step in course order (VariantSpec::id): spec.cpp's runners are a table
+// in this order (kpz/lookup.hpp), budgets switch on the id.
 enum class Variant { views, axpy, mdrange, reduce, scan, histogram, team, scratch };
-
-Variant variant_of(const std::string& name);
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 26;      // 256 MiB per array of floats
 inline constexpr std::int64_t kMaxScanSize = std::int64_t{1} << 24;  // the int total stays < 2^27

@@ -11,11 +11,6 @@
 
 namespace kpz::basics {
 
-Variant variant_of(const std::string& name) {
-  return enum_of<Variant::scratch>({"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"}, name,
-                                   "basics' variants");
-}
-
 bool worked_example(const RunRequest& req, std::initializer_list<const char*> options) {
   for (const char* o : options)
     if (req.params.given(o)) return false;
@@ -27,7 +22,7 @@ namespace {
 // Flat variants launch no team: --team-size and --vector-length are refused for them (exit 2).
 void refuse_team_shape(const RunRequest& req) {
   if (req.team_size != 0 || req.vector_length != 0)
-    throw ShapeError("--team-size and --vector-length are for basics --team and --scratch: --" + req.variant +
+    throw ShapeError("--team-size and --vector-length are for basics --team and --scratch: --" + req.variant_name() +
                      " launches no team");
 }
 
@@ -91,99 +86,117 @@ std::vector<BudgetLimit> flat_budget(Variant variant, const Params& p) {
   return b;
 }
 
-void set_trace_configs(PuzzleSpec& spec) {
-  for (auto& v : spec.variants) {
-    const Variant id = variant_of(v.name);
-    if (id == Variant::team || id == Variant::scratch) {
-      // The worked example: 10 elements in tiles of 4, three teams (the last one short).
-      v.trace = traceable({{"size", 10}, {"tile", 4}}, 4, [id](const Params& p, const Json&) { return budget(id, p); });
-    } else {
-      // The worked examples (the defaults, a few elements each), flat kernels only (team size 0).
-      v.trace = traceable({}, 0, [id](const Params& p, const Json&) { return flat_budget(id, p); });
-    }
-  }
+// `kpuzzles trace`: --team and --scratch on the worked example (10 elements in tiles of 4, three
+// teams, the last one short); the flat steps on their worked examples (team size 0: no team).
+TraceSpec trace_config(Variant id) {
+  if (id == Variant::team || id == Variant::scratch)
+    return traceable({{"size", 10}, {"tile", 4}}, 4, [id](const Params& p, const Json&) { return budget(id, p); });
+  return traceable({}, 0, [id](const Params& p, const Json&) { return flat_budget(id, p); });
+}
+
+// A step with --size alone whose function is named as the variant, checked on these sizes.
+VariantSpec sized(Variant id, const char* name, const char* summary, std::int64_t fallback, std::int64_t max,
+                  std::initializer_list<std::int64_t> checked, int minutes, Track track) {
+  std::vector<CheckCase> checks;
+  for (const std::int64_t n : checked) checks.push_back(CheckCase{{"size", n}});
+  return {.name = name,
+          .id = int(id),
+          .summary = summary,
+          .options = {{"size", "N (random inputs when given)", fallback, 1, max}},
+          .functions = {name},
+          .checks = checks,
+          .trace = trace_config(id),
+          .minutes = minutes,
+          .track = track};
 }
 
 PuzzleSpec make_spec() {
   const OptionSpec tile{"tile", "elements per team", 4, 1, 1 << 16};
-  const auto size = [](std::int64_t fallback, std::int64_t max) {
-    return OptionSpec{"size", "N (random inputs when given)", fallback, 1, max};
-  };
-  // A step with --size alone and its function named as the variant, checked on these sizes.
-  const auto sized = [&](const char* name, const char* summary, std::int64_t fallback, std::int64_t max,
-                         std::initializer_list<std::int64_t> checked) {
-    VariantSpec v{name, summary, {size(fallback, max)}, name};
-    for (const std::int64_t n : checked) v.checks.push_back(CheckCase{{"size", n}});
-    return v;
-  };
+  const OptionSpec size{"size", "N (random inputs when given)", 10, 1, kMaxSize};
   const auto matrix = [](std::int64_t rows, std::int64_t cols) { return CheckCase{{"rows", rows}, {"cols", cols}}; };
   const auto binned = [](std::int64_t n, std::int64_t bins) { return CheckCase{{"size", n}, {"bins", bins}}; };
-  PuzzleSpec spec{"basics", "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch"};
   // --team and --scratch: one element, tiles of 64, and a short last tile with one member per team.
   const std::vector<CheckCase> tiles = {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"tile", 64}},
                                         CheckCase{{"size", 999}, {"tile", 7}}.team(1)};
-  spec.variants = {
-      sized("views", "Views, a host mirror and deep_copy: out = 2 in + 1 computed on the device (in = 0..7)", 8,
-            kMaxSize, {1, 2, 127, 128, 129, 1000, 4099}),
-      sized("axpy", "RangePolicy with a guard: z = alpha x + y over a launch padded to blocks of 128", 5, kMaxSize,
-            {1, 128, 1001, 2, 127, 129, 4099}),
-      {"mdrange",
-       "MDRangePolicy: out(i, j) = in(i, j) + u(i) v(j) on a 3 x 4 matrix",
-       {{"rows", "rows of the matrix (random inputs when given)", 3, 1, 1 << 16},
-        {"cols", "columns of the matrix (random inputs when given)", 4, 1, 1 << 16}},
-       "mdrange",
-       // One row, one column, rows != cols both ways, sizes that are not tile multiples.
-       {matrix(1, 1), matrix(1, 37), matrix(37, 1), matrix(100, 33), matrix(3, 4), matrix(33, 100), matrix(257, 129)}},
-      sized("reduce", "parallel_reduce: the maximum (built-in Max) and the minimum with its index (MinLoc)", 8,
-            kMaxSize, {1, 1000, 2, 3, 65537}),
-      sized("scan", "parallel_scan: exclusive prefix sums of counts, the total at the end", 8, kMaxScanSize,
-            {1, 1000, 2, 127, 128, 129, 4099}),
-      {"histogram",
-       "a histogram twice: with atomic_add and with a ScatterView (12 values, 5 bins)",
-       {{"size", "values (random when size or bins is given)", 12, 1, kMaxSize},
-        {"bins", "bins (random values when size or bins is given)", 5, 1, 1 << 20}},
-       "histogram_atomic",
-       // One bin; more bins than values (most stay empty); few bins (heavy contention); many bins.
-       {binned(1, 1), binned(3, 20), binned(10000, 7), binned(1000, 1000), binned(4099, 1), binned(20000, 4096)}},
-      {"team",
-       "TeamPolicy and TeamThreadRange: reverse each team's tile (N = 10, tiles of 4)",
-       {size(10, kMaxSize), tile},
-       "team_reverse",
-       tiles},
-      {"scratch",
-       "team scratch and team_barrier: the same reversal through a tile staged in scratch",
-       {size(10, kMaxSize), tile},
-       "scratch_reverse",
-       tiles},
-  };
-  spec.course_position = 0;  // before conv1d: every concept conv1d --simple uses is introduced here
-  spec.learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"};
   // Minutes by docs/instructor/estimates.md's rule (10 + 1.5 per line to write + 5 per new concept,
   // rounded to 5); mdrange and scan are stretch: conv1d --simple needs neither.
-  set_estimate(spec, "views", 35, Track::core);       // 4 lines; new: View, host mirror, deep_copy, fence
-  set_estimate(spec, "axpy", 25, Track::core);        // 3 lines; new: RangePolicy, KOKKOS_LAMBDA, a guard
-  set_estimate(spec, "mdrange", 20, Track::stretch);  // 2 lines; new: MDRangePolicy, layouts
-  set_estimate(spec, "reduce", 35, Track::core);      // 4 lines; new: parallel_reduce, Max, MinLoc
-  set_estimate(spec, "scan", 25, Track::stretch);     // 4 lines; new: parallel_scan, the final flag
-  set_estimate(spec, "histogram", 35, Track::core);   // 5 lines; new: atomic_add, ScatterView
-  set_estimate(spec, "team", 25, Track::core);        // 4 lines; new: TeamPolicy, TeamThreadRange
-  set_estimate(spec, "scratch", 25, Track::core);     // 5 lines; new: team_scratch, team_barrier
-  set_trace_configs(spec);
-  spec.run = [](const RunRequest& req) {
-    const Variant v = variant_of(req.variant);
-    if (v != Variant::team && v != Variant::scratch) refuse_team_shape(req);
-    return by_enum<Variant::scratch>(
-        {run_views, run_axpy, run_mdrange, run_reduce, run_scan, run_histogram, run_teams, run_teams}, v)(req);
+  return {
+      .name = "basics",
+      .summary = "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch",
+      .variants =
+          {// 4 lines; new: View, host mirror, deep_copy, fence
+           sized(Variant::views, "views",
+                 "Views, a host mirror and deep_copy: out = 2 in + 1 computed on the device (in = 0..7)", 8, kMaxSize,
+                 {1, 2, 127, 128, 129, 1000, 4099}, 35, Track::core),
+           // 3 lines; new: RangePolicy, KOKKOS_LAMBDA, a guard
+           sized(Variant::axpy, "axpy",
+                 "RangePolicy with a guard: z = alpha x + y over a launch padded to blocks of 128", 5, kMaxSize,
+                 {1, 128, 1001, 2, 127, 129, 4099}, 25, Track::core),
+           {.name = "mdrange",
+            .id = int(Variant::mdrange),
+            .summary = "MDRangePolicy: out(i, j) = in(i, j) + u(i) v(j) on a 3 x 4 matrix",
+            .options = {{"rows", "rows of the matrix (random inputs when given)", 3, 1, 1 << 16},
+                        {"cols", "columns of the matrix (random inputs when given)", 4, 1, 1 << 16}},
+            .functions = {"mdrange"},
+            // One row, one column, rows != cols both ways, sizes that are not tile multiples.
+            .checks = {matrix(1, 1), matrix(1, 37), matrix(37, 1), matrix(100, 33), matrix(3, 4), matrix(33, 100),
+                       matrix(257, 129)},
+            .trace = trace_config(Variant::mdrange),
+            .minutes = 20,  // 2 lines; new: MDRangePolicy, layouts
+            .track = Track::stretch},
+           // 4 lines; new: parallel_reduce, Max, MinLoc
+           sized(Variant::reduce, "reduce",
+                 "parallel_reduce: the maximum (built-in Max) and the minimum with its index (MinLoc)", 8, kMaxSize,
+                 {1, 1000, 2, 3, 65537}, 35, Track::core),
+           // 4 lines; new: parallel_scan, the final flag
+           sized(Variant::scan, "scan", "parallel_scan: exclusive prefix sums of counts, the total at the end", 8,
+                 kMaxScanSize, {1, 1000, 2, 127, 128, 129, 4099}, 25, Track::stretch),
+           {.name = "histogram",
+            .id = int(Variant::histogram),
+            .summary = "a histogram twice: with atomic_add and with a ScatterView (12 values, 5 bins)",
+            .options = {{"size", "values (random when size or bins is given)", 12, 1, kMaxSize},
+                        {"bins", "bins (random values when size or bins is given)", 5, 1, 1 << 20}},
+            .functions = {"histogram_atomic", "histogram_scatter"},
+            // One bin; more bins than values (most stay empty); few bins (heavy contention); many bins.
+            .checks = {binned(1, 1), binned(3, 20), binned(10000, 7), binned(1000, 1000), binned(4099, 1),
+                       binned(20000, 4096)},
+            .trace = trace_config(Variant::histogram),
+            .minutes = 35},  // 5 lines; new: atomic_add, ScatterView
+           {.name = "team",
+            .id = int(Variant::team),
+            .summary = "TeamPolicy and TeamThreadRange: reverse each team's tile (N = 10, tiles of 4)",
+            .options = {size, tile},
+            .functions = {"team_reverse"},
+            .checks = tiles,
+            .trace = trace_config(Variant::team),
+            .minutes = 25},  // 4 lines; new: TeamPolicy, TeamThreadRange
+           {.name = "scratch",
+            .id = int(Variant::scratch),
+            .summary = "team scratch and team_barrier: the same reversal through a tile staged in scratch",
+            .options = {size, tile},
+            .functions = {"scratch_reverse"},
+            .checks = tiles,
+            .trace = trace_config(Variant::scratch),
+            .minutes = 25}},  // 5 lines; new: team_scratch, team_barrier
+      .run =
+          [](const RunRequest& req) {
+            const auto v = req.variant_as<Variant>();
+            if (v != Variant::team && v != Variant::scratch) refuse_team_shape(req);
+            return by_enum<Variant::scratch>(
+                {run_views, run_axpy, run_mdrange, run_reduce, run_scan, run_histogram, run_teams, run_teams}, v)(req);
+          },
+      // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
+      // per element.
+      .bytes_needed =
+          [](const VariantSpec&, const Params& p) {
+            const auto& values = p.values();
+            const auto size = values.find("size");
+            if (size != values.end()) return 40.0 * static_cast<double>(size->second);
+            return 40.0 * static_cast<double>(p.get("rows")) * static_cast<double>(p.get("cols"));
+          },
+      .course_position = 0,  // before conv1d: every concept conv1d --simple uses is introduced here
+      .learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"},
   };
-  // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
-  // per element.
-  spec.bytes_needed = [](const std::string&, const Params& p) {
-    const auto& values = p.values();
-    const auto size = values.find("size");
-    if (size != values.end()) return 40.0 * static_cast<double>(size->second);
-    return 40.0 * static_cast<double>(p.get("rows")) * static_cast<double>(p.get("cols"));
-  };
-  return spec;
 }
 
 }  // namespace

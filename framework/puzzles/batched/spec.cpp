@@ -6,7 +6,6 @@
 #include "batched/batched.hpp"
 #include "batched/transfer.hpp"
 #include "kpz/check.hpp"
-#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
@@ -86,10 +85,6 @@ OwnerFn owner_of(std::string_view space, const Sizes& s, int team_size) {
 
 enum class Variant { library, hand_written };
 
-Variant variant_of(const std::string& name) {
-  return enum_of<Variant::hand_written>({"library", "hand-written"}, name, "batched's variants");
-}
-
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
   const Sizes s{static_cast<std::size_t>(req.params.get("batch")), static_cast<std::size_t>(req.params.get("rows")),
@@ -117,7 +112,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   space.fence();
 
   const auto kern = kernels<Space>(req.impl == Impl::reference);
-  if (variant_of(req.variant) == Variant::hand_written)
+  if (req.variant_as<Variant>() == Variant::hand_written)
     kern.hand_written(space, launch, A, x, rhs, r, rr);
   else
     kern.library(space, launch, A, x, rhs, r, rr);
@@ -154,29 +149,43 @@ PuzzleSpec make_spec() {
       system(1, 1, 1),   system(1, 37, 5),  system(5, 13, 29).team(1), system(301, 17, 33), system(7, 70, 1),
       system(1, 1, 40),  system(1, 37, 1),  system(3, 2, 3),           system(1, 5, 5),     system(2, 100, 3),
       system(3, 3, 100), system(1, 65, 67), system(4, 13, 29)};
-  PuzzleSpec spec{"batched", "many small residuals r = rhs - A x and their norms, with Kokkos Kernels' team routines"};
-  spec.variants = {
-      {"library", "one team per system calls Kokkos Kernels' team gemv and team dot", options, "library", checks},
-      {"hand-written", "one team per system: rows on the members, each row's dot product on the vector lanes", options,
-       "hand_written", checks},
-  };
-  spec.course_position = 60;  // after segscan (50): the course's last puzzle, composing with a library
-  spec.learning_order = {"hand-written", "library"};
+  const TraceSpec untraceable{
+      .not_traceable_reason =
+          "batched is built only with Kokkos Kernels, whose routines take Kokkos Views: the trace build has none"};
   // Minutes by docs/instructor/estimates.md's rule; stretch: a one-day workshop ends with segscan.
-  set_estimate(spec, "hand-written", 40, Track::stretch);  // 12 lines; new: a batch of small systems, one team each
-  set_estimate(spec, "library", 30, Track::stretch);       // 6 lines; new: Kokkos Kernels' team gemv and dot
-  for (auto& v : spec.variants)
-    v.trace.not_traceable_reason =
-        "batched is built only with Kokkos Kernels, whose routines take Kokkos Views: the trace build has none";
-  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
-  // `kpuzzles run`'s peak: A on the host and the device (8 bytes an entry), the vectors and the
-  // oracle's doubles (about 40 bytes per row and column).
-  spec.bytes_needed = [](const std::string&, const Params& p) {
-    const double b = static_cast<double>(p.get("batch")), m = static_cast<double>(p.get("rows")),
-                 n = static_cast<double>(p.get("cols"));
-    return b * (8.0 * m * n + 40.0 * (m + n + 1));
+  return {
+      .name = "batched",
+      .summary = "many small residuals r = rhs - A x and their norms, with Kokkos Kernels' team routines",
+      .variants = {{.name = "library",
+                    .id = int(Variant::library),
+                    .summary = "one team per system calls Kokkos Kernels' team gemv and team dot",
+                    .options = options,
+                    .functions = {"library"},
+                    .checks = checks,
+                    .trace = untraceable,
+                    .minutes = 30,  // 6 lines; new: Kokkos Kernels' team gemv and dot
+                    .track = Track::stretch},
+                   {.name = "hand-written",
+                    .id = int(Variant::hand_written),
+                    .summary = "one team per system: rows on the members, each row's dot product on the vector lanes",
+                    .options = options,
+                    .functions = {"hand_written"},
+                    .checks = checks,
+                    .trace = untraceable,
+                    .minutes = 40,  // 12 lines; new: a batch of small systems, one team each
+                    .track = Track::stretch}},
+      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      // `kpuzzles run`'s peak: A on the host and the device (8 bytes an entry), the vectors and the
+      // oracle's doubles (about 40 bytes per row and column).
+      .bytes_needed =
+          [](const VariantSpec&, const Params& p) {
+            const double b = static_cast<double>(p.get("batch")), m = static_cast<double>(p.get("rows")),
+                         n = static_cast<double>(p.get("cols"));
+            return b * (8.0 * m * n + 40.0 * (m + n + 1));
+          },
+      .course_position = 60,  // after segscan (50): the course's last puzzle, composing with a library
+      .learning_order = {"hand-written", "library"},
   };
-  return spec;
 }
 
 }  // namespace

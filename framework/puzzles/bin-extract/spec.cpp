@@ -17,9 +17,6 @@
 
 namespace kpz::bin_extract {
 
-// `kpuzzles trace` configurations and budgets of every variant (trace_config.cpp).
-void set_trace_configs(PuzzleSpec& spec);
-
 namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
@@ -112,7 +109,7 @@ std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins,
 
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
-  const Variant variant = variant_of(req.variant);
+  const Variant variant = req.variant_as<Variant>();
   const bool histogram = variant == Variant::histogram;
   const int n = static_cast<int>(req.params.get("size"));
   const int num_bins = static_cast<int>(req.params.get("num-bins"));
@@ -129,7 +126,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     shape = team_scan_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   } else {
     if (req.vector_length > 1)
-      throw UsageError("--vector-length " + std::to_string(req.vector_length) + ": --" + req.variant +
+      throw UsageError("--vector-length " + std::to_string(req.vector_length) + ": --" + req.variant_name() +
                        " has no vector lanes (--team-scan has)");
     KernelNeeds needs;  // teams as large as the backend gives, so that a missing barrier shows
     needs.gpu_team = 256;
@@ -323,37 +320,60 @@ PuzzleSpec make_spec() {
                            "within every bin, 6 mixed with one NaN (rejected: exit 2)",
                            0, 0, 6};
   const OptionSpec size{"size", "N (random inputs)", (1 << 20) + 3, 1, kMaxSize};
-  PuzzleSpec spec{"bin-extract", "predicate, exclusive scan, scatter: pick out one bin, then partition by all bins"};
-  spec.variants = {
-      {"extract",
-       "the elements of one bin, in input order, from N elements over many teams",
-       {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
-      {"histogram",
-       "the seed: 128 values i mod 80 / 100, one team, every bin extracted by a team scan",
-       {{"size", "N (random inputs from --pattern when given)", 128, 1, 1 << 14}, bins, pattern}},
-      {"partition",
-       "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
-       {size, bins, tile, pattern}},
-      {"team-scan",
-       "--extract with Kokkos' collectives: a TeamVectorRange count, bit masks (BOr), team_scan, set bits placed",
-       {size, bins, {"target-bin", "the bin to extract", 3, 0, kMaxBins - 1}, tile, pattern}},
-  };
-  set_checks(spec);  // checks.cpp: the function each variant exercises and the cases it must pass
-  spec.course_position = 40;
-  spec.learning_order = {"histogram", "extract", "team-scan", "partition"};
-  set_trace_configs(spec);  // trace_config.cpp
-  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
+  const OptionSpec target{"target-bin", "the bin to extract", 3, 0, kMaxBins - 1};
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
-  set_estimate(spec, "histogram", 40, Track::core);  // 13 lines; new: predicate, counts, a team scan of flags
-  set_estimate(spec, "extract", 45, Track::core);    // 19 lines; new: team counts scanned across teams
-  // team-scan: 50 lines; new: loads in flight, staged flags, team_scan, BOr masks, set-bit walk.
-  set_estimate(spec, "team-scan", 110, Track::stretch);
-  set_estimate(spec, "partition", 45, Track::stretch);  // 21 lines; new: all bins at once (counting sort)
-  // `kpuzzles run`'s peak, measured: about 28 bytes per element for every variant.
-  spec.bytes_needed = [](const std::string&, const Params& p) { return 28.0 * static_cast<double>(p.get("size")); };
-  return spec;
+  return {
+      .name = "bin-extract",
+      .summary = "predicate, exclusive scan, scatter: pick out one bin, then partition by all bins",
+      .variants =
+          {{.name = "extract",
+            .id = int(Variant::extract),
+            .summary = "the elements of one bin, in input order, from N elements over many teams",
+            .options = {size, bins, target, tile, pattern},
+            .functions = {"extract", "scan_counts"},
+            .checks = checks_of(Variant::extract),
+            .team_sweep = team_sweep_of(Variant::extract),
+            .trace = trace_config(Variant::extract),
+            .minutes = 45},  // 19 lines; new: team counts scanned across teams
+           {.name = "histogram",
+            .id = int(Variant::histogram),
+            .summary = "the seed: 128 values i mod 80 / 100, one team, every bin extracted by a team scan",
+            .options = {{"size", "N (random inputs from --pattern when given)", 128, 1, 1 << 14}, bins, pattern},
+            .functions = {"histogram"},
+            .checks = checks_of(Variant::histogram),
+            .team_sweep = team_sweep_of(Variant::histogram),
+            .trace = trace_config(Variant::histogram),
+            .minutes = 40},  // 13 lines; new: predicate, counts, a team scan of flags
+           {.name = "partition",
+            .id = int(Variant::partition),
+            .summary = "all bins at once: a stable partition by bin and the bin offsets (counting sort)",
+            .options = {size, bins, tile, pattern},
+            .functions = {"partition", "scan_counts"},
+            .checks = checks_of(Variant::partition),
+            .team_sweep = team_sweep_of(Variant::partition),
+            .trace = trace_config(Variant::partition),
+            .minutes = 45,  // 21 lines; new: all bins at once (counting sort)
+            .track = Track::stretch},
+           {.name = "team-scan",
+            .id = int(Variant::team_scan),
+            .summary = "--extract with Kokkos' collectives: a TeamVectorRange count, bit masks (BOr), "
+                       "team_scan, set bits placed",
+            .options = {size, bins, target, tile, pattern},
+            .functions = {"team_scan_extract", "scan_counts"},
+            .checks = checks_of(Variant::team_scan),
+            .team_sweep = team_sweep_of(Variant::team_scan),
+            .trace = trace_config(Variant::team_scan),
+            // 50 lines; new: loads in flight, staged flags, team_scan, BOr masks, set-bit walk.
+            .minutes = 110,
+            .track = Track::stretch}},
+      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      // `kpuzzles run`'s peak, measured: about 28 bytes per element for every variant.
+      .bytes_needed = [](const VariantSpec&, const Params& p) { return 28.0 * static_cast<double>(p.get("size")); },
+      .course_position = 40,
+      .learning_order = {"histogram", "extract", "team-scan", "partition"},
+  };
 }
 
 }  // namespace

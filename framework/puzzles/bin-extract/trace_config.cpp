@@ -75,23 +75,19 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
 
 }  // namespace
 
-// Called by make_spec() (spec.cpp).
-void set_trace_configs(PuzzleSpec& spec) {
-  for (auto& v : spec.variants) {
-    std::map<std::string, std::int64_t> options{{"size", 40}, {"num-bins", 4}, {"pattern", 0}};
-    // The histogram's scans synchronise the team 2 * ceil(N / 4) times per bin: fewer values and
-    // bins keep its diagram short.
-    const Variant id = variant_of(v.name);
-    if (id == Variant::histogram)
-      options["size"] = 12, options["num-bins"] = 3;
-    else
-      options["tile"] = 16;
-    if (id == Variant::extract || id == Variant::team_scan) options["target-bin"] = 1;
-    // --team-scan stages a tile whose count is a multiple of kPlaceLoads with wide loads and any
-    // other tile element by element: tiles of 16, 16 and 10 run both.
-    if (id == Variant::team_scan) options["size"] = 42;
-    v.trace = traceable(options, 4, [id](const Params& p, const Json& config) { return budget(id, p, config); });
-  }
+TraceSpec trace_config(Variant id) {
+  std::map<std::string, std::int64_t> options{{"size", 40}, {"num-bins", 4}, {"pattern", 0}};
+  // The histogram's scans synchronise the team 2 * ceil(N / 4) times per bin: fewer values and
+  // bins keep its diagram short.
+  if (id == Variant::histogram)
+    options["size"] = 12, options["num-bins"] = 3;
+  else
+    options["tile"] = 16;
+  if (id == Variant::extract || id == Variant::team_scan) options["target-bin"] = 1;
+  // --team-scan stages a tile whose count is a multiple of kPlaceLoads with wide loads and any
+  // other tile element by element: tiles of 16, 16 and 10 run both.
+  if (id == Variant::team_scan) options["size"] = 42;
+  return traceable(options, 4, [id](const Params& p, const Json& config) { return budget(id, p, config); });
 }
 
 }  // namespace kpz::bin_extract

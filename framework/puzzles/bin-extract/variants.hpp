@@ -1,21 +1,21 @@
 #pragma once
-// bin-extract's variants, named once: the runner (spec.cpp) and the trace budgets
-// (trace_config.cpp) switch on the id, not on the name.
-#include <string>
+// bin-extract's variants (VariantSpec::id): the runner (spec.cpp), the checks (checks.cpp) and
+// the trace budgets (trace_config.cpp) switch on the id, not on the name.
+#include <vector>
 
-#include "kpz/lookup.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz::bin_extract {
 
 enum class Variant { extract, histogram, partition, team_scan };
 
-inline Variant variant_of(const std::string& name) {
-  return enum_of<Variant::team_scan>({"extract", "histogram", "partition", "team-scan"}, name,
-                                     "bin-extract's variants");
-}
+// The cases a variant must pass besides its defaults (checks.cpp).
+std::vector<CheckCase> checks_of(Variant variant);
 
-// The learner-loop functions and checks of every variant (checks.cpp).
-void set_checks(PuzzleSpec& spec);
+// The cases the generated tests run with every team size (checks.cpp).
+std::vector<CheckCase> team_sweep_of(Variant variant);
+
+// How `kpuzzles trace` runs a variant, and its budget (trace_config.cpp).
+TraceSpec trace_config(Variant variant);
 
 }  // namespace kpz::bin_extract

@@ -1,41 +1,32 @@
-// butterfly's registration: variants, options, inputs, oracle, checking and the --steps table.
+// butterfly's registration: variants, options, inputs, oracle, checking and the --steps table;
+// the trace budgets are in trace_config.cpp.
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
+#include "butterfly/variants.hpp"
 #include "kpz/check.hpp"
 #include "kpz/launch_shape.hpp"
+#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
 namespace kpz::butterfly {
+
+VariantInfo info(Variant variant) {
+  return by_enum<Variant::vector>(
+      {VariantInfo{Kind::conditional, Op::max}, VariantInfo{Kind::pair_swap, Op::max},
+       VariantInfo{Kind::all_reduce, Op::max}, VariantInfo{Kind::all_reduce, Op::min},
+       VariantInfo{Kind::all_reduce, Op::sum}, VariantInfo{Kind::conditional, Op::max, true},
+       VariantInfo{Kind::in_place, Op::max}, VariantInfo{Kind::vector, Op::max}},
+      variant);
+}
+
 namespace {
 
 constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
-
-enum class Kind { pair_swap, all_reduce, conditional, in_place, vector };
-
-// A variant, resolved from its name once: the kernel it runs, the op, and whether its worked
-// example is conditional-max's (digits 0..9 in the first 32 lanes).
-struct VariantInfo {
-  Kind kind;
-  Op op;
-  bool digits = false;
-};
-
-VariantInfo info(const std::string& variant) {
-  if (variant == "pair-swap") return {Kind::pair_swap, Op::max};
-  if (variant == "parallel-max") return {Kind::all_reduce, Op::max};
-  if (variant == "parallel-min") return {Kind::all_reduce, Op::min};
-  if (variant == "parallel-sum") return {Kind::all_reduce, Op::sum};
-  if (variant == "bug-in-place") return {Kind::in_place, Op::max};
-  if (variant == "vector") return {Kind::vector, Op::max};
-  if (variant == "conditional-max") return {Kind::conditional, Op::max, true};
-  if (variant == "general") return {Kind::conditional, Op::max};
-  throw std::logic_error("butterfly has no variant '" + variant + "'");
-}
 
 // Worked examples from the docs when no size is given; otherwise seeded random values in
 // [-50, 50) rounded to quarters, so negatives and ties are common and max/min are exact.
@@ -135,7 +126,7 @@ std::vector<std::string> trace_lines(const std::vector<float>& in, int group, Va
 
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
-  const VariantInfo v = info(req.variant);
+  const VariantInfo v = info(req.variant_as<Variant>());
   const int group = static_cast<int>(req.params.get("group-size"));
   if (group < 2 || group > 32 || (group & (group - 1)))
     throw UsageError("--group-size " + std::to_string(group) + " is not allowed: use 2, 4, 8, 16 or 32");
@@ -209,52 +200,38 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   return report;
 }
 
-// Budgets for `kpuzzles trace` (docs/tracing.md): each input read once, each output written once,
-// one barrier after staging and one per butterfly step.
-std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) {
-  const double group = static_cast<double>(p.get("group-size"));
-  const double tile = config.find("tile") ? config.find("tile")->as_double(0) : 0;
-  const double steps = kind == Kind::pair_swap ? 1 : std::log2(group);
-  std::vector<BudgetLimit> b = {
-      {"global-reads-per-cell-per-team", 1, "each input once"},
-      {"global-writes-per-cell", 1, "each output once"},
-      {"global-reads-per-output", 1, "each input once"},
-      {"barriers-per-team",
-       kind == Kind::vector      ? 0
-       : kind == Kind::pair_swap ? 1
-                                 : 1 + steps,
-       kind == Kind::vector ? "none: lanes reduce in registers" : "after staging, then one per step"},
-      {"collectives-per-team", 0, ""},
-  };
-  switch (kind) {
-    case Kind::pair_swap:
-      b.push_back({"scratch-writes-per-team", tile, "each lane once"});
-      b.push_back({"scratch-reads-per-team", tile, "each partner once"});
-      break;
-    case Kind::all_reduce:
-      b.push_back({"scratch-writes-per-team", tile * (1 + steps), "each lane once per step"});
-      b.push_back({"scratch-reads-per-team", tile * (1 + 2 * steps), "two per lane and step"});
-      break;
-    case Kind::in_place:
-      b.push_back({"scratch-writes-per-team", tile * (1 + steps), "each lane once per step"});
-      b.push_back({"scratch-reads-per-team", tile * (1 + 2 * steps), "two per lane and step"});
-      break;
-    case Kind::conditional:
-      b.push_back({"scratch-writes-per-team", 2 * tile * (1 + steps), "hi and lo: each lane once per step"});
-      b.push_back({"scratch-reads-per-team", tile * (1 + 3 * steps), "the lower lane: 3 reads of hi and of lo"});
-      break;
-    case Kind::vector:
-      b.push_back({"scratch-writes-per-team", 0, "no scratch"});
-      b.push_back({"scratch-reads-per-team", 0, "no scratch"});
-      break;
+std::vector<std::string> advice(const SpaceLimits& s) {
+  std::vector<std::string> lines;
+  if (s.space == "cuda") {
+    lines.push_back(
+        "XorExchange (and the benchmark's fast kernel) take the warp-shuffle path only when the team "
+        "size is a multiple of 32 (the default, 256, is); other --team-size values exchange through "
+        "scratch and barriers");
+    lines.push_back(
+        "lanes are team members with vector length 1: groups of 32 lanes are one warp, so keep "
+        "--group-size 32 and team sizes that are multiples of 32 to compare with CUDA's __shfl_xor_sync");
+    lines.push_back(
+        "--vector: a group's W lanes are one member's vector lanes (vector length W, at most 32): "
+        "Kokkos' nested parallel_reduce is the warp shuffle tree; --vector-length below W gives "
+        "each lane several elements, above W leaves lanes idle");
+  } else if (s.space != "serial" && s.team_size_max < 8) {
+    lines.push_back("a group of 32 lanes is shared by at most " + std::to_string(s.team_size_max) +
+                    " team members here: a barrier in the wrong place can pass the run (the race check, "
+                    "which traces groups of 8, still fails it); without the race check " +
+                    (s.space == "threads"
+                         ? "check on a machine with 8 cores as well (KOKKOS_NUM_THREADS=8), or on OpenMP"
+                         : "run with OMP_NUM_THREADS=8 as well"));
   }
-  return b;
+  return lines;
 }
 
-TraceSpec trace_config(const std::string& variant, std::map<std::string, std::int64_t> options) {
-  const Kind kind = info(variant).kind;
-  return traceable(std::move(options), 4,
-                   [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
+// `checks` and every group size, with at least three groups over at least three teams (one group
+// a team) and with the default tile.
+std::vector<CheckCase> with_every_group(std::vector<CheckCase> checks) {
+  for (const std::int64_t w : {2, 4, 8, 16, 32})
+    for (const std::int64_t t : {w, std::int64_t{0}})
+      checks.push_back(CheckCase{{"size", 5 * w}, {"group-size", w}, {"tile", t}});
+  return checks;
 }
 
 PuzzleSpec make_spec() {
@@ -263,129 +240,114 @@ PuzzleSpec make_spec() {
   auto size = [](std::int64_t fallback, const char* help) {
     return OptionSpec{"size", help, fallback, 1, kMaxSize, "group-size"};
   };
-  PuzzleSpec spec{"butterfly", "XOR exchanges in lane groups: pair swap, butterfly all-reduce, conditional max/min"};
-  spec.variants = {
-      {"general",
-       "N elements in groups of W over many teams: even lanes group max, odd lanes min",
-       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile},
-       "conditional",
-       {CheckCase{{"size", 64}, {"group-size", 2}}, CheckCase{{"size", 4096}, {"group-size", 16}},
-        CheckCase{{"size", 96}}.team(1)}},
-      {"pair-swap",
-       "out[i] = in[i ^ 1]; in = 0..31 gives [1, 0, 3, 2, ...]",
-       {size(32, "N (random inputs when given)"), group, tile},
-       "pair_swap",
-       {CheckCase{{"size", 4}, {"group-size", 2}}, CheckCase{{"size", 4096}},
-        CheckCase{{"size", 96}, {"group-size", 8}, {"tile", 16}}}},
-      {"parallel-max",
-       "butterfly with masks W/2 ... 1: every lane gets its group's max",
-       {size(32, "N (random inputs when given; default W)"), group, tile},
-       "all_reduce",
-       {CheckCase{{"group-size", 2}}, CheckCase{{"group-size", 8}, {"size", 96}}, CheckCase{{"size", 4096}}}},
-      {"parallel-min",
-       "the same code with min",
-       {size(32, "N (random inputs when given; default W)"), group, tile},
-       "all_reduce",
-       {CheckCase{{"group-size", 4}, {"size", 64}}, CheckCase{{"size", 4096}}}},
-      {"parallel-sum",
-       "the same code with +",
-       {size(32, "N (random inputs when given; default W)"), group, tile},
-       "all_reduce",
-       {CheckCase{{"group-size", 16}, {"size", 4096}}, CheckCase{{"group-size", 2}, {"size", 6}}}},
-      {"conditional-max",
-       "64 values, groups of 32 in two teams: even lanes max, odd lanes min",
-       {size(64, "N (random inputs when given)"), group, {"tile", "lanes per team", 32, 0, 1 << 13}},
-       "conditional",
-       {CheckCase{{"size", 96}, {"group-size", 8}, {"tile", 16}}, CheckCase{{"size", 4096}, {"tile", 0}}}},
-      {"bug-in-place",
-       "bug hunt: every lane gets its group's max in one buffer; right on Serial by luck",
-       {size(32, "N (random inputs)"),
-        {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
-        {"tile", "lanes per team", 16, 0, 1 << 13}},
-       "bug_in_place",
-       {CheckCase{{"size", 96}, {"group-size", 4}, {"tile", 8}}}},
-      {"vector",
-       "what --general computes with Kokkos' levels: members walk groups, a group's W lanes are "
-       "vector lanes that reduce with nested parallel_reduce(ThreadVectorRange, MinMax)",
-       {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile},
-       "vector_minmax",
-       {CheckCase{{"size", 32}}, CheckCase{{"size", 2}, {"group-size", 2}}, CheckCase{{"size", 160}, {"tile", 64}},
-        CheckCase{{"size", 4096}, {"group-size", 2}, {"tile", 256}}, CheckCase{{"size", 96}}.team(1),
-        CheckCase{{"size", 4096}, {"group-size", 8}}.lanes(2),
-        CheckCase{{"size", 1024}, {"group-size", 4}, {"tile", 64}}.lanes(16),
-        CheckCase{{"size", 3232}, {"tile", 320}}.lanes(1)}},
-  };
-  // Every group size, with at least three groups over at least three teams (one group a team) and
-  // with the default tile.
-  for (auto& v : spec.variants)
-    if (v.name != "bug-in-place")  // a bug hunt checks the one case its trace explains
-      for (const std::int64_t w : {2, 4, 8, 16, 32})
-        for (const std::int64_t t : {w, std::int64_t{0}})
-          v.checks.push_back(CheckCase{{"size", 5 * w}, {"group-size", w}, {"tile", t}});
-  // With every team size, at least three teams each (the generated TeamSweep tests; --vector's
-  // team sizes beyond a 32-lane member's maximum are refused and skipped).
-  add_team_sweep(spec, "general", {CheckCase{{"size", 32 * 1000}, {"group-size", 32}}});
-  add_team_sweep(spec, "parallel-sum", {CheckCase{{"size", 8 * 77}, {"group-size", 8}, {"tile", 64}}});
-  add_team_sweep(spec, "vector", {CheckCase{{"size", 32 * 1000}, {"group-size", 32}, {"tile", 256}}});
-  // The bug hunt's reference (the exercise passes these too, by luck: the race check tells).
-  add_team_sweep(spec, "bug-in-place",
-                 {CheckCase{{"size", 48}, {"group-size", 8}, {"tile", 16}},
-                  CheckCase{{"size", 96}, {"group-size", 32}, {"tile", 32}},
-                  CheckCase{{"size", 64}, {"group-size", 2}, {"tile", 8}},
-                  CheckCase{{"size", 40}, {"group-size", 4}, {"tile", 8}}});
-  spec.course_position = 20;
-  spec.learning_order = {"pair-swap",    "parallel-max",    "parallel-min", "parallel-sum",
-                         "bug-in-place", "conditional-max", "general",      "vector"};
-  spec.advice = [](const SpaceLimits& s) {
-    std::vector<std::string> lines;
-    if (s.space == "cuda") {
-      lines.push_back(
-          "XorExchange (and the benchmark's fast kernel) take the warp-shuffle path only when the team "
-          "size is a multiple of 32 (the default, 256, is); other --team-size values exchange through "
-          "scratch and barriers");
-      lines.push_back(
-          "lanes are team members with vector length 1: groups of 32 lanes are one warp, so keep "
-          "--group-size 32 and team sizes that are multiples of 32 to compare with CUDA's __shfl_xor_sync");
-      lines.push_back(
-          "--vector: a group's W lanes are one member's vector lanes (vector length W, at most 32): "
-          "Kokkos' nested parallel_reduce is the warp shuffle tree; --vector-length below W gives "
-          "each lane several elements, above W leaves lanes idle");
-    } else if (s.space != "serial" && s.team_size_max < 8) {
-      lines.push_back("a group of 32 lanes is shared by at most " + std::to_string(s.team_size_max) +
-                      " team members here: a barrier in the wrong place can pass the run (the race check, "
-                      "which traces groups of 8, still fails it); without the race check " +
-                      (s.space == "threads"
-                           ? "check on a machine with 8 cores as well (KOKKOS_NUM_THREADS=8), or on OpenMP"
-                           : "run with OMP_NUM_THREADS=8 as well"));
-    }
-    return lines;
-  };
-  // `kpuzzles trace`: two teams of four members, groups of 8 (the docs' diagrams).
-  for (auto& v : spec.variants) {
-    const Kind kind = info(v.name).kind;
-    if (kind == Kind::pair_swap)
-      v.trace = trace_config(v.name, {{"size", 16}, {"group-size", 2}, {"tile", 8}});
-    else if (kind == Kind::in_place)
-      v.trace = trace_config(v.name, {});
-    else
-      v.trace = trace_config(v.name, {{"size", 32}, {"group-size", 8}, {"tile", 16}});
-    v.bug_hunt = kind == Kind::in_place;
-  }
-  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
-  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
-  set_estimate(spec, "pair-swap", 25, Track::core);        // 8 lines; new: lanes exchanging through scratch (i ^ 1)
-  set_estimate(spec, "parallel-max", 25, Track::core);     // 8 lines; new: the butterfly all-reduce, double buffering
-  set_estimate(spec, "parallel-min", 5, Track::core);      // reuses all_reduce
-  set_estimate(spec, "parallel-sum", 5, Track::core);      // reuses all_reduce
-  set_estimate(spec, "bug-in-place", 20, Track::stretch);  // bug hunt, in the trace build
-  set_estimate(spec, "conditional-max", 40, Track::core);  // 15 lines; new: pairs writing both max and min
-  set_estimate(spec, "general", 5, Track::core);           // reuses conditional over many teams
-  set_estimate(spec, "vector", 45, Track::stretch);        // 18 lines; new: a nested vector-level reduce, a reducer
-  // `kpuzzles run`'s peak, measured: about 32 bytes per element (input, output, host copies, oracle).
-  spec.bytes_needed = [](const std::string&, const Params& p) { return 32.0 * static_cast<double>(p.get("size")); };
-  return spec;
+  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes. Team sweeps: every
+  // team size with at least three teams each (the generated TeamSweep tests; --vector's team
+  // sizes beyond a 32-lane member's maximum are refused and skipped).
+  return {
+      .name = "butterfly",
+      .summary = "XOR exchanges in lane groups: pair swap, butterfly all-reduce, conditional max/min",
+      .variants =
+          {{.name = "general",
+            .id = int(Variant::general),
+            .summary = "N elements in groups of W over many teams: even lanes group max, odd lanes min",
+            .options = {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile},
+            .functions = {"conditional"},
+            .checks =
+                with_every_group({CheckCase{{"size", 64}, {"group-size", 2}},
+                                  CheckCase{{"size", 4096}, {"group-size", 16}}, CheckCase{{"size", 96}}.team(1)}),
+            .team_sweep = {CheckCase{{"size", 32 * 1000}, {"group-size", 32}}},
+            .trace = trace_config(Variant::general),
+            .minutes = 5},  // reuses conditional over many teams
+           {.name = "pair-swap",
+            .id = int(Variant::pair_swap),
+            .summary = "out[i] = in[i ^ 1]; in = 0..31 gives [1, 0, 3, 2, ...]",
+            .options = {size(32, "N (random inputs when given)"), group, tile},
+            .functions = {"pair_swap"},
+            .checks = with_every_group({CheckCase{{"size", 4}, {"group-size", 2}}, CheckCase{{"size", 4096}},
+                                        CheckCase{{"size", 96}, {"group-size", 8}, {"tile", 16}}}),
+            .trace = trace_config(Variant::pair_swap),
+            .minutes = 25},  // 8 lines; new: lanes exchanging through scratch (i ^ 1)
+           {.name = "parallel-max",
+            .id = int(Variant::parallel_max),
+            .summary = "butterfly with masks W/2 ... 1: every lane gets its group's max",
+            .options = {size(32, "N (random inputs when given; default W)"), group, tile},
+            .functions = {"all_reduce"},
+            .checks = with_every_group(
+                {CheckCase{{"group-size", 2}}, CheckCase{{"group-size", 8}, {"size", 96}}, CheckCase{{"size", 4096}}}),
+            .trace = trace_config(Variant::parallel_max),
+            .minutes = 25},  // 8 lines; new: the butterfly all-reduce, double buffering
+           {.name = "parallel-min",
+            .id = int(Variant::parallel_min),
+            .summary = "the same code with min",
+            .options = {size(32, "N (random inputs when given; default W)"), group, tile},
+            .functions = {"all_reduce"},
+            .checks = with_every_group({CheckCase{{"group-size", 4}, {"size", 64}}, CheckCase{{"size", 4096}}}),
+            .trace = trace_config(Variant::parallel_min),
+            .minutes = 5},  // reuses all_reduce
+           {.name = "parallel-sum",
+            .id = int(Variant::parallel_sum),
+            .summary = "the same code with +",
+            .options = {size(32, "N (random inputs when given; default W)"), group, tile},
+            .functions = {"all_reduce"},
+            .checks = with_every_group(
+                {CheckCase{{"group-size", 16}, {"size", 4096}}, CheckCase{{"group-size", 2}, {"size", 6}}}),
+            .team_sweep = {CheckCase{{"size", 8 * 77}, {"group-size", 8}, {"tile", 64}}},
+            .trace = trace_config(Variant::parallel_sum),
+            .minutes = 5},  // reuses all_reduce
+           {.name = "conditional-max",
+            .id = int(Variant::conditional_max),
+            .summary = "64 values, groups of 32 in two teams: even lanes max, odd lanes min",
+            .options = {size(64, "N (random inputs when given)"), group, {"tile", "lanes per team", 32, 0, 1 << 13}},
+            .functions = {"conditional"},
+            .checks = with_every_group(
+                {CheckCase{{"size", 96}, {"group-size", 8}, {"tile", 16}}, CheckCase{{"size", 4096}, {"tile", 0}}}),
+            .trace = trace_config(Variant::conditional_max),
+            .minutes = 40},  // 15 lines; new: pairs writing both max and min
+           // A bug hunt checks the one case its trace explains; its team sweep is the reference's
+           // (the exercise passes these too, by luck: the race check tells).
+           {.name = "bug-in-place",
+            .id =
+                int(Variant::bug_in_place),
+            .summary = "bug hunt: every lane gets its group's max in one buffer; right on Serial by luck",
+            .options = {size(32, "N (random inputs)"),
+                        {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
+                        {"tile", "lanes per team", 16, 0, 1 << 13}},
+            .functions = {"bug_in_place"},
+            .checks = {CheckCase{{"size", 96}, {"group-size", 4}, {"tile", 8}}},
+            .team_sweep = {CheckCase{{"size", 48}, {"group-size", 8}, {"tile", 16}},
+                           CheckCase{{"size", 96}, {"group-size", 32}, {"tile", 32}},
+                           CheckCase{{"size", 64}, {"group-size", 2}, {"tile", 8}},
+                           CheckCase{{"size", 40}, {"group-size", 4}, {"tile", 8}}},
+            .trace = trace_config(Variant::bug_in_place),
+            .bug_hunt = true,
+            .minutes = 20,  // bug hunt, in the trace build
+            .track = Track::stretch},
+           {.name = "vector",
+            .id = int(Variant::vector),
+            .summary = "what --general computes with Kokkos' levels: members walk groups, a group's W lanes are "
+                       "vector lanes that reduce with nested parallel_reduce(ThreadVectorRange, MinMax)",
+            .options = {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile},
+            .functions = {"vector_minmax"},
+            .checks = with_every_group(
+                {CheckCase{{"size", 32}}, CheckCase{{"size", 2}, {"group-size", 2}},
+                 CheckCase{{"size", 160}, {"tile", 64}}, CheckCase{{"size", 4096}, {"group-size", 2}, {"tile", 256}},
+                 CheckCase{{"size", 96}}.team(1), CheckCase{{"size", 4096}, {"group-size", 8}}.lanes(2),
+                 CheckCase{{"size", 1024}, {"group-size", 4}, {"tile", 64}}.lanes(16),
+                 CheckCase{{"size", 3232}, {"tile", 320}}.lanes(1)}),
+            .team_sweep = {CheckCase{{"size", 32 * 1000}, {"group-size", 32}, {"tile", 256}}},
+            .trace = trace_config(Variant::vector),
+            .minutes = 45,  // 18 lines; new: a nested vector-level reduce, a reducer
+            .track = Track::stretch}},
+      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      // `kpuzzles run`'s peak, measured: about 32 bytes per element (input, output, host copies, oracle).
+      .bytes_needed = [](const VariantSpec&, const Params& p) { return 32.0 * static_cast<double>(p.get("size")); },
+      .course_position = 20,
+      .learning_order = {"pair-swap", "parallel-max", "parallel-min", "parallel-sum", "bug-in-place", "conditional-max",
+                         "general", "vector"},
+      .advice = advice,
+  };
 }
 
 }  // namespace

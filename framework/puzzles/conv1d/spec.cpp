@@ -54,13 +54,8 @@ void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>
   }
 }
 
-// The variants, named once: runners and budgets switch on the id, not on the name.
+// The variants (VariantSpec::id): runners and budgets switch on the id, not on the name.
 enum class Variant { general, vector, simple, block_boundary, bug_missing_barrier };
-
-Variant variant_of(const std::string& name) {
-  return enum_of<Variant::bug_missing_barrier>({"general", "vector", "simple", "block-boundary", "bug-missing-barrier"},
-                                               name, "conv1d's variants");
-}
 
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
 // `vector` a row of `row` outputs (vector_row) per member, where lane l holds the l-th of
@@ -83,7 +78,7 @@ OwnerFn owner_of(Variant variant, std::string_view space, int tile, int team_siz
 
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
-  const Variant variant = variant_of(req.variant);
+  const Variant variant = req.variant_as<Variant>();
   const bool simple_variant = variant == Variant::simple;
   const bool worked = variant != Variant::general && variant != Variant::vector && !req.params.given("size") &&
                       !req.params.given("kernel-size");
@@ -97,7 +92,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const LaunchShape shape = launch_shape(space, vector_variant ? vector_needs() : scalar_needs(),
                                          ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   if (!vector_variant && shape.vector_length != 1)
-    throw ShapeError("--vector-length is for conv1d --vector: --" + req.variant + " uses one lane per member");
+    throw ShapeError("--vector-length is for conv1d --vector: --" + req.variant_name() + " uses one lane per member");
   const int team_size = shape.team_size;
   Launch launch{team_size, 0, shape.vector_length};
   if (vector_variant) {
@@ -116,8 +111,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     launch.tile = static_cast<int>(req.params.get("tile"));
     if (general && launch.tile == 0) launch.tile = default_tile<Space>(team_size, taps);
     check_scratch_option<Space>(
-        "conv1d --" + req.variant + " with K=" + std::to_string(k) + " and a tile of " + std::to_string(launch.tile) +
-            " outputs",
+        "conv1d --" + req.variant_name() + " with K=" + std::to_string(k) + " and a tile of " +
+            std::to_string(launch.tile) + " outputs",
         "--tile", launch.tile, 0,
         [&](int x) { return general ? general_scratch_bytes<Space>(x, taps) : tiled_scratch_bytes<Space>(x, taps); });
   }
@@ -209,7 +204,11 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
   return b;
 }
 
-TraceSpec trace_config(Variant variant, std::map<std::string, std::int64_t> options) {
+// `kpuzzles trace`: small configurations with three teams or fewer, four members per team.
+TraceSpec trace_config(Variant variant) {
+  std::map<std::string, std::int64_t> options;
+  if (variant == Variant::general || variant == Variant::vector)
+    options = {{"size", 37}, {"kernel-size", 5}, {"tile", 16}};
   return traceable(std::move(options), 4,
                    [variant](const Params& p, const Json& config) { return budget(variant, p, config); });
 }
@@ -238,72 +237,84 @@ PuzzleSpec make_spec() {
     return first;
   };
   const std::vector<CheckCase> general = {nk(1, 1), nk(6, 11), nk(10007, 33), nk(4099, 5).team(1)};
-  PuzzleSpec spec{"conv1d", "1D convolution with the input tile and its halo staged in team scratch"};
-  spec.variants = {
-      {"general",
-       "any N and K, fast: 4 outputs per member from 16-byte scratch words",
-       {size_general, k_general, {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}},
-       "general",
-       edges(general)},
-      {"vector",
-       "one source for CPU and GPU: rows of outputs on threads, packs of outputs on vector lanes",
-       {size_general, k_general, {"tile", "outputs per team (0: the framework's launch shape)", 0, 0, 1 << 13}},
-       "vector_lanes",
-       edges({nk(1, 1), nk(6, 11), nk(10007, 33), nk(4099, 5).team(1), nkt(1001, 7, 64).lanes(1),
-              nkt(3001, 16, 100).lanes(4), nk(5000, 4)})},
-      {"simple",
-       "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
-       {size(6, 1 << 16), taps(3, 1 << 16)},
-       "simple",
-       {nk(1, 1), nk(5, 9), nk(37, 5), nk(1, 4), nk(33, 3), nk(100, 7), nk(257, 16)}},
-      {"block-boundary",
-       "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
-       tiled_options,
-       "tiled",
-       // The halo of K - 1 elements spans several following tiles (tiles of 3, 1, 8).
-       {nk(1, 1), nkt(100, 20, 8), nkt(1000, 3, 64), nkt(40, 10, 3), nkt(15, 4, 1), nkt(50, 17, 8), nkt(64, 2, 64)}},
-      {"bug-missing-barrier",
-       "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
-       tiled_options,
-       "bug_missing_barrier",
-       {nkt(100, 20, 8)}},
-  };
-  // With every team size, at least three teams each (the generated TeamSweep tests).
-  add_team_sweep(spec, "block-boundary", {nkt(1000, 6, 64)});
-  add_team_sweep(spec, "general", {nk(50001, 13)});
-  spec.course_position = 10;  // steps of 10 leave room: the on-ramp (basics) comes before conv1d
-  spec.learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general", "vector"};
-  spec.advice = [](const SpaceLimits& s) {
-    std::vector<std::string> lines;
-    // --simple keeps all of a (and b) in one team's level-0 scratch.
-    const std::size_t simple_max = s.scratch0_max / sizeof(float) > 64 ? s.scratch0_max / sizeof(float) - 64 : 1;
-    lines.push_back("--simple holds all of a and b in one team's scratch: --size up to about " +
-                    std::to_string(simple_max) + " here");
-    return lines;
-  };
-  // `kpuzzles trace`: small configurations with three teams or fewer, four members per team.
-  for (auto& v : spec.variants) {
-    const Variant id = variant_of(v.name);
-    if (id == Variant::general || id == Variant::vector)
-      v.trace = trace_config(id, {{"size", 37}, {"kernel-size", 5}, {"tile", 16}});
-    else
-      v.trace = trace_config(id, {});
-    v.bug_hunt = id == Variant::bug_missing_barrier;
-  }
-  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
-  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
-  set_estimate(spec, "simple", 30, Track::core);          // 9 lines; new: a tile staged in team scratch, team_barrier
-  set_estimate(spec, "block-boundary", 35, Track::core);  // 12 lines; new: many teams, each loading a halo
-  set_estimate(spec, "bug-missing-barrier", 20, Track::core);  // bug hunt, in the trace build
-  set_estimate(spec, "general", 65, Track::stretch);           // 30 lines; new: any K against N, 16-byte scratch words
-  set_estimate(spec, "vector", 60, Track::stretch);            // 27 lines; new: ThreadVectorRange, packs of outputs
-  // `kpuzzles run`'s peak, measured: about 32 bytes per element (a, out, the oracle's doubles), 16 per tap.
-  spec.bytes_needed = [](const std::string&, const Params& p) {
-    return 32.0 * static_cast<double>(p.get("size")) + 16.0 * static_cast<double>(p.get("kernel-size"));
+  // a variant that reuses an earlier one's function 5. Rounded to 5 minutes. Team sweeps: every
+  // team size, at least three teams each (the generated TeamSweep tests).
+  return {
+      .name = "conv1d",
+      .summary = "1D convolution with the input tile and its halo staged in team scratch",
+      .variants = {{.name = "general",
+                    .id = int(Variant::general),
+                    .summary = "any N and K, fast: 4 outputs per member from 16-byte scratch words",
+                    .options = {size_general,
+                                k_general,
+                                {"tile", "outputs per team (0: the backend's default)", 0, 0, 1 << 13}},
+                    .functions = {"general"},
+                    .checks = edges(general),
+                    .team_sweep = {nk(50001, 13)},
+                    .trace = trace_config(Variant::general),
+                    .minutes = 65,  // 30 lines; new: any K against N, 16-byte scratch words
+                    .track = Track::stretch},
+                   {.name = "vector",
+                    .id = int(Variant::vector),
+                    .summary =
+                        "one source for CPU and GPU: rows of outputs on threads, packs of outputs on vector lanes",
+                    .options = {size_general,
+                                k_general,
+                                {"tile", "outputs per team (0: the framework's launch shape)", 0, 0, 1 << 13}},
+                    .functions = {"vector_lanes"},
+                    .checks = edges({nk(1, 1), nk(6, 11), nk(10007, 33), nk(4099, 5).team(1), nkt(1001, 7, 64).lanes(1),
+                                     nkt(3001, 16, 100).lanes(4), nk(5000, 4)}),
+                    .trace = trace_config(Variant::vector),
+                    .minutes = 60,  // 27 lines; new: ThreadVectorRange, packs of outputs
+                    .track = Track::stretch},
+                   {.name = "simple",
+                    .id = int(Variant::simple),
+                    .summary = "one team: a = 0..5, b = 0..2 staged in scratch, barrier, compute",
+                    .options = {size(6, 1 << 16), taps(3, 1 << 16)},
+                    .functions = {"simple"},
+                    .checks = {nk(1, 1), nk(5, 9), nk(37, 5), nk(1, 4), nk(33, 3), nk(100, 7), nk(257, 16)},
+                    .trace = trace_config(Variant::simple),
+                    .minutes = 30},  // 9 lines; new: a tile staged in team scratch, team_barrier
+                   {.name = "block-boundary",
+                    .id = int(Variant::block_boundary),
+                    .summary = "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
+                    .options = tiled_options,
+                    .functions = {"tiled"},
+                    // The halo of K - 1 elements spans several following tiles (tiles of 3, 1, 8).
+                    .checks = {nk(1, 1), nkt(100, 20, 8), nkt(1000, 3, 64), nkt(40, 10, 3), nkt(15, 4, 1),
+                               nkt(50, 17, 8), nkt(64, 2, 64)},
+                    .team_sweep = {nkt(1000, 6, 64)},
+                    .trace = trace_config(Variant::block_boundary),
+                    .minutes = 35},  // 12 lines; new: many teams, each loading a halo
+                   {.name = "bug-missing-barrier",
+                    .id = int(Variant::bug_missing_barrier),
+                    .summary =
+                        "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
+                    .options = tiled_options,
+                    .functions = {"bug_missing_barrier"},
+                    .checks = {nkt(100, 20, 8)},
+                    .trace = trace_config(Variant::bug_missing_barrier),
+                    .bug_hunt = true,
+                    .minutes = 20}},  // bug hunt, in the trace build
+      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      // `kpuzzles run`'s peak, measured: about 32 bytes per element (a, out, the oracle's doubles), 16 per tap.
+      .bytes_needed =
+          [](const VariantSpec&, const Params& p) {
+            return 32.0 * static_cast<double>(p.get("size")) + 16.0 * static_cast<double>(p.get("kernel-size"));
+          },
+      .course_position = 10,  // steps of 10 leave room: the on-ramp (basics) comes before conv1d
+      .learning_order = {"simple", "block-boundary", "bug-missing-barrier", "general", "vector"},
+      .advice =
+          [](const SpaceLimits& s) {
+            // --simple keeps all of a (and b) in one team's level-0 scratch.
+            const std::size_t simple_max =
+                s.scratch0_max / sizeof(float) > 64 ? s.scratch0_max / sizeof(float) - 64 : 1;
+            return std::vector<std::string>{"--simple holds all of a and b in one team's scratch: --size up to about " +
+                                            std::to_string(simple_max) + " here"};
+          },
   };
-  return spec;
 }
 
 }  // namespace

@@ -66,8 +66,8 @@ void validate_lanes(const VariantInfo& v, int lanes) {
   }
 }
 
-// `kpuzzles trace` configurations and budgets of every variant (trace_config.cpp).
-void set_trace_configs(PuzzleSpec& spec);
+// How `kpuzzles trace` runs a variant, and its budget (trace_config.cpp).
+TraceSpec trace_config(const VariantInfo& i);
 
 namespace {
 
@@ -140,7 +140,7 @@ Expected oracle(const std::vector<T>& in, const Layout& l, bool with_partials) {
 
 template <class Space, class T>
 RunReport run_typed(const Space& space, const RunRequest& req) {
-  const VariantInfo& v = info(req.variant);
+  const VariantInfo v = info(req.variant_as<Variant>());
   const std::size_t n = static_cast<std::size_t>(req.params.get("size"));
   const bool ladder = v.unroll > 0;
   const bool team_kernel = v.variant != Variant::builtin && v.variant != Variant::recursive;
@@ -240,98 +240,95 @@ PuzzleSpec make_spec() {
   const OptionSpec tile{
       "tile", "values per team for --team-reduce (0: the framework's launch shape; rows of vector length x 16)", 0, 0,
       1 << 24};
-  PuzzleSpec spec{
-      "reduce",
-      "the reduction ladder: nine team kernels from neighbored pairs to templates, Kokkos' own levels, and beyond"};
-  spec.variants = {
-      {"persistent",
-       "beyond the book: one even share per team, a league sized from the device, four 16-byte loads in flight, warp "
-       "shuffles",
-       {size, type, teams}},
-      {"neighbored",
-       "rung 1: stride doubling, slot i adds slot i + stride when i % (2 stride) == 0",
-       {size, type, lanes}},
-      {"neighbored-less", "rung 2: the same pairs on contiguous iterations (no idle ones)", {size, type, lanes}},
-      {"interleaved", "rung 3: stride halving from lanes / 2, slot i adds slot i + stride", {size, type, lanes}},
-      {"unroll2", "rung 4: each lane adds 2 tiles' elements while loading", {size, type, lanes}},
-      {"unroll4", "rung 5: 4 tiles while loading", {size, type, lanes}},
-      {"unroll8", "rung 6: 8 tiles while loading", {size, type, lanes}},
-      {"unroll-warps8", "rung 7: the last 64 values by warp shuffles (XorExchange), no barriers", {size, type, lanes}},
-      {"complete-unroll", "rung 8: the tree written out step by step for 64 .. 1024 lanes", {size, type, lanes}},
-      {"template", "rung 9: the lane count as a template parameter (64, 128, 256, 512, 1024)", {size, type, lanes}},
-      {"team-reduce",
-       "the portable rung: Kokkos' levels and collectives (TeamThreadRange rows, ThreadVectorRange lanes, nested "
-       "parallel_reduce), no hand-built tree",
-       {size, type, tile}},
-      {"builtin", "Kokkos::parallel_reduce: the baseline every kernel is compared with", {size, type}},
-      {"recursive",
-       "host-driven recursion: interleaved on the partial sums until one value is left",
-       {size, type, lanes}},
-  };
-  // The learner loop: the function whose TODOs each rung exercises, the cases it must pass besides
-  // the worked example, and the order of the ladder.
-  const std::vector<CheckCase> rung = {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}},
-                                       CheckCase{{"size", 5000}, {"lanes", 64}}.team(1)};
-  set_exercise(spec, "neighbored", "neighbored", rung);
-  set_exercise(spec, "neighbored-less", "neighbored_less", rung);
-  set_exercise(spec, "interleaved", "interleaved_tree", rung);
-  set_exercise(spec, "unroll2", "load_tile", rung);
-  set_exercise(spec, "unroll4", "load_tile", rung);
-  set_exercise(spec, "unroll8", "load_tile", rung);
-  set_exercise(spec, "unroll-warps8", "warp_finish", rung);
-  set_exercise(spec, "complete-unroll", "complete_unroll", rung);
-  set_exercise(spec, "template", "templated", rung);
-  set_exercise(spec, "recursive", "recursive", rung);
-  // Tiles of 256 with --vector-length 2 are rows of 32: several rows per team, a short last row.
-  set_exercise(spec, "team-reduce", "team_reduce",
-               {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}, {"tile", 256}}.lanes(2),
-                CheckCase{{"size", 5000}, {"tile", 300}}.team(1), CheckCase{{"size", 4099}, {"tile", 1024}}.lanes(1),
-                CheckCase{{"size", 70001}, {"float", 1}}.lanes(4)});
-  set_exercise(spec, "builtin", "builtin", {CheckCase{{"size", 1}}, CheckCase{{"size", 4097}, {"float", 1}}});
-  set_exercise(spec, "persistent", "persistent",
-               {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}},
-                CheckCase{{"size", 5000}, {"teams", 3}}.team(1)});
-  // Every rung on edge sizes with int and float values: 1; below one tile of 512 lanes; around a
-  // tile; not a power of two; not a multiple of 8 tiles (4096 values), with >= 3 teams even for
+  // Every rung: the worked example and these cases besides, and edge sizes with int and float
+  // values: 1; below one tile of 512 lanes; around a tile; not a power of two; not a multiple of
+  // 8 tiles (4096 values), with >= 3 teams even for the unroll-8 rungs. Every variant with every
+  // team size, int and float (the generated TeamSweep tests): lanes are logical, so any team size
+  // works; on CUDA, sizes that are multiples of 32 take the warp shuffle paths, the others the
+  // XorExchange scratch path. 3 x 4096 + 77 values: at least three teams of 512 lanes even for
   // the unroll-8 rungs.
-  for (auto& v : spec.variants)
-    for (const std::int64_t type : {0, 1})
+  const std::vector<CheckCase> rung_checks = {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}},
+                                              CheckCase{{"size", 5000}, {"lanes", 64}}.team(1)};
+  const auto variant = [&](Variant id, const char* summary, std::vector<OptionSpec> options,
+                           std::vector<std::string> functions, int minutes, Track track,
+                           std::vector<CheckCase> checks) -> VariantSpec {
+    std::vector<CheckCase> sweep;
+    for (const std::int64_t t : {0, 1}) {
       for (const std::int64_t n : {1, 2, 3, 5, 100, 511, 512, 513, 1000, 3 * 4096, 3 * 4096 + 17, 65537})
-        v.checks.push_back(CheckCase{{"size", n}, {"float", type}});
-  // Every variant with every team size, int and float (the generated TeamSweep tests): lanes are
-  // logical, so any team size works; on CUDA, sizes that are multiples of 32 take the warp shuffle
-  // paths, the others the XorExchange scratch path. 3 x 4096 + 77 values: at least three teams
-  // of 512 lanes even for the unroll-8 rungs.
-  for (const auto& v : spec.variants)
-    for (const std::int64_t type : {0, 1})
-      add_team_sweep(spec, v.name,
-                     {v.name == "persistent" ? CheckCase{{"size", 3 * 4096 + 77}, {"float", type}, {"teams", 5}}
-                                             : CheckCase{{"size", 3 * 4096 + 77}, {"float", type}}});
-  spec.course_position = 30;  // before bin-extract and segscan, whose counts and carries are reductions
-  spec.learning_order = {"neighbored",  "neighbored-less", "interleaved",     "unroll2",  "unroll4",
-                         "unroll8",     "unroll-warps8",   "complete-unroll", "template", "builtin",
-                         "team-reduce", "recursive",       "persistent"};
-  set_trace_configs(spec);  // trace_config.cpp
-  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
+        checks.push_back(CheckCase{{"size", n}, {"float", t}});
+      sweep.push_back(id == Variant::persistent ? CheckCase{{"size", 3 * 4096 + 77}, {"float", t}, {"teams", 5}}
+                                                : CheckCase{{"size", 3 * 4096 + 77}, {"float", t}});
+    }
+    return {.name = info(id).name,
+            .id = int(id),
+            .summary = summary,
+            .options = std::move(options),
+            .functions = std::move(functions),
+            .checks = std::move(checks),
+            .team_sweep = std::move(sweep),
+            .trace = trace_config(info(id)),
+            .minutes = minutes,
+            .track = track};
+  };
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line to write (the TODOs' "roughly N lines"), 5 per concept new at that step; a bug hunt 20;
   // a variant that reuses an earlier one's function 5. Rounded to 5 minutes.
-  set_estimate(spec, "neighbored", 25, Track::core);          // 6 lines; new: a tree in team scratch
-  set_estimate(spec, "neighbored-less", 20, Track::core);     // 7 lines
-  set_estimate(spec, "interleaved", 15, Track::core);         // 3 lines: the step and the tree
-  set_estimate(spec, "unroll2", 30, Track::core);             // 9 lines; new: several tiles added while loading
-  set_estimate(spec, "unroll4", 5, Track::core);              // reuses load_tile
-  set_estimate(spec, "unroll8", 5, Track::core);              // reuses load_tile
-  set_estimate(spec, "unroll-warps8", 40, Track::stretch);    // 16 lines; new: the last steps by XorExchange
-  set_estimate(spec, "complete-unroll", 15, Track::stretch);  // 4 lines
-  set_estimate(spec, "template", 20, Track::stretch);         // 4 lines; new: the lane count as a template parameter
-  set_estimate(spec, "builtin", 20, Track::core);             // 4 lines; new: Kokkos::parallel_reduce
-  set_estimate(spec, "team-reduce", 40, Track::core);         // 12 lines; new: nested parallel_reduce at both levels
-  set_estimate(spec, "recursive", 25, Track::stretch);        // 9 lines
-  set_estimate(spec, "persistent", 30, Track::stretch);  // 8 lines; new: a league sized from the device, even shares
-  // `kpuzzles run`'s peak, measured: about 8 bytes per value (the host values and the device copy).
-  spec.bytes_needed = [](const std::string&, const Params& p) { return 8.0 * static_cast<double>(p.get("size")); };
-  return spec;
+  return {
+      .name = "reduce",
+      .summary =
+          "the reduction ladder: nine team kernels from neighbored pairs to templates, Kokkos' own levels, and beyond",
+      .variants =
+          {variant(Variant::persistent,
+                   "beyond the book: one even share per team, a league sized from the device, four 16-byte loads in "
+                   "flight, warp shuffles",
+                   {size, type, teams}, {"persistent"}, 30, Track::stretch,  // 8 lines; new: a device-sized league
+                   {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}},
+                    CheckCase{{"size", 5000}, {"teams", 3}}.team(1)}),
+           variant(Variant::neighbored, "rung 1: stride doubling, slot i adds slot i + stride when i % (2 stride) == 0",
+                   {size, type, lanes}, {"neighbored"}, 25, Track::core,  // 6 lines; new: a tree in team scratch
+                   rung_checks),
+           variant(Variant::neighbored_less, "rung 2: the same pairs on contiguous iterations (no idle ones)",
+                   {size, type, lanes}, {"neighbored_less"}, 20, Track::core, rung_checks),  // 7 lines
+           variant(Variant::interleaved, "rung 3: stride halving from lanes / 2, slot i adds slot i + stride",
+                   {size, type, lanes}, {"interleaved_tree", "interleaved_step"}, 15, Track::core,  // 3 lines
+                   rung_checks),
+           variant(Variant::unroll2, "rung 4: each lane adds 2 tiles' elements while loading", {size, type, lanes},
+                   {"load_tile"}, 30, Track::core,  // 9 lines; new: several tiles added while loading
+                   rung_checks),
+           variant(Variant::unroll4, "rung 5: 4 tiles while loading", {size, type, lanes}, {"load_tile"}, 5,
+                   Track::core, rung_checks),  // reuses load_tile
+           variant(Variant::unroll8, "rung 6: 8 tiles while loading", {size, type, lanes}, {"load_tile"}, 5,
+                   Track::core, rung_checks),  // reuses load_tile
+           variant(Variant::unroll_warps8, "rung 7: the last 64 values by warp shuffles (XorExchange), no barriers",
+                   {size, type, lanes}, {"warp_finish"}, 40, Track::stretch,  // 16 lines; new: XorExchange steps
+                   rung_checks),
+           variant(Variant::complete_unroll, "rung 8: the tree written out step by step for 64 .. 1024 lanes",
+                   {size, type, lanes}, {"complete_unroll"}, 15, Track::stretch, rung_checks),  // 4 lines
+           variant(Variant::template_lanes, "rung 9: the lane count as a template parameter (64, 128, 256, 512, 1024)",
+                   {size, type, lanes}, {"templated"}, 20, Track::stretch,  // 4 lines; new: lanes as a template
+                   rung_checks),
+           // Tiles of 256 with --vector-length 2 are rows of 32: several rows per team, a short last row.
+           variant(
+               Variant::team_reduce,
+               "the portable rung: Kokkos' levels and collectives (TeamThreadRange rows, ThreadVectorRange "
+               "lanes, nested parallel_reduce), no hand-built tree",
+               {size, type, tile}, {"team_reduce"}, 40, Track::core,  // 12 lines; new: nested parallel_reduce
+               {CheckCase{{"size", 1}}, CheckCase{{"size", 1001}, {"float", 1}, {"tile", 256}}.lanes(2),
+                CheckCase{{"size", 5000}, {"tile", 300}}.team(1), CheckCase{{"size", 4099}, {"tile", 1024}}.lanes(1),
+                CheckCase{{"size", 70001}, {"float", 1}}.lanes(4)}),
+           variant(Variant::builtin, "Kokkos::parallel_reduce: the baseline every kernel is compared with",
+                   {size, type}, {"builtin"}, 20, Track::core,  // 4 lines; new: Kokkos::parallel_reduce
+                   {CheckCase{{"size", 1}}, CheckCase{{"size", 4097}, {"float", 1}}}),
+           variant(Variant::recursive, "host-driven recursion: interleaved on the partial sums until one value is left",
+                   {size, type, lanes}, {"recursive"}, 25, Track::stretch, rung_checks)},  // 9 lines
+      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      // `kpuzzles run`'s peak, measured: about 8 bytes per value (the host values and the device copy).
+      .bytes_needed = [](const VariantSpec&, const Params& p) { return 8.0 * static_cast<double>(p.get("size")); },
+      .course_position = 30,  // before bin-extract and segscan, whose counts and carries are reductions
+      .learning_order = {"neighbored", "neighbored-less", "interleaved", "unroll2", "unroll4", "unroll8",
+                         "unroll-warps8", "complete-unroll", "template", "builtin", "team-reduce", "recursive",
+                         "persistent"},
+  };
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   } else {
     if (launch.tile < 2) throw UsageError("--tile must be at least 2 (the scan of the tiles' carries must shrink)");
     check_scratch_option<Space>(
-        "segscan --" + req.variant + " with a tile of " + std::to_string(launch.tile) + " elements", "--tile",
+        "segscan --" + req.variant_name() + " with a tile of " + std::to_string(launch.tile) + " elements", "--tile",
         launch.tile, 0, [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); });
   }
 

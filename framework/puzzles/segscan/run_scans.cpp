@@ -32,9 +32,10 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*val
   Launch launch{team_size, static_cast<int>(n)};
   const std::string pairs = " (value, flag) pairs";
   if (kind == Kind::simple || kind == Kind::exclusive) {
-    check_scratch_option<Space>(
-        "segscan --" + req.variant + " with N=" + std::to_string(n) + " (one team holds two buffers of N" + pairs + ")",
-        "--size", static_cast<int>(n), 0, [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); });
+    check_scratch_option<Space>("segscan --" + req.variant_name() + " with N=" + std::to_string(n) +
+                                    " (one team holds two buffers of N" + pairs + ")",
+                                "--size", static_cast<int>(n), 0,
+                                [&](int x) { return hillis_steele_scratch_bytes<Space, T>(x); });
   } else if (kind == Kind::work_efficient) {
     check_scratch_option<Space>("segscan --work-efficient with N=" + std::to_string(n) + " (one team holds " +
                                     std::to_string(next_pow2(static_cast<int>(n))) + pairs + ")",

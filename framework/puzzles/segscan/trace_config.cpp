@@ -81,21 +81,18 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
 }  // namespace
 
 // Called by make_spec() (spec.cpp).
-void set_trace_configs(PuzzleSpec& spec) {
-  for (auto& v : spec.variants) {
-    std::map<std::string, std::int64_t> options{{"int", 1}};
-    const Kind kind = kind_of(v.name);
-    if (!one_team(kind)) {
-      options["size"] = kind == Kind::spmv ? 6 : 40;
-      options["tile"] = 8;
-      options["mean-length"] = kind == Kind::spmv ? 2 : 5;
-      if (kind != Kind::vector_scan) options["merge-path"] = 0;  // the learner's kernels, not the merge path
-      // --vector-scan: 3 tiles (16, 16, 8 elements) of rows of 4, one row per member: the rows'
-      // carries cross members, so a missing barrier between the rows' steps shows.
-      if (kind == Kind::vector_scan) options["tile"] = 16, options["row"] = 4;
-    }
-    v.trace = traceable(options, 4, [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
+TraceSpec trace_config(Kind kind) {
+  std::map<std::string, std::int64_t> options{{"int", 1}};
+  if (!one_team(kind)) {
+    options["size"] = kind == Kind::spmv ? 6 : 40;
+    options["tile"] = 8;
+    options["mean-length"] = kind == Kind::spmv ? 2 : 5;
+    if (kind != Kind::vector_scan) options["merge-path"] = 0;  // the learner's kernels, not the merge path
+    // --vector-scan: 3 tiles (16, 16, 8 elements) of rows of 4, one row per member: the rows'
+    // carries cross members, so a missing barrier between the rows' steps shows.
+    if (kind == Kind::vector_scan) options["tile"] = 16, options["row"] = 4;
   }
+  return traceable(options, 4, [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
 }
 
 }  // namespace kpz::segscan

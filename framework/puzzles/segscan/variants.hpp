@@ -5,7 +5,6 @@
 #include <string>
 
 #include "kpz/launch_shape.hpp"
-#include "kpz/lookup.hpp"
 #include "kpz/registry.hpp"
 #include "segscan/segscan.hpp"
 
@@ -13,14 +12,9 @@ namespace kpz::segscan {
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;  // values (or nonzeros) per run
 
-// The one-team scans first: run_scans.cpp indexes their kernels by the id.
+// The variants (VariantSpec::id), the one-team scans first: run_scans.cpp indexes their kernels
+// by the id.
 enum class Kind { simple, exclusive, work_efficient, multi_team, reduce, spmv, vector_scan };
-
-inline Kind kind_of(const std::string& v) {
-  return enum_of<Kind::vector_scan>(
-      {"simple", "exclusive", "work-efficient", "multi-team", "reduce", "spmv", "vector-scan"}, v,
-      "segscan's variants");
-}
 inline bool one_team(Kind k) {
   return k == Kind::simple || k == Kind::exclusive || k == Kind::work_efficient;
 }

@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "kpz/check.hpp"
-#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "transpose/transpose.hpp"
@@ -12,10 +11,6 @@ namespace kpz::transpose {
 namespace {
 
 enum class Variant { tiled, naive, in_place };
-
-Variant variant_of(const std::string& name) {
-  return enum_of<Variant::in_place>({"tiled", "naive", "in-place"}, name, "transpose's variants");
-}
 
 // Who wrote element (j, i) of the transpose: the team of the tile of `in` that holds (i, j)
 // (in_place: the team of the upper tile of the mirror pair).
@@ -29,7 +24,7 @@ OwnerFn owner_of(Variant variant, int rows, int cols, int tile) {
 
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
-  const Variant variant = variant_of(req.variant);
+  const Variant variant = req.variant_as<Variant>();
   const bool square = variant == Variant::in_place;
   const int rows = static_cast<int>(req.params.get(square ? "size" : "rows"));
   const int cols = square ? rows : static_cast<int>(req.params.get("cols"));
@@ -44,8 +39,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile"))
                                               : halved_to_fit<Space>(shape.tile, bytes_of);
   check_scratch_option<Space>(
-      "transpose --" + req.variant + " with tiles of " + std::to_string(tile) + " x " + std::to_string(tile), "--tile",
-      tile, 0, bytes_of);
+      "transpose --" + req.variant_name() + " with tiles of " + std::to_string(tile) + " x " + std::to_string(tile),
+      "--tile", tile, 0, bytes_of);
   const LaunchShape launch{shape.team_size, shape.vector_length, tile};
 
   // The worked examples number the elements 0, 1, 2, ... row by row, as the page draws them.
@@ -105,48 +100,53 @@ PuzzleSpec make_spec() {
   const std::vector<CheckCase> edges = {rc(1, 1),       rc(1, 77),        rc(77, 1),       rc(5, 7, 4),
                                         rc(33, 65, 16), rc(100, 9, 3),    rc(9, 100, 7),   rc(129, 130),
                                         rc(64, 64, 1),  rc(300, 301, 32), rc(2, 3).team(1)};
-  PuzzleSpec spec{"transpose", "matrix transpose with the tile staged in team scratch: coalesced both ways"};
-  spec.variants = {
-      {"tiled",
-       "any rows x cols: each team stages its tile in scratch, then writes it transposed",
-       {{"rows", "rows of in", 3001, 1, 1 << 14}, {"cols", "columns of in", 1999, 1, 1 << 14}, tile},
-       "tiled",
-       edges},
-      {"naive",
-       "in = 0..14 as 3 rows of 5: each element straight to its place, no scratch",
-       {{"rows", "rows of in (random inputs when given)", 3, 1, 1 << 14},
-        {"cols", "columns of in (random inputs when given)", 5, 1, 1 << 14},
-        tile},
-       "naive",
-       edges},
-      {"in-place",
-       "a 5 x 5 matrix in place in tiles of 2: a team swaps a tile with its mirror",
-       {{"size", "n of the n x n matrix (random inputs when given)", 5, 1, 1 << 14},
-        {"tile", "a team's tile is tile x tile elements (0: the backend's)", 2, 0, 1024}},
-       "in_place",
-       {sq(1, 0), sq(2, 1), sq(7, 3), sq(64, 0), sq(100, 16), sq(129, 0), sq(33, 8).team(1)}},
-  };
-  add_team_sweep(spec, "tiled", {rc(200, 150, 32)});
-  add_team_sweep(spec, "in-place", {sq(150, 32)});
-  for (auto& v : spec.variants)
-    v.trace = trace_config(variant_of(v.name), v.name == "in-place" ? std::map<std::string, std::int64_t>{}
-                                                                    : std::map<std::string, std::int64_t>{
-                                                                          {"rows", 6}, {"cols", 9}, {"tile", 4}});
-  spec.run = KPZ_ON_REQUEST_SPACE(run_on);
-  spec.course_position = 15;  // after conv1d: the same tile in scratch, now in two dimensions
-  spec.learning_order = {"naive", "tiled", "in-place"};
+  const std::map<std::string, std::int64_t> small = {{"rows", 6}, {"cols", 9}, {"tile", 4}};
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line, 5 per new concept; rounded to 5 minutes.
-  set_estimate(spec, "naive", 25, Track::core);        // 5 lines; new: 2D tiles, TeamThreadRange x ThreadVectorRange
-  set_estimate(spec, "tiled", 30, Track::core);        // 11 lines; new: coalescing both ways, a padded tile
-  set_estimate(spec, "in-place", 25, Track::stretch);  // 6 lines; new: two tiles, the diagonal, in-place races
-  // `kpuzzles run`'s peak: in, out and the result as floats, the oracle's two doubles.
-  spec.bytes_needed = [](const std::string& variant, const Params& p) {
-    const double n =
-        static_cast<double>(variant == "in-place" ? p.get("size") * p.get("size") : p.get("rows") * p.get("cols"));
-    return 32.0 * n;
+  return {
+      .name = "transpose",
+      .summary = "matrix transpose with the tile staged in team scratch: coalesced both ways",
+      .variants =
+          {{.name = "tiled",
+            .id = int(Variant::tiled),
+            .summary = "any rows x cols: each team stages its tile in scratch, then writes it transposed",
+            .options = {{"rows", "rows of in", 3001, 1, 1 << 14}, {"cols", "columns of in", 1999, 1, 1 << 14}, tile},
+            .functions = {"tiled"},
+            .checks = edges,
+            .team_sweep = {rc(200, 150, 32)},
+            .trace = trace_config(Variant::tiled, small),
+            .minutes = 30},  // 11 lines; new: coalescing both ways, a padded tile
+           {.name = "naive",
+            .id = int(Variant::naive),
+            .summary = "in = 0..14 as 3 rows of 5: each element straight to its place, no scratch",
+            .options = {{"rows", "rows of in (random inputs when given)", 3, 1, 1 << 14},
+                        {"cols", "columns of in (random inputs when given)", 5, 1, 1 << 14},
+                        tile},
+            .functions = {"naive"},
+            .checks = edges,
+            .trace = trace_config(Variant::naive, small),
+            .minutes = 25},  // 5 lines; new: 2D tiles, TeamThreadRange x ThreadVectorRange
+           {.name = "in-place",
+            .id = int(Variant::in_place),
+            .summary = "a 5 x 5 matrix in place in tiles of 2: a team swaps a tile with its mirror",
+            .options = {{"size", "n of the n x n matrix (random inputs when given)", 5, 1, 1 << 14},
+                        {"tile", "a team's tile is tile x tile elements (0: the backend's)", 2, 0, 1024}},
+            .functions = {"in_place"},
+            .checks = {sq(1, 0), sq(2, 1), sq(7, 3), sq(64, 0), sq(100, 16), sq(129, 0), sq(33, 8).team(1)},
+            .team_sweep = {sq(150, 32)},
+            .trace = trace_config(Variant::in_place, {}),
+            .minutes = 25,  // 6 lines; new: two tiles, the diagonal, in-place races
+            .track = Track::stretch}},
+      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      // `kpuzzles run`'s peak: in, out and the result as floats, the oracle's two doubles.
+      .bytes_needed =
+          [](const VariantSpec& variant, const Params& p) {
+            const bool square = variant.id == int(Variant::in_place);
+            return 32.0 * static_cast<double>(square ? p.get("size") * p.get("size") : p.get("rows") * p.get("cols"));
+          },
+      .course_position = 15,  // after conv1d: the same tile in scratch, now in two dimensions
+      .learning_order = {"naive", "tiled", "in-place"},
   };
-  return spec;
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ VariantTrace trace_variant(const PuzzleSpec& spec, const VariantSpec& variant, c
     return t;
   }
   RunRequest& req = t.request;
-  req.variant = variant.name;
+  req.variant = &variant;
   req.impl = o.impl;
   req.space = "serial";
   req.seed = o.seed;
