@@ -1,0 +1,100 @@
+// @name@'s registration: the variant, its options and checks, the inputs, the oracle, the trace
+// budget.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "@name@/@name@.hpp"
+#include "kpz/check.hpp"
+#include "kpz/random.hpp"
+#include "kpz/transfer.hpp"
+
+namespace kpz::@ns@ {
+namespace {
+
+constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
+
+// The variants (VariantSpec::id): run switches on the id, never on the name.
+enum class Variant { tiled };
+
+template <class Space>
+RunReport run_on(const Space& space, const RunRequest& req) {
+  const int n = static_cast<int>(req.params.get("size"));
+  const bool worked = !req.params.given("size");
+
+  // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
+  const LaunchShape shape =
+      launch_shape(space, kernel_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile")) : shape.tile;
+  check_scratch_option<Space>("@name@ --" + req.variant_name() + " with a tile of " + std::to_string(tile), "--tile",
+                              tile, 0, [](int t) { return tile_scratch_bytes<Space>(t); });
+  const LaunchShape launch{shape.team_size, shape.vector_length, tile};
+
+  // The worked example numbers the elements 0, 1, 2, ... as the page draws them.
+  std::vector<float> in = random_floats(req.seed, static_cast<std::size_t>(n), -3.0, 5.0);
+  for (int i = 0; worked && i < n; ++i) in[i] = static_cast<float>(i);
+  std::vector<float> expected(in.size());
+  for (int first = 0; first < n; first += tile) {
+    const int count = std::min(tile, n - first);
+    for (int i = 0; i < count; ++i) expected[first + i] = in[first + count - 1 - i];
+  }
+
+  const View<float*, Space> out = poisoned_output<float>(space, "out", in.size());
+  const View<const float*, Space> d_in = to_device(space, "in", in);  // lives until to_host has waited
+  kernels<Space>(req.impl == Impl::reference).tiled(space, launch, d_in, out);
+  const std::vector<float> got = to_host(out);
+
+  RunReport report;
+  report.config.set("size", n).set("tile", tile).set("team_size", launch.team_size);
+  report.config.set("teams", (n + tile - 1) / tile).set("worked_example", worked);
+  compare_exact(report, got, expected,
+                tile_owner(space_name<Space>(), static_cast<std::size_t>(tile), launch.team_size));
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(in)); });
+  return report;
+}
+
+// `kpuzzles trace` (docs/tracing.md): three teams of four members on 10 elements in tiles of 4;
+// each element read once, staged once, read back once after one barrier, written once.
+TraceSpec trace_config() {
+  return traceable({{"size", 10}, {"tile", 4}}, 4, [](const Params& p, const Json&) {
+    const double tile = static_cast<double>(p.get("tile"));
+    return std::vector<BudgetLimit>{{"global-reads-per-cell-per-team", 1, "each input once"},
+                                    {"global-writes-per-cell", 1, "each output once"},
+                                    {"barriers-per-team", 1, "one, between staging and reading"},
+                                    {"scratch-writes-per-team", tile, "the tile staged once"},
+                                    {"scratch-reads-per-team", tile, "each staged element read once"},
+                                    {"collectives-per-team", 0, ""}};
+  });
+}
+
+PuzzleSpec make_spec() {
+  const auto sized = [](std::int64_t n, std::int64_t tile) { return CheckCase{{"size", n}, {"tile", tile}}; };
+  // Workshop estimate (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
+  // line to write, 5 per new concept; rounded to 5 minutes.
+  return {
+      .name = "@name@",
+      .summary = "each tile of an array reversed through team scratch (replace with your puzzle's summary)",
+      .variants = {{.name = "tiled",
+                    .id = int(Variant::tiled),
+                    .summary = "in = 0..9 in tiles of 4: each team stages its tile, waits, writes it reversed",
+                    .options = {{"size", "N (random inputs when given)", 10, 1, kMaxSize},
+                                {"tile", "elements per team (0: the backend's)", 4, 0, 1 << 16}},
+                    .functions = {"tiled"},
+                    // One element, a tile of one, a short last tile, the backend's tile, one member.
+                    .checks = {sized(1, 0), sized(7, 1), sized(1000, 64), sized(4099, 0), sized(999, 7).team(1)},
+                    .team_sweep = {sized(3000, 64)},
+                    .trace = trace_config(),
+                    .minutes = 20,  // 5 lines; new: (the concepts this exercise introduces)
+                    .track = Track::stretch}},
+      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      // `kpuzzles run`'s peak: in, out and their host copies as floats, about 16 bytes per element.
+      .bytes_needed = [](const VariantSpec&, const Params& p) { return 16.0 * static_cast<double>(p.get("size")); },
+  };
+}
+
+}  // namespace
+
+KPZ_REGISTER_PUZZLE(make_spec);
+
+}  // namespace kpz::@ns@
