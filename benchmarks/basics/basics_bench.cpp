@@ -54,8 +54,11 @@ void add_layout_row(BenchReport& report, const Space& space, const BenchRequest&
   for (std::size_t i = 0; i < rows; i += rows / 7 + 1)
     for (std::size_t j = 0; j < cols; j += cols / 7 + 1)
       require(std::fabs(h(i, j) - (a[i * cols + j] + static_cast<double>(hu[i]) * hv[j])) < 1e-4, name);
-  report.rows.push_back(
-      {name, "puzzle", "2D", 8.0 * static_cast<double>(rows * cols), time_kernel(space, req.cfg, launch)});
+  report.rows.push_back({.name = name,
+                         .kind = "puzzle",
+                         .group = "2D",
+                         .bytes = 8.0 * static_cast<double>(rows * cols),
+                         .timing = time_kernel(space, req.cfg, launch)});
 }
 
 template <class Space>
@@ -88,8 +91,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   space.fence();
   const std::vector<float> hz = to_host(z);
   for (std::size_t i = 0; i < n; i += n / 4099 + 1) require(std::fabs(hz[i] - (1.5 * hx[i] + hy[i])) < 1e-4, "axpy");
-  report.rows.push_back(
-      {"basics --axpy", "puzzle", "map", 12.0 * static_cast<double>(n), time_kernel(space, req.cfg, axpy)});
+  report.rows.push_back({.name = "basics --axpy",
+                         .kind = "puzzle",
+                         .group = "map",
+                         .bytes = 12.0 * static_cast<double>(n),
+                         .timing = time_kernel(space, req.cfg, axpy)});
 
   // Step 3: one matrix of about n elements, 2048 columns, in both layouts.
   const std::size_t cols = 2048, rows = n / cols > 0 ? n / cols : 1;
@@ -122,9 +128,12 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       space.fence();
       require(to_host(counts) == want, scatter ? "histogram_scatter" : "histogram_atomic");
       report.rows.push_back(
-          {std::string(scatter ? "basics --histogram, ScatterView, " : "basics --histogram, atomic_add, ") +
-               std::to_string(bins) + " bins",
-           "puzzle", group, 4.0 * static_cast<double>(n), time_kernel(space, req.cfg, launch)});
+          {.name = std::string(scatter ? "basics --histogram, ScatterView, " : "basics --histogram, atomic_add, ") +
+                   std::to_string(bins) + " bins",
+           .kind = "puzzle",
+           .group = group,
+           .bytes = 4.0 * static_cast<double>(n),
+           .timing = time_kernel(space, req.cfg, launch)});
     }
   }
   report.notes.push_back("2D rows: " + std::to_string(rows) + " x " + std::to_string(cols) +

@@ -139,7 +139,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const auto add_row = [&](const std::string& name, const std::string& kind, const auto& launch_fn,
                              bool portable = false) {
       add_checked_row(
-          report, space, req.cfg, {name + ", " + group, kind, group, bytes, {}, {}, portable},
+          report, space, req.cfg,
+          {.name = name + ", " + group, .kind = kind, .group = group, .bytes = bytes, .portable = portable},
           [&] {
             poison(d.r);
             poison(d.rr);

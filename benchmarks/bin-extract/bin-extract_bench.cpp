@@ -113,8 +113,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const std::string xgroup = "extract";
   const auto extract_row = [&](const std::string& name, const std::string& kind, const auto& run, const auto& selected,
                                const std::string& what) -> BenchRow& {
-    return add_checked_row(report, space, req.cfg, {name, kind, xgroup, extract_bytes(n, want_selected.size()), {}},
-                           poison_out, run, [&] { require_equal(selected(), want_selected, what); });
+    return add_checked_row(
+        report, space, req.cfg,
+        {.name = name, .kind = kind, .group = xgroup, .bytes = extract_bytes(n, want_selected.size())}, poison_out, run,
+        [&] { require_equal(selected(), want_selected, what); });
   };
   {
     View<float*, Space> staging(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "staging"), n);
@@ -130,16 +132,21 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const double selection = static_cast<double>(sizeof(float)) * static_cast<double>(want_selected.size());
     const auto compact = [&] { extract_compact(space, xlayout, num_bins, target, in, staging, chunk_counts); };
     report.rows.push_back(
-        {"extract launch 1: compact the chunks into staging (framework; bytes: reads N, writes the selection)",
-         "puzzle", xgroup, static_cast<double>(sizeof(float)) * static_cast<double>(n) + selection,
-         time_kernel(space, req.cfg, compact)});
+        {.name = "extract launch 1: compact the chunks into staging (framework; bytes: reads N, writes the selection)",
+         .kind = "puzzle",
+         .group = xgroup,
+         .bytes = static_cast<double>(sizeof(float)) * static_cast<double>(n) + selection,
+         .timing = time_kernel(space, req.cfg, compact)});
     const auto place = [&] {
       extract_place(space, xlayout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out,
                     count);
     };
     report.rows.push_back(
-        {"extract launch 2: place the chunks' selections (framework; bytes: reads and writes the selection)", "puzzle",
-         xgroup, 2.0 * selection, time_kernel(space, req.cfg, place)});
+        {.name = "extract launch 2: place the chunks' selections (framework; bytes: reads and writes the selection)",
+         .kind = "puzzle",
+         .group = xgroup,
+         .bytes = 2.0 * selection,
+         .timing = time_kernel(space, req.cfg, place)});
   }
   // The learner's kernels: a team per tile, whose offset the kernel writes in offsets (zeroed
   // before every run), the selection's length in the last.
@@ -183,7 +190,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       std::vector<float> selected;
       const ExternalTiming t = cub(host_in, num_bins, target, req.cfg, selected);
       require_equal(selected, want_selected, t.name);
-      report.rows.push_back({t.name, "library", xgroup, t.bytes, t.timing});
+      report.rows.push_back({.name = t.name, .kind = "library", .group = xgroup, .bytes = t.bytes, .timing = t.timing});
     } else {
       report.notes.push_back("CUB DeviceSelect::If: not in this build");
     }
@@ -220,8 +227,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                                     partition_chunk_entries(layout, num_bins));
     add_checked_row(
         report, space, req.cfg,
-        {"partition: two passes, " + rank_name(layout.rank) + " (framework)", "puzzle", pgroup, pbytes, {}}, poison_out,
-        [&] { partition_two_pass(space, layout, num_bins, in, chunk_offsets, out, bin_offsets); },
+        {.name = "partition: two passes, " + rank_name(layout.rank) + " (framework)",
+         .kind = "puzzle",
+         .group = pgroup,
+         .bytes = pbytes},
+        poison_out, [&] { partition_two_pass(space, layout, num_bins, in, chunk_offsets, out, bin_offsets); },
         check_partition("two-pass partition", true));
   }
   // The framework partition's passes timed alone, each with its own bytes, for both ways pass 2
@@ -240,18 +250,19 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const double n_bytes = static_cast<double>(sizeof(float)) * static_cast<double>(n);
     add_checked_row(
         report, space, req.cfg,
-        {"partition pass 1 (" + chunk +
-             "): histograms, scanned into places by the last team (framework; bytes: reads N)",
-         "puzzle",
-         pgroup,
-         n_bytes,
-         {}},
+        {.name = "partition pass 1 (" + chunk +
+                 "): histograms, scanned into places by the last team (framework; bytes: reads N)",
+         .kind = "puzzle",
+         .group = pgroup,
+         .bytes = n_bytes},
         [] {}, [&] { partition_histograms(space, layout, num_bins, in, chunk_offsets, bin_offsets); },
         [&] { check_offsets("partition pass 1 (" + chunk + ")"); });
     const std::string what = "partition pass 2 (" + chunk + "): scatter, " + rank_only(how) + " (framework)";
     add_checked_row(
-        report, space, req.cfg, {what + "; bytes: reads N, writes N", "puzzle", pgroup, 2.0 * n_bytes, {}}, poison_out,
-        [&] { partition_scatter(space, layout, num_bins, in, chunk_offsets, out); }, check_partition(what, false));
+        report, space, req.cfg,
+        {.name = what + "; bytes: reads N, writes N", .kind = "puzzle", .group = pgroup, .bytes = 2.0 * n_bytes},
+        poison_out, [&] { partition_scatter(space, layout, num_bins, in, chunk_offsets, out); },
+        check_partition(what, false));
   }
   if (all) {
     const int teams = teams_for(n, launch.tile);
@@ -259,7 +270,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                                    static_cast<std::size_t>(num_bins) * teams + 1);
     add_checked_row(
         report, space, req.cfg,
-        {"partition: scratch histogram, a scan per bin (" + impl + ")", "puzzle", pgroup, pbytes, {}}, poison_out,
+        {.name = "partition: scratch histogram, a scan per bin (" + impl + ")",
+         .kind = "puzzle",
+         .group = pgroup,
+         .bytes = pbytes},
+        poison_out,
         [&] {
           Kokkos::deep_copy(space, tile_offsets, 0);
           kern.partition(space, launch, num_bins, in, tile_offsets, out, bin_offsets);
@@ -280,7 +295,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       }
     };
     add_checked_row(
-        report, space, req.cfg, {"Kokkos::BinSort permutation + gather (not stable)", "builtin", pgroup, pbytes, {}},
+        report, space, req.cfg,
+        {.name = "Kokkos::BinSort permutation + gather (not stable)",
+         .kind = "builtin",
+         .group = pgroup,
+         .bytes = pbytes},
         poison_out, [&] { binsort.run(space, in, out); }, check_bins);
   }
   report.notes.push_back("bytes: extract reads N and writes the selection (" + std::to_string(want_selected.size()) +

@@ -109,7 +109,11 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     launch_fn();
     space.fence();
     check_groups(host_in, to_host(out), w, name);
-    BenchRow row{name, kind, "W=" + std::to_string(w), bytes, time_kernel(space, req.cfg, launch_fn)};
+    BenchRow row{.name = name,
+                 .kind = kind,
+                 .group = "W=" + std::to_string(w),
+                 .bytes = bytes,
+                 .timing = time_kernel(space, req.cfg, launch_fn)};
     row.portable = portable;
     report.rows.push_back(row);
   };

@@ -95,8 +95,12 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     const auto add_row = [&](const std::string& name, const std::string& shape_text, const auto& launch_fn,
                              bool portable = false) {
       add_checked_row(report, space, req.cfg,
-                      {name + ", " + group + shape_text, "puzzle", group, bytes, {}, {}, portable}, poison_out,
-                      launch_fn, check(name));
+                      {.name = name + ", " + group + shape_text,
+                       .kind = "puzzle",
+                       .group = group,
+                       .bytes = bytes,
+                       .portable = portable},
+                      poison_out, launch_fn, check(name));
     };
 
     const std::string vtile = " (team " + std::to_string(lanes.team_size) + " x " +
@@ -106,7 +110,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     add_row("conv1d --general", tile, [&] { kern.general(space, launch, ca, cb, out); });
     add_row("conv1d --block-boundary kernel", tile, [&] { kern.tiled(space, launch, ca, cb, out); });
     add_checked_row(
-        report, space, req.cfg, {"naive global parallel_for, " + group, "builtin", group, bytes, {}}, poison_out,
+        report, space, req.cfg,
+        {.name = "naive global parallel_for, " + group, .kind = "builtin", .group = group, .bytes = bytes}, poison_out,
         [&] { naive_global(space, ca, cb, out); }, check("conv1d naive"));
   }
   return report;

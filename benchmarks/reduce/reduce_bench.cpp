@@ -130,10 +130,16 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
   // The copy baselines: the same bytes read and written once (deep_copy: cudaMemcpy on CUDA).
   {
     View<T*, Space> dst(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "copy_dst"), n);
-    report.rows.push_back({"device-to-device copy (deep_copy)" + suffix, "copy", group, 2 * bytes,
-                           timed([&] { Kokkos::deep_copy(space, dst, in); })});
-    report.rows.push_back({"copy as parallel_for" + suffix, "copy", group, 2 * bytes,
-                           timed([&] { copy_as_parallel_for(space, in, dst); })});
+    report.rows.push_back({.name = "device-to-device copy (deep_copy)" + suffix,
+                           .kind = "copy",
+                           .group = group,
+                           .bytes = 2 * bytes,
+                           .timing = timed([&] { Kokkos::deep_copy(space, dst, in); })});
+    report.rows.push_back({.name = "copy as parallel_for" + suffix,
+                           .kind = "copy",
+                           .group = group,
+                           .bytes = 2 * bytes,
+                           .timing = timed([&] { copy_as_parallel_for(space, in, dst); })});
   }
 
   // Purpose::speed: on a CPU one thread per team (Kokkos' recommendation), so the ladder's
@@ -193,7 +199,11 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     if (v != Variant::recursive && v != Variant::builtin) ladder_rows.push_back(report.rows.size());
     add_checked_row(
         report, space, c.cfg,
-        {name, v == Variant::builtin ? "builtin" : "puzzle", group, bytes, {}, {}, v == Variant::team_reduce},
+        {.name = name,
+         .kind = v == Variant::builtin ? "builtin" : "puzzle",
+         .group = group,
+         .bytes = bytes,
+         .portable = v == Variant::team_reduce},
         poison_result, [&] { run_variant<Space, T>(c.impl, v, space, launch, in, partial, work, result, done); },
         check_result("reduce " + name));
   }
@@ -204,7 +214,8 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
     for (const LibrarySum sum : cuda_baselines().sums) {
       LibraryResult lib = sum(in.data(), n, is_float, c.cfg);
       check_sum(lib.sum, lib.name);
-      report.rows.push_back({lib.name + suffix, "library", group, bytes, lib.timing});
+      report.rows.push_back(
+          {.name = lib.name + suffix, .kind = "library", .group = group, .bytes = bytes, .timing = lib.timing});
     }
 
 #if defined(KPZ_HAS_KOKKOSKERNELS)

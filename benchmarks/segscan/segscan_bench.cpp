@@ -154,15 +154,18 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
         {"thread per segment, serial loop, " + group, "builtin", [&] { thread_per_segment(space, values, co, sums); }});
   const auto add_row = [&](const std::string& name, const std::string& kind, const auto& launch_fn) -> BenchRow& {
     return add_checked_row(
-        report, space, req.cfg, {name, kind, group, bytes, {}}, [&] { poison(sums); }, launch_fn,
-        [&] { check_sums(term, offsets, to_host(sums), name); });
+        report, space, req.cfg, {.name = name, .kind = kind, .group = group, .bytes = bytes}, [&] { poison(sums); },
+        launch_fn, [&] { check_sums(term, offsets, to_host(sums), name); });
   };
   for (auto& [name, kind, launch_fn] : kernels)
     add_row(name, kind, launch_fn).portable = name.rfind("vector scan", 0) == 0;  // the portable exercise variant
   if (req.params.get("stages")) {
     // Step 1 of the merge path alone (bytes: the coordinates it writes), to see its share.
-    report.rows.push_back({"merge path, search stage only, " + group, "puzzle", group, 8.0 * (ws.tiles + 1),
-                           time_kernel(space, req.cfg, [&] { merge_path_locate(space, plan, ws, co); })});
+    report.rows.push_back({.name = "merge path, search stage only, " + group,
+                           .kind = "puzzle",
+                           .group = group,
+                           .bytes = 8.0 * (ws.tiles + 1),
+                           .timing = time_kernel(space, req.cfg, [&] { merge_path_locate(space, plan, ws, co); })});
   }
   auto* cub_run = all ? LibraryBaselines::instance().find<LibraryTimedFn>(kCubSegmentedSum) : nullptr;
   if (cub_run) {
@@ -173,7 +176,8 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
     cub_run(args);
     check_sums(term, offsets, to_host(sums), label);
     args.cfg = req.cfg;
-    report.rows.push_back({label + ", " + group, "library", group, bytes, cub_run(args)});
+    report.rows.push_back(
+        {.name = label + ", " + group, .kind = "library", .group = group, .bytes = bytes, .timing = cub_run(args)});
   }
 #if defined(KPZ_HAS_KOKKOSKERNELS)
   // Kokkos Kernels, after CUB (the first library row of a group is the others' baseline): spmv
@@ -256,7 +260,8 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
   };
   for (auto& [name, kind, launch_fn] : kernels)
     add_checked_row(
-        report, space, req.cfg, {name, kind, group, bytes, {}}, [&] { poison(y); }, launch_fn, check_y(name));
+        report, space, req.cfg, {.name = name, .kind = kind, .group = group, .bytes = bytes}, [&] { poison(y); },
+        launch_fn, check_y(name));
   report.notes.push_back(group + ": " + std::to_string(rows) + " rows, " + std::to_string(nnz) +
                          " nonzeros, longest row " + std::to_string(segments::longest(offsets)));
 }

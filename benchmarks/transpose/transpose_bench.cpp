@@ -43,10 +43,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   };
   const auto poison_out = [&] { poison(out); };  // the tile and the shape: in the report's config
   add_checked_row(
-      report, space, req.cfg, {"transpose --tiled", "puzzle", "", bytes, {}, {}, /*portable=*/true}, poison_out,
-      [&] { kern.tiled(space, launch, rows, cols, in, out); }, verify("--tiled"));
+      report, space, req.cfg, {.name = "transpose --tiled", .kind = "puzzle", .bytes = bytes, .portable = true},
+      poison_out, [&] { kern.tiled(space, launch, rows, cols, in, out); }, verify("--tiled"));
   add_checked_row(
-      report, space, req.cfg, {"transpose --naive", "puzzle", "", bytes, {}}, poison_out,
+      report, space, req.cfg, {.name = "transpose --naive", .kind = "puzzle", .bytes = bytes}, poison_out,
       [&] { kern.naive(space, launch, rows, cols, in, out); }, verify("--naive"));
 
   // Kokkos' transpose: a LayoutLeft rows x cols View holds element (i, j) where `out` holds (j, i).
@@ -54,13 +54,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const Kokkos::View<const float**, Kokkos::LayoutRight, Memory> in_2d(in.data(), rows, cols);
   const Kokkos::View<float**, Kokkos::LayoutLeft, Memory> out_2d(out.data(), rows, cols);
   add_checked_row(
-      report, space, req.cfg, {"Kokkos::deep_copy, LayoutRight to LayoutLeft", "library", "", bytes, {}}, poison_out,
+      report, space, req.cfg,
+      {.name = "Kokkos::deep_copy, LayoutRight to LayoutLeft", .kind = "library", .bytes = bytes}, poison_out,
       [&] { Kokkos::deep_copy(space, out_2d, in_2d); }, verify("deep_copy"));
 
   if (rows == cols) {  // each timed run transposes the result of the one before, in place
     add_checked_row(
         report, space, req.cfg,
-        {"transpose --in-place (tile " + std::to_string(pairs.tile) + ")", "puzzle", "", bytes, {}},
+        {.name = "transpose --in-place (tile " + std::to_string(pairs.tile) + ")", .kind = "puzzle", .bytes = bytes},
         [&] { Kokkos::deep_copy(space, out, in); }, [&] { kern.in_place(space, pairs, rows, out); },
         verify("--in-place"));
   } else {

@@ -204,10 +204,16 @@ void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n, 
       KOKKOS_LAMBDA(std::size_t i) { src(i) = static_cast<float>(i % 1024) * 0.5f; });
   const double bytes = 2.0 * sizeof(float) * static_cast<double>(n);
   const std::string suffix = group.empty() ? "" : ", " + group;
-  report.rows.push_back({"device-to-device copy (deep_copy)" + suffix, "copy", group, bytes,
-                         time_kernel(space, cfg, [&] { Kokkos::deep_copy(space, dst, src); })});
-  report.rows.push_back({"copy as parallel_for" + suffix, "copy", group, bytes,
-                         time_kernel(space, cfg, [&] { copy_as_parallel_for(space, src, dst); })});
+  report.rows.push_back({.name = "device-to-device copy (deep_copy)" + suffix,
+                         .kind = "copy",
+                         .group = group,
+                         .bytes = bytes,
+                         .timing = time_kernel(space, cfg, [&] { Kokkos::deep_copy(space, dst, src); })});
+  report.rows.push_back({.name = "copy as parallel_for" + suffix,
+                         .kind = "copy",
+                         .group = group,
+                         .bytes = bytes,
+                         .timing = time_kernel(space, cfg, [&] { copy_as_parallel_for(space, src, dst); })});
 }
 
 // The opening every benchmark shares: the report's puzzle and space, the config's size (under

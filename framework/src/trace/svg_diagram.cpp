@@ -115,6 +115,14 @@ std::string svg_diagram(const Recording& rec, const Analysis& a, const std::stri
       }
       const int x0 = pad + 16 + static_cast<int>(name_w) * 8 + 8;
       for (std::int64_t from = 0; from < length; from += o.width) {
+        if (from == static_cast<std::int64_t>(o.max_lines) * o.width) {
+          text(x0, y + 12,
+               "elements " + std::to_string(from) + " .. " + std::to_string(length - 1) +
+                   " not drawn (the terminal's diagram shows them; the race check and the budgets cover them)",
+               " class=\"small\"");
+          y += line_h;
+          break;
+        }
         const std::int64_t to = std::min(length, from + o.width);
         for (std::int64_t i = from; i < to; ++i)
           if (i % 4 == 0 || i == to - 1 || i == from)

@@ -67,8 +67,12 @@ std::string cell_name(const Recording& rec, std::int32_t view, std::int64_t offs
 std::string location_name(const Recording& rec, std::int32_t loc);
 
 struct DiagramOptions {
-  int max_teams = 3;   // teams drawn (the race check and budgets always cover all of them)
-  int width = 64;      // cells per line before wrapping
+  int max_teams = 3;  // teams drawn (the race check and budgets always cover all of them)
+  int width = 64;     // cells per line before wrapping
+  // Lines of cells an SVG draws per barrier epoch of a team; the rest is one line saying what was
+  // left out (the race check and the budgets cover every element). Keeps a committed diagram small
+  // enough to review (docs/tracing.md, "Diagrams in the book").
+  int max_lines = 8;
   bool color = false;  // ANSI colours in the terminal
 };
 

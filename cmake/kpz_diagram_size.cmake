@@ -1,0 +1,21 @@
+# The book's trace diagrams stay small enough to review (docs/tracing.md, "Diagrams in the
+# book"): every committed docs/img/trace/*.svg is at most 512 KiB.
+#   cmake -DDIR=<docs/img/trace> -P cmake/kpz_diagram_size.cmake
+file(GLOB _svgs "${DIR}/*.svg")
+if(NOT _svgs)
+  message(FATAL_ERROR "no diagrams in ${DIR}")
+endif()
+set(_over "")
+foreach(_f IN LISTS _svgs)
+  file(SIZE "${_f}" _bytes)
+  if(_bytes GREATER 524288)
+    get_filename_component(_n "${_f}" NAME)
+    list(APPEND _over "${_n} (${_bytes} bytes)")
+  endif()
+endforeach()
+if(_over)
+  list(JOIN _over ", " _list)
+  message(FATAL_ERROR "trace diagrams over 512 KiB: ${_list}; trace a smaller configuration")
+endif()
+list(LENGTH _svgs _count)
+message(STATUS "${_count} diagrams, each at most 512 KiB")
