@@ -89,8 +89,8 @@ for s in "$@"; do
           timeout 300 build/cuda/framework/cli/kpuzzles bench "$p" --json-file "$out/$p-h100.json" >"$out/$p-h100.txt" 2>&1 || status=1
           cat "$out/$p-h100.txt"
         else
-          # 2^26 elements where the bench has a --size; a bench sized otherwise (batched: --entries)
-          # refuses --size with exit 2 and runs on its own defaults.
+          # 2^26 elements (every bench takes --size); a bench that refuses it (exit 2) runs on its
+          # own defaults.
           timeout 300 "${cpu_env[@]}" build/openmp/framework/cli/kpuzzles bench "$p" --size 67108864 \
             --json-file "$out/$p-cpu16.json" >"$out/$p-cpu16.txt" 2>&1
           rc=$?

@@ -3,10 +3,12 @@
 // LayoutRight and on a LayoutLeft matrix (the layout that matches the backend's iteration order
 // wins), and the histogram with atomics against the one with a ScatterView, with few bins (every
 // thread hits the same counters) and with many.
+#include <array>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "basics/basics.hpp"
@@ -20,26 +22,28 @@ namespace kpz::basics {
 namespace {
 
 // The MDRange kernel of step 3 on a matrix of the given layout (the puzzle's kernel takes the
-// space's default layout: LayoutRight on a CPU, LayoutLeft on a GPU).
-template <class Layout, class Space>
+// space's default layout: LayoutRight on a CPU, LayoutLeft on a GPU), with the iteration order of
+// `Rank` and tiles of tile[0] x tile[1] (0 x 0: Kokkos' default tiles).
+template <class Layout, class Rank, class Space>
 void mdrange_on(const Space& space, Kokkos::View<const float**, Layout, typename Space::memory_space> in,
                 View<const float*, Space> u, View<const float*, Space> v,
-                Kokkos::View<float**, Layout, typename Space::memory_space> out) {
+                Kokkos::View<float**, Layout, typename Space::memory_space> out, std::array<std::int64_t, 2> tile) {
+  using Policy = Kokkos::MDRangePolicy<Space, Rank>;
+  const std::int64_t rows = static_cast<std::int64_t>(out.extent(0)), cols = static_cast<std::int64_t>(out.extent(1));
+  const Policy policy =
+      tile[0] > 0 ? Policy(space, {0, 0}, {rows, cols}, {tile[0], tile[1]}) : Policy(space, {0, 0}, {rows, cols});
   Kokkos::parallel_for(
-      "basics::bench::mdrange",
-      Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>(
-          space, {0, 0}, {static_cast<std::int64_t>(out.extent(0)), static_cast<std::int64_t>(out.extent(1))}),
-      KOKKOS_LAMBDA(int i, int j) { out(i, j) = in(i, j) + u(i) * v(j); });
+      "basics::bench::mdrange", policy, KOKKOS_LAMBDA(int i, int j) { out(i, j) = in(i, j) + u(i) * v(j); });
 }
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error(what + " gives a wrong result: refusing to time it");
 }
 
-template <class Layout, class Space>
+template <class Layout, class Rank = Kokkos::Rank<2>, class Space>
 void add_layout_row(BenchReport& report, const Space& space, const BenchRequest& req, const std::vector<float>& a,
                     View<const float*, Space> u, View<const float*, Space> v, const std::vector<float>& hu,
-                    const std::vector<float>& hv, const std::string& name) {
+                    const std::vector<float>& hv, const std::string& name, std::array<std::int64_t, 2> tile = {0, 0}) {
   using Matrix = Kokkos::View<float**, Layout, typename Space::memory_space>;
   const std::size_t rows = hu.size(), cols = hv.size();
   Matrix in(Kokkos::view_alloc(space, "in"), rows, cols), out(Kokkos::view_alloc(space, "out"), rows, cols);
@@ -47,7 +51,7 @@ void add_layout_row(BenchReport& report, const Space& space, const BenchRequest&
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < cols; ++j) h(i, j) = a[i * cols + j];
   Kokkos::deep_copy(space, in, h);
-  const auto launch = [&] { mdrange_on<Layout>(space, in, u, v, out); };
+  const auto launch = [&] { mdrange_on<Layout, Rank>(space, in, u, v, out, tile); };
   launch();
   space.fence();
   Kokkos::deep_copy(h, out);
@@ -107,6 +111,18 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   auto v = to_device(space, "v", hv);
   add_layout_row<Kokkos::LayoutRight>(report, space, req, a, u, v, hu, hv, "MDRange on LayoutRight (row-major)");
   add_layout_row<Kokkos::LayoutLeft>(report, space, req, a, u, v, hu, hv, "MDRange on LayoutLeft (column-major)");
+  // What decides an MDRange's speed: whether consecutive threads (a GPU warp's lanes) or a
+  // thread's consecutive iterations (a CPU's vector loop) walk the contiguous index, and the
+  // tiles. LayoutRight's contiguous index is j: Iterate::Right walks it innermost.
+  using Right = Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>;
+  using Left = Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>;
+  for (const auto& [t0, t1] : {std::pair<std::int64_t, std::int64_t>{1, 256}, {256, 1}, {16, 16}, {4, 64}}) {
+    const std::string tiles = ", tiles " + std::to_string(t0) + " x " + std::to_string(t1);
+    add_layout_row<Kokkos::LayoutRight, Right>(report, space, req, a, u, v, hu, hv,
+                                               "MDRange LayoutRight, Iterate::Right" + tiles, {t0, t1});
+    add_layout_row<Kokkos::LayoutRight, Left>(report, space, req, a, u, v, hu, hv,
+                                              "MDRange LayoutRight, Iterate::Left" + tiles, {t0, t1});
+  }
 
   // Step 6: the same values counted with atomics and through a ScatterView.
   std::vector<int> hvalues(n);

@@ -99,9 +99,9 @@ void check_sample(const std::vector<float>& A, const std::vector<float>& x, cons
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // Every group holds the same bytes of matrices: 256 MiB on a GPU, 32 MiB on the host.
-  const std::size_t entries = req.params.get("entries") ? static_cast<std::size_t>(req.params.get("entries"))
-                              : is_gpu_v<Space>         ? std::size_t{1} << 26
-                                                        : std::size_t{1} << 23;
+  const std::size_t entries = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
+                              : is_gpu_v<Space>      ? std::size_t{1} << 26
+                                                     : std::size_t{1} << 23;
   std::vector<std::pair<int, int>> shapes{{8, 8}, {16, 16}, {32, 32}, {64, 16}};
   if (req.params.get("rows"))
     shapes = {{static_cast<int>(req.params.get("rows")), static_cast<int>(req.params.get("cols"))}};
@@ -166,7 +166,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 
 KPZ_REGISTER_BENCH(
     "batched",
-    {{"entries", "entries of all the matrices per shape (0: 2^26 on a GPU, 2^23 on the host)", 0, 0,
+    {{"size", "N, the entries of all the matrices of a shape (0: 2^26 on a GPU, 2^23 on the host)", 0, 0,
       std::int64_t{1} << 28},
      {"rows", "M (0: the shapes 8x8, 16x16, 32x32, 64x16)", 0, 0, 4096},
      {"cols", "N (with --rows)", 16, 1, 4096}},

@@ -1,5 +1,7 @@
 // `kpuzzles bench transpose`: the tiled, naive and in-place kernels against a device copy and
 // Kokkos' own transpose (deep_copy from a LayoutRight to a LayoutLeft View of the same data).
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -14,9 +16,12 @@ namespace {
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
-  const int fallback = is_gpu_v<Space> ? 16384 : 8192;  // 2^28 and 2^26 elements, as the other benches
-  const int rows = req.params.get("rows") ? static_cast<int>(req.params.get("rows")) : fallback;
-  const int cols = req.params.get("cols") ? static_cast<int>(req.params.get("cols")) : fallback;
+  // 2^28 and 2^26 elements, as the other benches; --size N: a square matrix of about N elements.
+  const int side = req.params.get("size") ? static_cast<int>(std::sqrt(static_cast<double>(req.params.get("size"))))
+                   : is_gpu_v<Space>      ? 16384
+                                          : 8192;
+  const int rows = req.params.get("rows") ? static_cast<int>(req.params.get("rows")) : std::max(side, 1);
+  const int cols = req.params.get("cols") ? static_cast<int>(req.params.get("cols")) : std::max(side, 1);
   const std::size_t n = static_cast<std::size_t>(rows) * cols;
   const LaunchShape shape =
       launch_shape(space, kernel_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
@@ -71,7 +76,9 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 }
 
 KPZ_REGISTER_BENCH("transpose",
-                   {{"rows", "rows of in (0: 16384 on a GPU, 8192 on the host)", 0, 0, 1 << 14},
+                   {{"size", "N: a square matrix of sqrt(N) x sqrt(N) elements (0: 2^28 on a GPU, 2^26 on the host)", 0,
+                     0, std::int64_t{1} << 28},
+                    {"rows", "rows of in (0: from --size)", 0, 0, 1 << 14},
                     {"cols", "columns of in (0: likewise)", 0, 0, 1 << 14},
                     {"tile", "a team's tile is tile x tile elements (0: the launch shape's)", 0, 0, 1024}},
                    "transpose --tiled, --naive and --in-place vs a device copy and Kokkos' deep_copy between layouts");

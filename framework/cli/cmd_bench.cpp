@@ -108,6 +108,7 @@ int cmd_bench(const std::vector<std::string>& args) {
               << "` shows where yours goes wrong)\n";
     return 1;
   }
+  report.cache_bytes = last_level_cache_bytes(report.space);
   // A host run whose threads outnumber its CPUs times the crowding, not the kernel; said in the
   // table and in the JSON, so that such a number is never committed unnoticed.
   if (report.space == "openmp" || report.space == "threads") {

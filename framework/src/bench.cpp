@@ -1,8 +1,11 @@
 #include "kpz/bench.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <ostream>
+#include <string>
 
 namespace kpz {
 
@@ -66,7 +69,39 @@ const BenchRow* baseline_row(const BenchReport& report, const std::string& group
   return builtin;
 }
 
+// A row whose bytes the last-level cache holds may time the cache, not memory.
+bool fits_in_cache(const BenchReport& report, const BenchRow& r) {
+  return report.cache_bytes > 0 && r.bytes <= static_cast<double>(report.cache_bytes);
+}
+
+std::string mib(std::size_t bytes) {
+  return std::to_string((bytes + (1u << 19)) >> 20) + " MiB";
+}
+
+// The largest cache Linux lists for CPU 0 (/sys/devices/system/cpu/cpu0/cache/index*/size:
+// "32768K"); 0 elsewhere.
+std::size_t host_last_level_cache_bytes() {
+  std::size_t largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    std::string text;
+    if (!(in >> text) || text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) continue;
+    std::size_t value = std::stoull(text);
+    const char unit = text.back();
+    value *= unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1;
+    largest = std::max(largest, value);
+  }
+  return largest;
+}
+
 }  // namespace
+
+std::size_t last_level_cache_bytes(const std::string& space) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (space == "cuda") return cuda_l2_bytes();
+#endif
+  return space == "cuda" ? 0 : host_last_level_cache_bytes();
+}
 
 void print_bench(std::ostream& os, const BenchReport& report) {
   os << "bench " << report.puzzle << " on " << report.space << " " << report.config.dump() << '\n';
@@ -98,6 +133,16 @@ void print_bench(std::ostream& os, const BenchReport& report) {
     os << '\n';
   }
   for (const auto& n : report.notes) os << n << '\n';
+  if (report.cache_bytes == 0) return;
+  std::vector<std::string> cached;
+  for (const auto& r : report.rows)
+    if (fits_in_cache(report, r)) cached.push_back(r.name);
+  os << "last-level cache " << mib(report.cache_bytes) << ": "
+     << (cached.empty() ? std::string("every row moves more bytes than it holds (memory-bound as measured)")
+                        : std::to_string(cached.size()) + " of " + std::to_string(report.rows.size()) +
+                              " rows move no more bytes than it holds, so they may time the cache: " + cached.front() +
+                              (cached.size() > 1 ? ", ..." : ""))
+     << '\n';
 }
 
 Json bench_json(const BenchReport& report) {
@@ -105,6 +150,7 @@ Json bench_json(const BenchReport& report) {
   j.set("puzzle", report.puzzle);
   j.set("space", report.space);
   j.set("config", report.config);
+  j.set("cache_bytes", report.cache_bytes);
   Json rows = Json::array();
   for (const auto& r : report.rows) {
     const BenchRow* copy = copy_row(report, r.group);
@@ -118,6 +164,7 @@ Json bench_json(const BenchReport& report) {
     e.set("max_ms", r.timing.max_s * 1e3);
     e.set("runs", r.timing.runs);
     e.set("gbps", gbps(r));
+    e.set("fits_in_cache", fits_in_cache(report, r));
     if (copy) e.set("fraction_of_copy", gbps(r) / gbps(*copy));
     const BenchRow* base = baseline_row(report, r.group);
     if (base && base != &r) {

@@ -74,6 +74,13 @@ Timing time_cuda_events(const Kokkos::Cuda& space, const BenchConfig& cfg, const
   return summarize(std::move(seconds));
 }
 
+std::size_t cuda_l2_bytes() {
+  int device = 0, bytes = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute(L2 size)");
+  return static_cast<std::size_t>(bytes);
+}
+
 }  // namespace kpz
 
 #endif  // KOKKOS_ENABLE_CUDA

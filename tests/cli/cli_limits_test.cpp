@@ -151,3 +151,22 @@ TEST(CliLimits, RefusalsNameTheOptionsOfAVariantWithoutSize) {
 }
 
 }  // namespace
+
+// One size flag sweeps every bench: each takes --size (transpose: a square matrix of about N
+// elements; batched: the entries of all its matrices), and the table says whether a row's bytes
+// fit in the machine's last-level cache (where the row may time the cache, not memory).
+TEST(CliSizes, EveryBenchTakesSizeAndSaysWhatFitsInTheCache) {
+  const Result t = kpuzzles("", "bench transpose --size 4096 --runs 1 --warmup 0 --json");
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("\"rows\":64,\"cols\":64"), std::string::npos) << t.out.substr(0, 400);
+  EXPECT_NE(t.out.find("\"fits_in_cache\":true"), std::string::npos) << t.out.substr(0, 400);
+  const Result table = kpuzzles("", "bench transpose --size 4096 --runs 1 --warmup 0");
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("last-level cache "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("may time the cache"), std::string::npos) << table.out;
+  if (KPZ_HAS_KOKKOSKERNELS) {  // batched is built with Kokkos Kernels only
+    const Result b = kpuzzles("", "bench batched --size 4096 --rows 8 --cols 8 --runs 1 --warmup 0 --json");
+    EXPECT_EQ(b.code, 0) << b.err;
+    EXPECT_NE(b.out.find("\"entries\":4096"), std::string::npos) << b.out.substr(0, 400);
+  }
+}

@@ -37,6 +37,8 @@ Timing summarize(std::vector<double> seconds);
 // CUDA events around `launch` on the stream of `space`, which is held busy by a short kernel while
 // the host enqueues it (framework/src/gpu_timer.cpp): GPU time only, no host launch overhead.
 Timing time_cuda_events(const Kokkos::Cuda& space, const BenchConfig& cfg, const std::function<void()>& launch);
+// The L2 of the GPU Kokkos runs on, in bytes.
+std::size_t cuda_l2_bytes();
 #endif
 
 // Where the host is the device: fence, start, launch, fence, stop.
@@ -112,7 +114,14 @@ struct BenchReport {
   Json config = Json::object();
   std::vector<BenchRow> rows;
   std::vector<std::string> notes;
+  // The last-level cache of the machine the bench ran on (a host's L3, a GPU's L2; 0: unknown): a
+  // row whose bytes fit in it may be timing the cache, not memory, and the table says so.
+  std::size_t cache_bytes = 0;
 };
+
+// The last-level cache of the machine `space` (a space name: "cuda", "openmp", ...) runs on, in
+// bytes; 0 when the system does not say.
+std::size_t last_level_cache_bytes(const std::string& space);
 
 struct BenchRequest {
   std::string space;
