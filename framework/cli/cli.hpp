@@ -22,9 +22,16 @@ struct ParsedFlags {
 };
 
 // Accepts --name, --name=value and --name value (for flags that take one). Throws UsageError
-// naming the flag and listing the allowed ones, for unknown, repeated or value-less flags.
+// naming the flag and listing the allowed ones, for unknown, repeated or value-less flags; an
+// unknown one also gets the closest allowed name, when one is close (closest_name).
 ParsedFlags parse_flags(const std::vector<std::string>& tokens, const std::vector<Flag>& allowed,
                         const std::string& context);
+
+// Edits (insert, delete, replace, swap two neighbours) that turn `a` into `b`.
+std::size_t edit_distance(const std::string& a, const std::string& b);
+// The allowed flag nearest to `name` (without dashes) by edit_distance, "" when even that one is
+// more than a third of the name away: "simpel" -> "simple", "bogus" -> "".
+std::string closest_name(const std::string& name, const std::vector<Flag>& allowed);
 
 // Strict integer parsing with a range: "--size expects an integer in [1, 268435456], got 'x'".
 std::int64_t parse_int(const std::string& flag, const std::string& text, std::int64_t min, std::int64_t max);

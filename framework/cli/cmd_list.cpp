@@ -44,6 +44,7 @@ int cmd_list(const std::vector<std::string>& args) {
   const std::string backend = default_space_name();
   // Puzzles whose module is not built yet (builds where puzzles are modules): named, not listed.
   const std::vector<std::string> unbuilt = unbuilt_puzzles();
+  const CourseNumbers course = course_numbers(exercises);
   int next = -1;
   for (std::size_t i = 0; i < exercises.size() && next < 0; ++i)
     if (status[i] != Status::solved && status[i] != Status::cannot_run) next = static_cast<int>(i);
@@ -65,13 +66,13 @@ int cmd_list(const std::vector<std::string>& args) {
       if (!results[i].race.reason.empty()) j.set("race_check_reason", results[i].race.reason);
       j.set("hints_shown", state.hints_shown(hint_key(*e.puzzle, *e.variant)));
       // For the course and agenda pages (cmake/kpz_course_docs.py): place, estimate, track, page.
-      j.set("position", static_cast<int>(i + 1)).set("minutes", e.variant->minutes);
+      j.set("position", course.number[i]).set("minutes", e.variant->minutes);
       j.set("track", std::string(to_string(e.variant->track)));
       j.set("doc", e.puzzle->doc_page()).set("puzzle_summary", e.puzzle->summary);
       list.push(std::move(j));
     }
     Json j = Json::object();
-    j.set("backend", backend).set("solved", solved).set("total", exercises.size());
+    j.set("backend", backend).set("solved", solved).set("total", course.total);
     j.set("next", next >= 0 ? Json(exercises[next].id()) : Json());
     j.set("state_file", paths.state_file).set("exercises", std::move(list));
     Json not_built = Json::array();
@@ -84,14 +85,14 @@ int cmd_list(const std::vector<std::string>& args) {
   const Style style{use_color()};
   std::cout << style.bold("Kokkos Puzzles") << " on " << backend << ": ";
   if (stdout_is_terminal())
-    std::cout << progress_bar(solved, static_cast<int>(exercises.size()), 20, style.color) << " solved\n";
+    std::cout << progress_bar(solved, course.total, 20, style.color) << " solved\n";
   else
-    std::cout << solved << " of " << exercises.size() << " exercises solved\n";
+    std::cout << solved << " of " << course.total << " exercises solved\n";
   const int width = stdout_is_terminal() ? terminal_columns() : 1 << 20;
   for (std::size_t i = 0; i < exercises.size(); ++i) {
     const Exercise& e = exercises[i];
     char head[160];
-    std::snprintf(head, sizeof head, "%3zu  %-30s ", i + 1, e.label().c_str());
+    std::snprintf(head, sizeof head, "%3d  %-30s ", course.number[i], e.label().c_str());
     std::string st = to_string(status[i]);
     char col[32];
     std::snprintf(col, sizeof col, "%-14s", st.c_str());
@@ -127,7 +128,8 @@ int cmd_list(const std::vector<std::string>& args) {
   } else if (solved == static_cast<int>(exercises.size()) && unbuilt.empty())
     std::cout << "every exercise is solved: well done. `kpuzzles solution <puzzle>` shows the references.\n";
   if (!unbuilt.empty())
-    std::cout << "not built yet: " << join(unbuilt, ", ") << " (`kpuzzles run <puzzle>` builds one, `kpuzzles watch` "
+    std::cout << "not built yet: " << join(unbuilt, ", ") << " (" << course.total - static_cast<int>(exercises.size())
+              << " of the " << course.total << " exercises; `kpuzzles run <puzzle>` builds one, `kpuzzles watch` "
               << "builds them while you work, or all now: cmake --build " << module_build_dir()
               << " --target puzzles)\n";
   return 0;

@@ -68,11 +68,19 @@ int cmd_run(const std::vector<std::string>& args) {
       return 1;
     }
   }
+  // The case as flags that repeat it, for a crash report or the time limit's message.
+  std::string case_args = "--" + variant.name;
+  for (const auto& option : variant.options)
+    if (req.params.given(option.name))
+      case_args += " --" + option.name + " " + std::to_string(req.params.get(option.name));
+  for (const char* name : {"team-size", "vector-length", "seed"})
+    if (const auto it = flags.values.find(name); it != flags.values.end())
+      case_args += std::string(" --") + name + " " + it->second;
   const RunReport report = [&] {
-    const TimeLimit watchdog(limit, spec.name + " --" + variant.name);
+    const TimeLimit watchdog(limit, spec.name + " " + case_args);
     const CrashContext crash(
-        spec.name + " --" + variant.name + " (" + std::string(to_string(req.impl)) + ", " + req.space + ")",
-        crash_next_step(spec.name, "--" + variant.name, req.impl));
+        spec.name + " " + case_args + " (" + std::string(to_string(req.impl)) + ", " + req.space + ")",
+        crash_next_step(spec.name, case_args, req.impl));
     return spec.run(req);
   }();
   if (flags.has("json")) {

@@ -89,7 +89,7 @@ int run_watch(WatchSession& s) {
   draw(s);  // the last result, when stdin ended and the loop finished its work
   if (s.tty) std::cout << "\033[?25h" << std::flush;
   const int solved = s.state.solved_count();
-  const std::size_t total = s.state.exercises.size();
+  const int total = s.state.course.total;
   s.events.emit("quit", [&](Json& j) { j.set("solved", solved).set("total", total); });
   if (!s.events.on()) std::cout << "\nbye: " << solved << " of " << total << " exercises solved\n";
   return 0;

@@ -5,14 +5,18 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 namespace kpz::cli {
 
 namespace {
 
 // Written before a run, read by the handler: fixed buffers (nothing may allocate in a handler).
+// The mutex orders the writes with running_case() on the watchdog's thread; the handler cannot
+// take it, and the thread that crashed is not writing.
 char g_what[512] = "";
 char g_next[512] = "";
+std::mutex g_mutex;
 
 void put(const char* text) {
   (void)!write(STDERR_FILENO, text, std::strlen(text));
@@ -97,13 +101,21 @@ void install_crash_report() {
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
-CrashContext::CrashContext(const std::string& what, const std::string& next)
-    : saved_what_(g_what), saved_next_(g_next) {
+std::string running_case() {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  return g_what;
+}
+
+CrashContext::CrashContext(const std::string& what, const std::string& next) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  saved_what_ = g_what;
+  saved_next_ = g_next;
   copy(g_what, what);
   copy(g_next, next);
 }
 
 CrashContext::~CrashContext() {
+  const std::lock_guard<std::mutex> lock(g_mutex);
   copy(g_what, saved_what_);
   copy(g_next, saved_next_);
 }

@@ -16,6 +16,10 @@ inline constexpr const char* kCrashPrefix = "kpuzzles: CRASHED: ";
 // Once, at start: handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT.
 void install_crash_report();
 
+// The `what` of the innermost CrashContext alive now ("" when none): the case that is running,
+// which the time limit's watchdog names too (time_limit.hpp). Safe from any thread.
+std::string running_case();
+
 // While alive, a crash names `what` ("conv1d --simple --size 1 (exercise, openmp)") and
 // suggests `next` (a command that shows the bad access). Nests: the previous one comes back.
 // The next step after a crash of `kpuzzles run <puzzle> <args>`: the race check's report, which

@@ -1,6 +1,7 @@
 #include "docs_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -158,8 +159,84 @@ std::string markdown_section(const std::string& markdown, const std::string& tit
   return trim_blank_lines(unwrap_details(out, false));
 }
 
+std::string render_inline(const std::string& text) {
+  // Code spans are set aside first (as \x01<n>\x02), so that neither emphasis nor link rules touch
+  // `a * b`, `__global__` or a lambda's `[&](int i)`; a backslash escape is set aside the same way.
+  std::vector<std::string> kept;
+  std::string work;
+  const auto keep = [&](std::string piece) {
+    kept.push_back(std::move(piece));
+    work += "\x01" + std::to_string(kept.size() - 1) + "\x02";
+  };
+  const auto run_end = [&](std::size_t i) {
+    while (i < text.size() && text[i] == '`') ++i;
+    return i;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == '\\' && i + 1 < text.size() && std::ispunct(static_cast<unsigned char>(text[i + 1]))) {
+      keep(text.substr(i + 1, 1));
+      i += 2;
+      continue;
+    }
+    if (text[i] != '`') {
+      work += text[i++];
+      continue;
+    }
+    // A run of n backticks opens a span that the next run of exactly n closes.
+    const std::size_t open_end = run_end(i), ticks = open_end - i;
+    std::size_t close = text.find('`', open_end);
+    while (close != std::string::npos && run_end(close) - close != ticks) close = text.find('`', run_end(close));
+    if (close == std::string::npos) {
+      work += text.substr(i, ticks);  // never closed: literal backticks
+      i = open_end;
+      continue;
+    }
+    keep(text.substr(i, close + ticks - i));
+    i = close + ticks;
+  }
+  static const std::regex image_re(R"(!\[([^\]]*)\]\([^)\s]*(?:\s+"[^"]*")?\))");
+  static const std::regex link_re(R"(\[([^\]]+)\]\(([^)\s]*)(?:\s+"[^"]*")?\))");
+  static const std::regex ref_link_re(R"(\[([^\]]+)\]\[[^\]]*\])");
+  static const std::regex autolink_re(R"(<((?:https?|mailto):[^>\s]+)>)");
+  static const std::regex strong_re(R"(\*\*([^\s*](?:[^*]*[^\s*])?)\*\*)");
+  static const std::regex strong_under_re(R"((^|[^A-Za-z0-9_])__([^\s_](?:[^_]*[^\s_])?)__(?![A-Za-z0-9_]))");
+  static const std::regex em_re(R"((^|[^A-Za-z0-9*])\*([^\s*](?:[^*]*[^\s*])?)\*(?![A-Za-z0-9*]))");
+  static const std::regex em_under_re(R"((^|[^A-Za-z0-9_])_([^\s_](?:[^_]*[^\s_])?)_(?![A-Za-z0-9_]))");
+  static const std::regex strike_re(R"(~~([^\s~](?:[^~]*[^\s~])?)~~)");
+  work = std::regex_replace(work, image_re, "$1");
+  // A link within the book is its text (the terminal cannot follow it); one to the web keeps
+  // its address, which the learner can open.
+  std::string linked;
+  auto at = work.cbegin();
+  for (std::sregex_iterator m(work.begin(), work.end(), link_re), end; m != end; ++m) {
+    linked.append(at, (*m)[0].first);
+    const std::string label = (*m)[1], target = (*m)[2];
+    const bool web = target.rfind("http://", 0) == 0 || target.rfind("https://", 0) == 0;
+    linked += web && label != target ? label + " (" + target + ")" : label;
+    at = (*m)[0].second;
+  }
+  linked.append(at, work.cend());
+  work = std::regex_replace(linked, ref_link_re, "$1");
+  work = std::regex_replace(work, autolink_re, "$1");
+  work = std::regex_replace(work, strong_re, "$1");
+  work = std::regex_replace(work, strong_under_re, "$1$2");
+  work = std::regex_replace(work, em_re, "$1$2");
+  work = std::regex_replace(work, em_under_re, "$1$2");
+  work = std::regex_replace(work, strike_re, "$1");
+  std::string out;
+  for (std::size_t i = 0; i < work.size(); ++i) {
+    if (work[i] != '\x01') {
+      out += work[i];
+      continue;
+    }
+    const std::size_t close = work.find('\x02', i);
+    out += kept[static_cast<std::size_t>(std::stoul(work.substr(i + 1, close - i - 1)))];
+    i = close;
+  }
+  return out;
+}
+
 std::string render_markdown(const std::string& markdown) {
-  static const std::regex link_re(R"(\[([^\]]+)\]\([^)\s]+\))");
   std::string out;
   bool in_fence = false;
   int blank = 0;
@@ -172,9 +249,9 @@ std::string render_markdown(const std::string& markdown) {
     if (in_fence) {
       text = "    " + line;
     } else if (const int level = heading_level(line)) {
-      text = line.substr(static_cast<std::size_t>(level) + 1);
+      text = render_inline(line.substr(static_cast<std::size_t>(level) + 1));
     } else {
-      text = std::regex_replace(line, link_re, "$1");
+      text = render_inline(line);
     }
     if (text.find_first_not_of(' ') == std::string::npos) {
       if (++blank > 1 || out.empty()) continue;

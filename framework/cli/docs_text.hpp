@@ -45,8 +45,14 @@ std::string unwrap_details(const std::string& markdown, bool titles_as_headings)
 // section. Headings inside code fences do not count.
 std::string markdown_section(const std::string& markdown, const std::string& title);
 
-// Markdown made readable in a terminal: fences dropped and code indented, links reduced to
-// their text, heading marks removed, runs of blank lines collapsed.
+// One line of markdown as plain terminal text: emphasis marks (**, __, *, _, ~~) dropped, code
+// spans kept with their backticks (the CLI's way of marking a command or a name) and never
+// touched inside, links and images reduced to their text (a link to the web keeps its address in
+// parentheses), backslash escapes resolved.
+std::string render_inline(const std::string& text);
+
+// Markdown made readable in a terminal: fences dropped and code indented, heading marks removed,
+// every other line through render_inline, runs of blank lines collapsed.
 std::string render_markdown(const std::string& markdown);
 
 // The whole file, or "" when it cannot be read.

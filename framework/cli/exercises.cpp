@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <utility>
 
 #include "crash_report.hpp"
 #include "docs_text.hpp"
@@ -11,6 +12,7 @@
 #include "kpz/params.hpp"
 #include "kpz/report.hpp"
 #include "kpz/space_names.hpp"
+#include "puzzle_modules.hpp"
 #include "skeleton.hpp"
 
 #if defined(KPZ_TRACE)
@@ -30,6 +32,21 @@ int find_exercise(const std::vector<Exercise>& list, const std::string& id) {
   for (std::size_t i = 0; i < list.size(); ++i)
     if (list[i].id() == id) return static_cast<int>(i);
   return -1;
+}
+
+CourseNumbers course_numbers(const std::vector<Exercise>& list) {
+  std::vector<DeclaredPuzzle> unbuilt;
+  for (const auto& name : unbuilt_puzzles()) unbuilt.push_back(declared_puzzle(name));
+  CourseNumbers c{.total = static_cast<int>(list.size())};
+  for (const auto& d : unbuilt) c.total += d.variants;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const PuzzleSpec& p = *list[i].puzzle;
+    int before = 0;  // exercises of puzzles not built that come earlier in the course
+    for (const auto& d : unbuilt)
+      if (std::pair(d.course_position, d.name) < std::pair(p.course_position, p.name)) before += d.variants;
+    c.number.push_back(before + static_cast<int>(i) + 1);
+  }
+  return c;
 }
 
 std::string hint_key(const PuzzleSpec& puzzle, const VariantSpec& variant) {

@@ -25,6 +25,15 @@ std::vector<Exercise> course_exercises();
 // Position of "<puzzle>/<variant>" in `list`, or -1.
 int find_exercise(const std::vector<Exercise>& list, const std::string& id);
 
+// The whole course's numbering, modules not built yet included (their specs' declarations,
+// puzzle_modules.hpp): the total and each exercise's place never change as modules get built.
+struct CourseNumbers {
+  int total = 0;
+  std::vector<int> number;  // of each exercise of the list given, 1-based
+};
+// `list` in course order (course_exercises()).
+CourseNumbers course_numbers(const std::vector<Exercise>& list);
+
 // The hint set a variant draws from: "<puzzle>/<function>" (variants running the same
 // function share their hints), or "<puzzle>/<variant>" when the variant names no function.
 std::string hint_key(const PuzzleSpec& puzzle, const VariantSpec& variant);

@@ -38,7 +38,16 @@ struct Command {
   bool answers_puzzle_help = false;  // `<command> <puzzle> --help` is the command's own (a puzzle's options)
   void (*hand_over)(const std::vector<std::string>&) = nullptr;  // before Kokkos: may exec another program
   bool loads_puzzles = true;  // false: the program it hands over to has its own puzzles
+  bool starts_kokkos = true;  // false: it runs before (and without) Kokkos and the puzzles
 };
+
+int cmd_version(const std::vector<std::string>& args) {
+  const ParsedFlags flags = parse_flags(args, {}, "'kpuzzles version'");
+  if (!flags.positional.empty()) throw UsageError("'kpuzzles version' takes no arguments");
+  std::cout << "kpuzzles " << KPZ_VERSION << " (Kokkos Puzzles), Kokkos " << KOKKOS_VERSION_MAJOR << '.'
+            << KOKKOS_VERSION_MINOR << '.' << KOKKOS_VERSION_PATCH << '\n';
+  return 0;
+}
 
 constexpr Command kCommands[] = {
     {.name = "watch",
@@ -88,12 +97,16 @@ constexpr Command kCommands[] = {
               "             [puzzle options]   access diagram, races, budget (a host build: the race check's own\n"
               "             configuration; any other: the trace build, cmake --preset trace)",
      .fn = cmd_trace},
+    {.name = "version",
+     .usage = "kpuzzles version                              this program's and Kokkos' versions (also --version)",
+     .fn = cmd_version,
+     .loads_puzzles = false,
+     .starts_kokkos = false},
 };
 
 void print_usage(std::ostream& os) {
   os << "usage:\n";
   for (const auto& c : kCommands) os << "  " << c.usage << '\n';
-  os << "  kpuzzles --version                            this program's and Kokkos' versions\n";
   os << "`kpuzzles <command> --help` shows one command; `kpuzzles run <puzzle> --help` lists a puzzle's "
         "variants and options.\n";
   os << "exit codes: 0 pass, 1 wrong answer, 2 bad usage, 3 error of the program or the machine, 124 time "
@@ -183,17 +196,12 @@ int run_command(std::vector<std::string> args) {
     print_usage(args.empty() ? std::cerr : std::cout);
     return args.empty() ? 2 : 0;
   }
-  if (args[0] == "--version" || args[0] == "version") {
-    std::cout << "kpuzzles " << KPZ_VERSION << " (Kokkos Puzzles), Kokkos " << KOKKOS_VERSION_MAJOR << '.'
-              << KOKKOS_VERSION_MINOR << '.' << KOKKOS_VERSION_PATCH << '\n';
-    return 0;
-  }
+  if (args[0] == "--version") args[0] = "version";
   const Command* command = find_command(args[0]);
   try {
     if (!command) {
       std::vector<std::string> names;
       for (const auto& c : kCommands) names.push_back(c.name);
-      names.push_back("version");
       throw UsageError("unknown command " + cli::quoted(args[0]) + "; commands: " + join(names, ", "));
     }
     bool help = false;
@@ -209,6 +217,7 @@ int run_command(std::vector<std::string> args) {
         if (a == "-h") a = "--help";
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (!command->starts_kokkos) return command->fn(rest);
     if (command->hand_over) command->hand_over(rest);  // the program handed to checks its own settings
     check_thread_settings();
     if (command->loads_puzzles) load_puzzle_modules(puzzles_needed(args[0], rest));

@@ -6,14 +6,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <regex>
 #include <set>
 #include <stdexcept>
 #include <thread>
 
+#include "docs_text.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
 #include "learner.hpp"
@@ -143,6 +146,62 @@ std::vector<std::string> unbuilt_puzzles() {
   for (const auto& p : module_puzzles())
     if (!loaded_modules().count(p)) out.push_back(p);
   return out;
+}
+
+DeclaredPuzzle declared_in(const std::string& name, const std::string& spec_source) {
+  DeclaredPuzzle d{.name = name};
+  // Code only: comments and literals blanked, so that a brace or a word in them does not count.
+  std::string code = spec_source;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    if (code.compare(i, 2, "//") == 0) {
+      while (i < code.size() && code[i] != '\n') code[i++] = ' ';
+    } else if (code.compare(i, 2, "/*") == 0) {
+      const std::size_t end = std::min(code.find("*/", i + 2), code.size() - 2) + 2;
+      std::fill(code.begin() + static_cast<std::ptrdiff_t>(i), code.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+      i = end - 1;
+    } else if (code[i] == '"' || code[i] == '\'') {
+      const char quote = code[i];
+      for (++i; i < code.size() && code[i] != quote; ++i) {
+        if (code[i] == '\\' && i + 1 < code.size()) code[i++] = ' ';
+        code[i] = ' ';
+      }
+    }
+  }
+  static const std::regex position_re(R"(\.course_position\s*=\s*(-?\d+))");
+  if (std::smatch m; std::regex_search(code, m, position_re)) d.course_position = std::stoi(m[1]);
+  static const std::regex variants_re(R"(\.variants\s*=\s*\{)");
+  std::smatch m;
+  if (!std::regex_search(code, m, variants_re)) return d;
+  // Each variant is one entry of the list `.variants = {...}`: a `{...}` or a call that makes one,
+  // separated by commas outside any bracket.
+  int depth = 1;
+  bool entry = false;  // the current entry has code
+  for (auto at = m[0].second; at != code.cend() && depth > 0; ++at) {
+    const char c = *at;
+    if (c == '{' || c == '(' || c == '[') ++depth;
+    if (c == '}' || c == ')' || c == ']') --depth;
+    if (depth == 0 || (depth == 1 && c == ',')) {
+      d.variants += entry;
+      entry = false;
+    } else if (!std::isspace(static_cast<unsigned char>(c))) {
+      entry = true;
+    }
+  }
+  return depth == 0 ? d : DeclaredPuzzle{.name = name, .course_position = d.course_position};
+}
+
+DeclaredPuzzle declared_puzzle(const std::string& name) {
+  const fs::path dir = fs::path(learner_paths().source_dir) / "framework" / "puzzles" / name;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".cpp") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  // spec.cpp first: the scaffold's (cmake/puzzle-template) and every puzzle's.
+  std::stable_partition(files.begin(), files.end(), [](const fs::path& f) { return f.filename() == "spec.cpp"; });
+  for (const auto& f : files)
+    if (const DeclaredPuzzle d = declared_in(name, read_text_file(f.string())); d.variants > 0) return d;
+  return {.name = name};
 }
 
 std::vector<std::string> watch_build_targets(const std::string& program_target) {

@@ -33,6 +33,21 @@ std::vector<std::string> puzzles_needed(const std::string& command, const std::v
 // The module puzzles this program has not loaded (not built yet), in name order.
 std::vector<std::string> unbuilt_puzzles();
 
+// What a puzzle's spec declares, read from its source (framework/puzzles/<name>/*.cpp) without
+// building it: where it sits in the course and how many exercises (variants) it has. A module
+// registers its puzzle only once loaded, so this is how `list` and `watch` count the whole
+// course from the first command on. `variants` counts the entries of `.variants = {...}` (each a
+// `{...}` or a call that makes one); 0 when the source cannot be read or has no such list.
+// tests/learner checks the count of every puzzle against the registry.
+struct DeclaredPuzzle {
+  std::string name;
+  int course_position = 100;  // PuzzleSpec's default
+  int variants = 0;
+};
+DeclaredPuzzle declared_puzzle(const std::string& name);
+// The same from the text of one spec file.
+DeclaredPuzzle declared_in(const std::string& name, const std::string& spec_source);
+
 // Held while a kpuzzles builds in its build tree (an on-demand build, watch's builds): a flock on
 // <module dir>/.build.lock, so that two kpuzzles (watch, and `run` in another terminal) never
 // run make or ninja in one tree at once. `wait`: block until the other build ends (saying so on

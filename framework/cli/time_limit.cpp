@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "crash_report.hpp"
 #include "kpz/errors.hpp"
 
 namespace kpz::cli {
@@ -26,7 +27,7 @@ double time_limit_from(const ParsedFlags& flags) {
 
 std::string time_limit_message(const std::string& what, double seconds) {
   std::ostringstream s;
-  s << "kpuzzles: " << what << " did not finish within " << seconds
+  s << kTimeLimitPrefix << what << " did not finish within " << seconds
     << " s and was stopped: probably an endless loop (a loop whose counter never advances, e.g. a missing"
        " increment) or a team_barrier that not every member of the team reaches; if it is only slow, allow more"
        " with --time-limit S (0: no limit)";
@@ -38,7 +39,8 @@ TimeLimit::TimeLimit(double seconds, std::string what) {
   thread_ = std::thread([this, seconds, what = std::move(what)] {
     std::unique_lock<std::mutex> lock(mutex_);
     if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) return;
-    const std::string message = time_limit_message(what, seconds) + "\n";
+    const std::string running = running_case();
+    const std::string message = time_limit_message(running.empty() ? what : running, seconds) + "\n";
     (void)!write(STDERR_FILENO, message.data(), message.size());
     // The kernel's threads cannot be stopped one by one; neither exit handlers nor Kokkos'
     // finalisation may wait for them.

@@ -18,9 +18,15 @@ constexpr double kDefaultTimeLimit = 60;
 // --time-limit S: seconds, fractions allowed, 0 for none; kDefaultTimeLimit when absent.
 double time_limit_from(const ParsedFlags& flags);
 
+// First words of the message (watch recognises a check stopped by its limit by them).
+inline constexpr const char* kTimeLimitPrefix = "kpuzzles: TIMED OUT: ";
+
 class TimeLimit {
  public:
-  // `what` names the run in the message ("conv1d --simple"); 0 seconds: no limit.
+  // The message names the case running when the limit is reached, as a crash report would
+  // (running_case(), crash_report.hpp: "conv1d --general --size 10007 --kernel-size 33
+  // (exercise, openmp)"), else `what` ("conv1d --general": its race check, between cases);
+  // 0 seconds: no limit.
   TimeLimit(double seconds, std::string what);
   ~TimeLimit();  // the run finished in time
   TimeLimit(const TimeLimit&) = delete;
@@ -33,7 +39,8 @@ class TimeLimit {
   std::thread thread_;
 };
 
-// "conv1d --simple did not finish within 60 s ...": one line, for the watchdog and the docs.
+// "kpuzzles: TIMED OUT: conv1d --simple (exercise, openmp) did not finish within 60 s ...": one
+// line, for the watchdog and the docs.
 std::string time_limit_message(const std::string& what, double seconds);
 
 }  // namespace kpz::cli

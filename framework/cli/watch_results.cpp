@@ -121,7 +121,7 @@ void list_done(WatchSession& s, const ProcessResult& r) {
   st.remember_current();
   s.jobs.checks = {st.current};
   s.events.emit("ready", [&](Json& o) {
-    o.set("exercise", st.cur().id()).set("solved", st.solved_count()).set("total", st.exercises.size());
+    o.set("exercise", st.cur().id()).set("solved", st.solved_count()).set("total", st.course.total);
   });
 }
 
@@ -142,9 +142,18 @@ CheckOutcome read_check(const WatchSession& s, const Exercise& e, const ProcessR
   if (!r.started) {
     c.text = "cannot start the checker: " + r.output;
   } else if (r.timed_out || r.exit_code == kExitTimeLimit) {  // watch's limit, or check's own
+    // The check's own limit names the case that hung (time_limit.hpp); watch's kills it unheard.
+    std::string what = e.label(), tail = tail_lines(r.output, 5);
+    if (const auto at = r.output.find(kTimeLimitPrefix); at != std::string::npos) {
+      const auto from = at + std::string(kTimeLimitPrefix).size();
+      if (const auto to = r.output.find(" did not finish", from); to != std::string::npos) {
+        what = r.output.substr(from, to - from);
+        tail.clear();
+      }
+    }
     c.text = style.red("TIMED OUT") + " after " +
-             fixed1(r.timed_out ? kCheckTimeout : seconds_since(s.jobs.job_start)) + " s: an endless loop in " +
-             e.label() + "? (a barrier that not every member reaches also hangs)\n" + tail_lines(r.output, 5);
+             fixed1(r.timed_out ? kCheckTimeout : seconds_since(s.jobs.job_start)) + " s: an endless loop in " + what +
+             "? (a barrier that not every member reaches also hangs)\n" + tail;
   } else if (r.signal) {
     c.text = style.red("CRASHED") + ": the check of " + e.label() + " ended with " + describe_signal(r.signal) +
              ".\n  An index out of range? Build the openmp-debug preset (bounds checking) and "
@@ -207,7 +216,7 @@ void check_done(WatchSession& s, const ProcessResult& r) {
                  e.puzzle->name + "` shows the reference and why it is written that way.";
   s.events.emit("result", [&](Json& o) {
     o.set("exercise", e.id()).set("pass", c.pass).set("status", status).set("current", idx == st.current);
-    o.set("solved", st.solved_count()).set("total", st.exercises.size());
+    o.set("solved", st.solved_count()).set("total", st.course.total);
     if (idx == st.current && st.feedback_seconds >= 0) o.set("feedback_seconds", st.feedback_seconds);
     if (c.understood) o.set("check", c.answer["exercises"].items().front());
     const std::string note = bug_hunt_note(s.paths, *e.puzzle, *e.variant);

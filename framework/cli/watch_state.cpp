@@ -6,7 +6,7 @@
 
 namespace kpz::cli {
 
-WatchState::WatchState(std::vector<Exercise> course) : exercises(std::move(course)) {
+WatchState::WatchState(std::vector<Exercise> list) : exercises(std::move(list)), course(course_numbers(exercises)) {
   status.assign(exercises.size(), "?");
 }
 

@@ -17,6 +17,7 @@ enum class Focus { none, top, list, tests, hint };
 
 struct WatchState {
   std::vector<Exercise> exercises;
+  CourseNumbers course;             // the whole course's total and numbering, puzzles not built yet included
   std::vector<std::string> status;  // per exercise, as `kpuzzles list` says; "?" until it did
   int current = 0;
   bool chosen = false;     // the current exercise is set (by the command line or the progress file)

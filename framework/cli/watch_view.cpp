@@ -32,8 +32,9 @@ std::string header(const WatchSession& s) {
       s.style.bold("kpuzzles watch") + " · " + default_space_name() + " · build tree " + s.paths.build_dir + "\n\n";
   if (st.current >= 0 && st.have_list) {
     const Exercise& e = st.cur();
-    head += s.style.bold(e.label()) + "  (exercise " + std::to_string(st.current + 1) + " of " +
-            std::to_string(st.exercises.size()) + ")  " + e.variant->summary + "\n";
+    head += s.style.bold(e.label()) + "  (exercise " +
+            std::to_string(st.course.number[static_cast<std::size_t>(st.current)]) + " of " +
+            std::to_string(st.course.total) + ")  " + e.variant->summary + "\n";
     head += "edit " + exercise_file_for(s.paths, e.puzzle->name, e.variant->main_function()) +
             (e.variant->functions.empty() ? "" : ", function " + e.variant->main_function()) + "\n";
     const std::string note = bug_hunt_note(s.paths, *e.puzzle, *e.variant);
@@ -48,8 +49,9 @@ void list_body(const WatchSession& s, Screen& out) {
   std::string& body = out.parts.body;
   for (std::size_t i = 0; i < st.exercises.size(); ++i) {
     char line[200];
-    std::snprintf(line, sizeof line, "%s %2zu  %-30s %s\n", static_cast<int>(i) == st.current ? ">" : " ", i + 1,
-                  st.exercises[i].label().c_str(), st.status[i] == "?" ? "..." : st.status[i].c_str());
+    std::snprintf(line, sizeof line, "%s %2d  %-30s %s\n", static_cast<int>(i) == st.current ? ">" : " ",
+                  st.course.number[i], st.exercises[i].label().c_str(),
+                  st.status[i] == "?" ? "..." : st.status[i].c_str());
     if (static_cast<int>(i) == st.current) out.current_line = line_count(body);
     body += line;
   }
@@ -100,7 +102,7 @@ void exercise_body(const WatchSession& s, Screen& out) {
 
 std::string footer(const WatchSession& s) {
   const WatchState& st = s.state;
-  const int total = static_cast<int>(st.exercises.size());
+  const int total = st.course.total;
   std::string foot;
   if (!st.message.empty()) foot += "\n" + st.message + "\n";
   if (s.jobs.job == Job::rest)

@@ -1,7 +1,7 @@
-// kpuzzles end to end: --help and --version everywhere, `hint` without a puzzle, the
-// thread settings checked before Kokkos starts, exit codes (a wrong answer in bench, output that
-// cannot be written, a missing cmake), echoed arguments kept on one line, the time limit, and
-// a progress file that cannot be read.
+// kpuzzles end to end: --help and --version everywhere, a mistyped flag's closest match, `hint`
+// without a puzzle, the thread settings checked before Kokkos starts, exit codes (a wrong answer
+// in bench, output that cannot be written, a missing cmake), echoed arguments kept on one line,
+// the time limit, and a progress file that cannot be read.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,14 +53,29 @@ std::string fresh_state(const std::string& name) {
   return path;
 }
 
+// Every command the overall usage lists (version included) answers --help and -h with its own
+// usage, never with its output.
 TEST(CliHelp, EverySubcommandAnswersHelpWithItsUsage) {
-  for (const char* command : {"watch", "list", "hint", "solution", "reset", "run", "check", "bench", "doctor", "trace"})
+  const Result usage = kpuzzles("--help");
+  ASSERT_EQ(usage.code, 0) << usage.err;
+  std::vector<std::string> commands;
+  std::istringstream in(usage.out);
+  std::smatch m;
+  for (std::string line; std::getline(in, line);)
+    if (std::regex_search(line, m, std::regex("^  kpuzzles ([a-z]+)"))) commands.push_back(m[1]);
+  for (const char* expected : {"watch", "list", "hint", "run", "check", "bench", "doctor", "trace", "version"})
+    EXPECT_NE(std::find(commands.begin(), commands.end(), expected), commands.end()) << expected << " in " << usage.out;
+  for (const std::string& command : commands)
     for (const char* flag : {"--help", "-h"}) {
-      const Result r = kpuzzles(std::string(command) + " " + flag);
+      const Result r = kpuzzles(command + " " + flag);
       EXPECT_EQ(r.code, 0) << command << " " << flag << ": " << r.err;
-      EXPECT_NE(r.out.find(std::string("usage: kpuzzles ") + command), std::string::npos) << command << ": " << r.out;
+      EXPECT_EQ(r.out.rfind("usage: kpuzzles " + command, 0), 0u) << command << " " << flag << ": " << r.out;
       EXPECT_EQ(r.err, "") << command << " " << flag;
     }
+  EXPECT_EQ(kpuzzles("--version --help").out.rfind("usage: kpuzzles version", 0), 0u);
+  const Result extra = kpuzzles("version now");
+  EXPECT_EQ(extra.code, 2) << extra.out;
+  EXPECT_EQ(lines(extra.err), 1) << extra.err;
   const Result after_puzzle = kpuzzles("hint conv1d --variant simple -h");
   EXPECT_EQ(after_puzzle.code, 0) << after_puzzle.err;
   EXPECT_NE(after_puzzle.out.find("usage: kpuzzles hint"), std::string::npos) << after_puzzle.out;
@@ -70,6 +85,24 @@ TEST(CliHelp, EverySubcommandAnswersHelpWithItsUsage) {
   const Result help_topic = kpuzzles("help bench");
   EXPECT_EQ(help_topic.code, 0);
   EXPECT_NE(help_topic.out.find("usage: kpuzzles bench"), std::string::npos) << help_topic.out;
+}
+
+// A typo in a flag: exit 2, one line naming the closest allowed flag and every allowed one.
+TEST(CliUsage, AnUnknownFlagGetsTheClosestAllowedOne) {
+  const std::pair<const char*, const char*> typos[] = {
+      {"run conv1d --simpel",
+       "kpuzzles: unknown flag '--simpel' for 'kpuzzles run conv1d'; did you mean --simple? allowed: --general, "
+       "--vector, --simple,"},
+      {"check --refrence",
+       "kpuzzles: unknown flag '--refrence' for 'kpuzzles check'; did you mean --reference? "
+       "allowed: --reference, --space V,"},
+      {"run conv1d --bogus", "kpuzzles: unknown flag '--bogus' for 'kpuzzles run conv1d'; allowed: --general,"}};
+  for (const auto& [args, says] : typos) {
+    const Result r = kpuzzles(args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind(says, 0), 0u) << args << ": " << r.err;
+  }
 }
 
 TEST(CliHelp, VersionNamesTheProjectAndKokkos) {
@@ -195,15 +228,28 @@ TEST(CliExitCodes, EchoedArgumentsCannotBreakTheOneLineRule) {
   EXPECT_EQ(puzzle.err.find('\r'), std::string::npos) << puzzle.err;
 }
 
+// The message names the case that hung as a crash report would: puzzle, variant, the flags that
+// repeat it, the implementation and the space.
 TEST(CliTimeLimit, ARunPastItsLimitIsStoppedWithWhatProbablyHappened) {
-  for (const char* args : {"run conv1d --reference --size 16777216 --kernel-size 64 --time-limit 0.005",
-                           "check conv1d --reference --variant general --time-limit 0.001"}) {
+  const std::pair<const char*, const char*> runs[] = {
+      {"run conv1d --reference --size 16777216 --kernel-size 64 --time-limit 0.005",
+       "kpuzzles: TIMED OUT: conv1d --general --size 16777216 --kernel-size 64 (reference, "},
+      {"run conv1d --vector --reference --team-size 2 --size 16777216 --time-limit 0.005",
+       "kpuzzles: TIMED OUT: conv1d --vector --size 16777216 --team-size 2 (reference, "},
+      {"check conv1d --reference --variant general --no-race-check --time-limit 0.001",
+       "kpuzzles: TIMED OUT: conv1d --general (reference, "}};
+  for (const auto& [args, named] : runs) {
     const Result r = kpuzzles(args);
     EXPECT_EQ(r.code, 124) << args << ": " << r.out << r.err;
     EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind(named, 0), 0u) << args << ": " << r.err;
     for (const char* word : {"did not finish within", "endless loop", "--time-limit"})
       EXPECT_NE(r.err.find(word), std::string::npos) << word << " in " << r.err;
   }
+  // Stopped in its race check (before any case runs): the exercise is named.
+  const Result race = kpuzzles("check conv1d --reference --variant general --time-limit 0.001");
+  EXPECT_EQ(race.code, 124) << race.err;
+  EXPECT_EQ(race.err.rfind("kpuzzles: TIMED OUT: conv1d --general ", 0), 0u) << race.err;
   EXPECT_EQ(kpuzzles("run conv1d --simple --reference --time-limit 0").code, 0);
   EXPECT_EQ(kpuzzles("run conv1d --simple --reference --time-limit 30").code, 0);
   EXPECT_EQ(kpuzzles("run conv1d --time-limit soon").code, 2);

@@ -14,6 +14,7 @@
 #include "kpz/registry.hpp"
 #include "paths.hpp"
 #include "skeleton.hpp"
+#include "text.hpp"
 
 namespace {
 
@@ -186,6 +187,41 @@ TEST(DocsHints, RendersMarkdownForATerminal) {
   const std::string r =
       render_markdown("### Title\n\nSee [the table](#table) and `code`.\n\n\n\n```cpp\nint x;\n```\n");
   EXPECT_EQ(r, "Title\n\nSee the table and `code`.\n\n    int x;\n");
+  // Emphasis as the page shows it, without its marks; code spans verbatim (emphasis and link
+  // rules do not reach inside them); links within the book as their text, to the web with the
+  // address; fenced code untouched.
+  EXPECT_EQ(render_markdown("### A **bold** step\n"
+                            "Sync **every member** of the team, *then* read __once__ and _twice_.\n"
+                            "**Deep dive:** see [the `tile` table](#tile) and [Kokkos](https://kokkos.org/).\n"
+                            "Keep `a * b * c`, `__global__`, `[&](int i)`, ``x `y` z`` and snake_case_names.\n"
+                            "An ![image](img/x.svg) and \\*literal stars\\* and a * b * c.\n"
+                            "```cpp\nint **p = nullptr;  // **kept**\n```\n"),
+            "A bold step\n"
+            "Sync every member of the team, then read once and twice.\n"
+            "Deep dive: see the `tile` table and Kokkos (https://kokkos.org/).\n"
+            "Keep `a * b * c`, `__global__`, `[&](int i)`, ``x `y` z`` and snake_case_names.\n"
+            "An image and *literal stars* and a * b * c.\n"
+            "    int **p = nullptr;  // **kept**\n");
+  // A list keeps its bullets, an unclosed mark stays as it is.
+  EXPECT_EQ(render_inline("* item with **bold**"), "* item with bold");
+  EXPECT_EQ(render_inline("2 ** 3 and `open"), "2 ** 3 and `open");
+  // Every hint of every page renders without an emphasis mark outside code.
+  for (const auto& p : kpz::Registry::instance().all()) {
+    for (const auto& todo : parse_hints(read_text_file(learner_paths().docs_file(p.doc_page()))))
+      for (const auto& tier : todo.tiers) {
+        std::string plain;
+        for (const auto& line : split_lines(render_markdown(tier))) {
+          if (line.rfind("    ", 0) == 0) continue;  // a code block
+          bool in_code = false;
+          for (const char c : line) {
+            if (c == '`') in_code = !in_code;
+            if (!in_code) plain += c;
+          }
+        }
+        if (plain.find("**") != std::string::npos)
+          ADD_FAILURE() << p.name << " TODO " << todo.number << ": '**' left in\n" << render_markdown(tier);
+      }
+  }
   EXPECT_EQ(tier_name(1), "a nudge");
   EXPECT_EQ(tier_name(2), "the concept");
   EXPECT_EQ(tier_name(3), "nearly the solution");

@@ -8,11 +8,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
 #include "bug_hunt_note.hpp"
 #include "compile_errors.hpp"
+#include "crash_report.hpp"
 #include "docs_text.hpp"
 #include "exercises.hpp"
 #include "file_watcher.hpp"
@@ -20,8 +22,10 @@
 #include "kpz/json.hpp"
 #include "paths.hpp"
 #include "process.hpp"
+#include "puzzle_modules.hpp"
 #include "skeleton.hpp"
 #include "terminal.hpp"
+#include "time_limit.hpp"
 
 namespace {
 
@@ -150,6 +154,42 @@ TEST(Exercises, CourseOrderAndLearningOrder) {
     for (const auto& name : p.learning_order) EXPECT_NE(kpz::find_variant(p, name), nullptr) << p.name << " --" << name;
   EXPECT_EQ(find_exercise(list, list.back().id()), static_cast<int>(list.size()) - 1);
   EXPECT_EQ(find_exercise(list, "nosuch/variant"), -1);
+}
+
+// A module not built has registered nothing: `list` and `watch` count its exercises from its
+// spec's source, which must agree with the registry (braces in comments and literals aside).
+TEST(Exercises, SpecSourcesDeclareWhatTheRegistryHolds) {
+  for (const auto& p : kpz::Registry::instance().all()) {
+    if (p.name.rfind("zz-", 0) == 0) continue;  // registry tests add throwaway puzzles
+    const DeclaredPuzzle d = declared_puzzle(p.name);
+    EXPECT_EQ(d.variants, static_cast<int>(p.variants.size())) << p.name;
+    EXPECT_EQ(d.course_position, p.course_position) << p.name;
+  }
+  const std::string tmpl = learner_paths().source_dir + "/cmake/puzzle-template/spec.cpp";  // the scaffold's
+  EXPECT_GT(declared_in("tmpl", read_text_file(tmpl)).variants, 0);
+  const DeclaredPuzzle d =
+      declared_in("x",
+                  "// .variants = {{}}\n return {.variants = {{.name = \"a{\", .c = {{1}, '{'}}, /* { */\n"
+                  "variant(1, {2, 3}), {.name = \"b\"},},\n .course_position = 7};");
+  EXPECT_EQ(d.variants, 3);
+  EXPECT_EQ(d.course_position, 7);
+  EXPECT_EQ(declared_in("x", "return {.name = \"x\"};").variants, 0);
+  EXPECT_EQ(declared_in("x", "return {.variants = {{.name = \"x\"}").variants, 0);  // cut short
+}
+
+// The time limit names the running case as a crash report would, else the exercise.
+TEST(TimeLimit, NamesTheCaseThatHung) {
+  const auto hang = [](const char* running) {
+    const auto crash = running ? std::make_unique<CrashContext>(running, "") : nullptr;
+    const TimeLimit limit(0.05, "conv1d --simple");
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+  };
+  EXPECT_EXIT(hang("conv1d --simple --size 37 --kernel-size 5 (exercise, openmp)"),
+              testing::ExitedWithCode(kExitTimeLimit),
+              "^kpuzzles: TIMED OUT: conv1d --simple --size 37 --kernel-size 5 \\(exercise, openmp\\) did not "
+              "finish within 0.05 s");
+  EXPECT_EXIT(hang(nullptr), testing::ExitedWithCode(kExitTimeLimit),
+              "^kpuzzles: TIMED OUT: conv1d --simple did not finish within 0.05 s");
 }
 
 TEST(Exercises, EveryReferencePassesEveryCase) {
