@@ -159,11 +159,13 @@ TEST(CliSizes, EveryBenchTakesSizeAndSaysWhatFitsInTheCache) {
   const Result t = kpuzzles("", "bench transpose --size 4096 --runs 1 --warmup 0 --json");
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("\"rows\":64,\"cols\":64"), std::string::npos) << t.out.substr(0, 400);
-  EXPECT_NE(t.out.find("\"fits_in_cache\":true"), std::string::npos) << t.out.substr(0, 400);
+  // A system that does not say its cache size (no Linux sysfs) gets no cache claims at all.
+  const bool known = t.out.find("\"cache_bytes\":0") == std::string::npos;
+  EXPECT_NE(t.out.find(known ? "\"fits_in_cache\":true" : "\"fits_in_cache\":false"), std::string::npos)
+      << t.out.substr(0, 400);
   const Result table = kpuzzles("", "bench transpose --size 4096 --runs 1 --warmup 0");
   ASSERT_EQ(table.code, 0) << table.err;
-  EXPECT_NE(table.out.find("last-level cache "), std::string::npos) << table.out;
-  EXPECT_NE(table.out.find("may time the cache"), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find("may time the cache") != std::string::npos, known) << table.out;
   if (KPZ_HAS_KOKKOSKERNELS) {  // batched is built with Kokkos Kernels only
     const Result b = kpuzzles("", "bench batched --size 4096 --rows 8 --cols 8 --runs 1 --warmup 0 --json");
     EXPECT_EQ(b.code, 0) << b.err;
