@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "basics/basics.hpp"
-#include "basics/runs.hpp"
+#include "basics/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/random.hpp"

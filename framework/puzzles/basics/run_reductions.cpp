@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "basics/basics.hpp"
-#include "basics/runs.hpp"
+#include "basics/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"

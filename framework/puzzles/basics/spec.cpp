@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "basics/basics.hpp"
-#include "basics/runs.hpp"
+#include "basics/spec.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/lookup.hpp"
 

@@ -5,6 +5,8 @@
 // kpz::batched::exercise) and in reference/batched/ (namespace kpz::batched::reference).
 // The puzzle is built only with Kokkos Kernels (requires.cmake).
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "batched/signatures.inc"
 #include "kpz/kernel_table.hpp"
@@ -45,6 +47,31 @@ void system_launch(const Space& space, const Launch& launch, const char* name, s
 inline double bytes_moved(std::size_t batch, std::size_t rows, std::size_t cols) {
   const double b = static_cast<double>(batch), m = static_cast<double>(rows), n = static_cast<double>(cols);
   return static_cast<double>(sizeof(float)) * b * (m * n + n + 2.0 * m + 1.0);
+}
+
+// Host <-> device copies of the batch (row-major std::vectors <-> BatchViews), shared by the
+// runner, the benchmark and the tests.
+
+// A BatchView of `DataType` (float** or float***) with the given extents, holding `host`.
+template <class DataType, class Space, class... Extents>
+BatchView<DataType, Space> batch_to_device(const Space& space, const std::string& label, const std::vector<float>& host,
+                                           Extents... extents) {
+  BatchView<DataType, Space> dev(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, label), extents...);
+  using Host = Kokkos::View<typename BatchView<DataType, Space>::const_data_type, Kokkos::LayoutRight,
+                            Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  Kokkos::deep_copy(space, dev, Host(host.data(), extents...));
+  space.fence();
+  return dev;
+}
+
+// The B x M matrix `dev` as a row-major std::vector.
+template <class ViewType>
+std::vector<float> batch_to_host(const ViewType& dev) {
+  std::vector<float> host(dev.size());
+  Kokkos::View<float**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> dst(host.data(), dev.extent(0),
+                                                                                             dev.extent(1));
+  Kokkos::deep_copy(dst, dev);
+  return host;
 }
 
 // The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().

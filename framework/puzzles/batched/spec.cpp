@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "batched/batched.hpp"
-#include "batched/transfer.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"

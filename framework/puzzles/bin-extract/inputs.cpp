@@ -1,11 +1,12 @@
-// bin-extract's inputs and host oracle (host.hpp): values drawn into chosen bins, a stable
-// counting sort, and the bins' ranges as text.
+// bin-extract's inputs and host oracle: values drawn into chosen bins, the host boundary (bins of
+// NaN and of infinities are not defined), a stable counting sort, and the bins' ranges as text.
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "bin-extract/bin-extract.hpp"
-#include "bin-extract/host.hpp"
+#include "bin-extract/spec.hpp"
+#include "kpz/check.hpp"
 #include "kpz/random.hpp"
 
 namespace kpz::bin_extract {
@@ -93,6 +94,10 @@ std::string bin_range(int b, int num_bins) {
   std::snprintf(lo, sizeof lo, "%.6g", static_cast<double>(b) / num_bins);
   std::snprintf(hi, sizeof hi, "%.6g", static_cast<double>(b + 1) / num_bins);
   return std::string("[") + (b == 0 ? "-inf" : lo) + ", " + (b == num_bins - 1 ? "+inf" : hi) + ")";
+}
+
+void validate_input(const std::vector<float>& values) {
+  require_finite(values, "bin-extract input");
 }
 
 }  // namespace kpz::bin_extract

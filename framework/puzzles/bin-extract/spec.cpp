@@ -1,315 +1,102 @@
-// bin-extract's registration: variants, options, running and checking a case (the inputs and
-// the host oracle are in inputs.cpp).
+// bin-extract's registration: the variants, their options and estimates, and the cases each
+// variant must pass besides its defaults (`kpuzzles check`; support/variant_checks_test.cpp runs
+// them on every space with three seeds), with the team sweeps the generated tests run with every
+// team size. The run is run.cpp, the inputs and the oracle inputs.cpp.
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <limits>
-#include <string>
+#include <cstdint>
 #include <vector>
 
-#include "bin-extract/bin-extract.hpp"
-#include "bin-extract/host.hpp"
-#include "bin-extract/variants.hpp"
-#include "kpz/check.hpp"
-#include "kpz/random.hpp"
-#include "kpz/transfer.hpp"
+#include "bin-extract/spec.hpp"
+#include "kpz/registry.hpp"
 
 namespace kpz::bin_extract {
 
 namespace {
 
-constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
-constexpr int kMaxBins = 256;
-
-bool same_bits(float a, float b) {
-  std::uint32_t ua, ub;
-  std::memcpy(&ua, &a, sizeof ua);
-  std::memcpy(&ub, &b, sizeof ub);
-  return ua == ub;
-}
-
-std::string show(float v) {
-  return std::isnan(v) ? "never written (nan)" : format_number(v);
-}
-std::string show_count(long long v) {
-  return v == kIntPoison ? "never written" : std::to_string(v);
-}
-
-void record(RunReport& r, std::size_t index, std::string expected, std::string actual, std::string owner) {
-  if (r.mismatches.size() < kMaxReportedMismatches)
-    r.mismatches.push_back({index, std::move(expected), std::move(actual), std::move(owner)});
-  ++r.mismatch_count;
-}
-
-// Element j of a packed output must be bit for bit the input element src(j): copies, so no
-// rounding, and -0 differs from +0 (which makes swaps of the two visible).
-template <class Src, class Owner>
-void compare_packed(RunReport& r, const std::vector<float>& got, const std::vector<float>& in, std::size_t count,
-                    Src src, Owner owner) {
-  r.checked += count;
-  for (std::size_t j = 0; j < count; ++j) {
-    const std::size_t s = src(j);
-    const float have = j < got.size() ? got[j] : std::numeric_limits<float>::quiet_NaN();
-    if (!same_bits(have, in[s])) record(r, j, format_number(in[s]), show(have), owner(j, s));
-  }
-}
-
-// --steps: predicate, exclusive and inclusive prefix of bin k over 16 elements around its first
-// element, replayed on the host (what the scan should produce, not values read back from the
-// kernel); with tiles, also each tile's count and its exclusive offset (the second level).
-std::vector<std::string> trace_lines(const std::vector<float>& in, int num_bins, int k, int tile) {
-  std::size_t start = 0;
-  while (start < in.size() && bin_of(in[start], num_bins) != k) ++start;
-  start = start == in.size() ? 0 : (start > 3 ? start - 3 : 0);
-  const std::size_t end = std::min(in.size(), start + 16);
-  int sum = 0;
-  for (std::size_t i = 0; i < start; ++i) sum += bin_of(in[i], num_bins) == k;
-  std::vector<std::string> lines{"bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ", elements " +
-                                 std::to_string(start) + ".." + std::to_string(end - 1) + ":"};
-  std::string idx = "  i         ", x = "  x         ", pred = "  predicate ", excl = "  exclusive ",
-              incl = "  inclusive ";
-  char cell[32];
-  for (std::size_t i = start; i < end; ++i) {
-    const int p = bin_of(in[i], num_bins) == k;
-    std::snprintf(cell, sizeof cell, "%7zu", i);
-    idx += cell;
-    std::snprintf(cell, sizeof cell, "%7.3g", static_cast<double>(in[i]));
-    x += cell;
-    std::snprintf(cell, sizeof cell, "%7d", p);
-    pred += cell;
-    std::snprintf(cell, sizeof cell, "%7d", sum);
-    excl += cell;
-    sum += p;
-    std::snprintf(cell, sizeof cell, "%7d", sum);
-    incl += cell;
-  }
-  lines.insert(lines.end(), {idx, x, pred, excl, incl});
-  lines.push_back("  a selected element goes to out[exclusive]; count = exclusive + predicate of the last element");
-  if (tile > 0 && static_cast<std::size_t>(tile) < in.size()) {
-    std::string counts = "  tile count ", offsets = "  tile offset";
-    int offset = 0;
-    const std::size_t teams = (in.size() + tile - 1) / tile;
-    for (std::size_t t = 0; t < teams && t < 12; ++t) {
-      int c = 0;
-      for (std::size_t i = t * tile; i < std::min(in.size(), (t + 1) * tile); ++i) c += bin_of(in[i], num_bins) == k;
-      std::snprintf(cell, sizeof cell, "%7d", c);
-      counts += cell;
-      std::snprintf(cell, sizeof cell, "%7d", offset);
-      offsets += cell;
-      offset += c;
-    }
-    lines.push_back("tiles of " + std::to_string(tile) + " (one per team): count per tile, then its exclusive scan" +
-                    (teams > 12 ? " (first 12 tiles)" : "") + ":");
-    lines.push_back(counts);
-    lines.push_back(offsets);
-  }
-  return lines;
-}
-
-template <class Space>
-RunReport run_on(const Space& space, const RunRequest& req) {
-  const Variant variant = req.variant_as<Variant>();
-  const bool histogram = variant == Variant::histogram;
-  const int n = static_cast<int>(req.params.get("size"));
-  const int num_bins = static_cast<int>(req.params.get("num-bins"));
-  const int pattern = static_cast<int>(req.params.get("pattern"));
-  const bool scan_variant = variant == Variant::team_scan;
-  const bool extract_variant = variant == Variant::extract || scan_variant;  // one bin, --target-bin
-  const int target = extract_variant ? static_cast<int>(req.params.get("target-bin")) : -1;
-  if (extract_variant && target >= num_bins)
-    throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." +
-                     std::to_string(num_bins - 1) + " (--num-bins " + std::to_string(num_bins) + ")");
-  const std::string space_str(space_name<Space>());
-  LaunchShape shape;
-  if (scan_variant) {
-    shape = team_scan_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
-  } else {
-    if (req.vector_length > 1)
-      throw UsageError("--vector-length " + std::to_string(req.vector_length) + ": --" + req.variant_name() +
-                       " has no vector lanes (--team-scan has)");
-    KernelNeeds needs;  // teams as large as the backend gives, so that a missing barrier shows
-    needs.gpu_team = 256;
-    needs.check_team = 64;
-    needs.gpu_tile = default_tile<Space>();
-    needs.host_tile = default_tile<Space>();
-    shape = launch_shape(space, needs, ShapeRequest{req.team_size, 0}, Purpose::check);
-  }
-  const int team_size = shape.team_size;
-  if (histogram) {
-    shape.tile = 0;  // one team: the whole input
-    check_scratch_option<Space>(
-        "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)", "--size", n,
-        0, [&](int x) { return histogram_scratch_bytes<Space>(x); });
-  } else {
-    if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
-    if (variant == Variant::partition)
-      check_scratch_option<Space>("bin-extract --partition with a tile of " + std::to_string(shape.tile) +
-                                      " elements and " + std::to_string(num_bins) + " bins",
-                                  "--tile", shape.tile, 0,
-                                  [&](int t) { return partition_scratch_bytes<Space>(t, num_bins); });
-    if (scan_variant)
-      check_scratch_option<Space>("bin-extract --team-scan with a tile of " + std::to_string(shape.tile) +
-                                      " elements in teams of " + std::to_string(shape.team_size) +
-                                      " (a team of one member needs less)",
-                                  "--tile", shape.tile, 0, [&](int t) {
-                                    LaunchShape s = shape;
-                                    s.tile = t;
-                                    return team_scan_scratch_bytes<Space>(s);
-                                  });
-  }
-  const int tile = histogram ? n : shape.tile;
-  const int teams = histogram ? 1 : teams_for(n, tile);
-
-  // Inputs: the seed puzzle's i mod 80 / 100 for --histogram without --size or --pattern.
-  const bool worked = histogram && !req.params.given("size") && !req.params.given("pattern");
-  std::vector<float> in;
-  if (worked) {
-    in.resize(n);
-    for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i % 80) / 100.0f;
-  } else {
-    in = make_input(n, num_bins, extract_variant ? target : num_bins / 2, pattern, req.seed);
-  }
-  validate_input(in);
-  const Oracle oracle = host_counting_sort(in, num_bins);
-
-  auto d_in = to_device(space, "in", in);
-  View<const float*, Space> cin = d_in;
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
-  const Launch launch{team_size, tile};
-  // --team-scan places with contiguous member segments on every backend (not TeamThreadRange).
-  const OwnerFn member_of = scan_variant ? OwnerFn([tile, team_size, n](std::size_t s) {
-    const std::size_t t = s / tile, first = t * tile, count = std::min<std::size_t>(tile, n - first);
-    const std::size_t per_member = (count + team_size - 1) / team_size;
-    return "team " + std::to_string(t) + ", member " + std::to_string((s - first) / per_member);
-  })
-                                         : tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
-  const auto owner = [&](std::size_t, std::size_t s) {
-    return "input index " + std::to_string(s) + ": " + member_of(s);
+// The corners of the input (host.hpp's patterns): N = 1 selected or not; an empty bin; negatives
+// and values >= 1 clamped into the first and the last bin; every element selected; values on
+// bin edges (0.25 = 2/8 is in bin 2, 1.0 in the last); NUM_BINS not a power of two; one bin;
+// tiles of one element (70 teams); exactly one tile.
+std::vector<CheckCase> extract_corners() {
+  const auto extract = [](std::int64_t n, std::int64_t bins, std::int64_t target, std::int64_t tile,
+                          std::int64_t pattern) {
+    return CheckCase{{"size", n}, {"num-bins", bins}, {"target-bin", target}, {"tile", tile}, {"pattern", pattern}};
   };
-
-  RunReport report;
-  report.config.set("size", n).set("num_bins", num_bins);
-  if (extract_variant) report.config.set("target_bin", target);
-  const Json shape_json = shape.to_json();  // team_size, vector_length and (not --histogram) tile
-  for (const char* key : {"team_size", "vector_length", "tile"})
-    if (const Json* v = shape_json.find(key)) report.config.set(key, *v);
-  if (!histogram) report.config.set("teams", teams);
-  report.config.set("pattern", pattern);
-  if (histogram) report.config.set("worked_example", worked);
-
-  std::vector<float> got, expected;
-  if (histogram) {
-    View<float**, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), num_bins, n);
-    View<int*, Space> counts(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "counts"), num_bins);
-    poison(out);
-    poison(counts);
-    space.fence();
-    kern.histogram(space, team_size, num_bins, cin, out, counts);
-    space.fence();
-    const auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
-    const std::vector<int> got_counts = to_host(counts);
-    // The packed outputs of all bins one after the other (the stable partition), each bin
-    // read up to its expected count.
-    Json counts_json = Json::array();
-    long long total = 0;
-    for (int k = 0; k < num_bins; ++k) {
-      const auto want = static_cast<long long>(oracle.offsets[k + 1] - oracle.offsets[k]);
-      ++report.checked;
-      if (got_counts[k] != want)
-        record(report, static_cast<std::size_t>(k), std::to_string(want), show_count(got_counts[k]),
-               "count of bin " + std::to_string(k));
-      counts_json.push(got_counts[k]);
-      total += got_counts[k];
-      for (long long j = 0; j < want; ++j) got.push_back(h_out(k, j));
-      // The seed's printout: per bin its range, count and first extracted elements (as produced).
-      std::string line =
-          "bin " + std::to_string(k) + " " + bin_range(k, num_bins) + ": count " + show_count(got_counts[k]);
-      const long long shown = std::min<long long>(std::max(0, std::min(got_counts[k], n)), 8);
-      for (long long j = 0; j < shown; ++j) line += (j ? ", " : ": ") + show(h_out(k, j));
-      if (got_counts[k] > shown && shown > 0) line += ", ...";
-      report.notes.push_back(line);
-    }
-    compare_packed(
-        report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
-    report.extra.set("count", total).set("counts", std::move(counts_json));
-    if (req.steps) {
-      const auto lines = trace_lines(in, num_bins, std::min(3, num_bins - 1), 0);
-      report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
-    }
-  } else if (extract_variant) {
-    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);  // zeros
-    View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-    poison(out);
-    space.fence();
-    if (scan_variant)
-      kern.team_scan_extract(space, shape, num_bins, target, cin, tile_offsets, out);
-    else
-      kern.extract(space, launch, num_bins, target, cin, tile_offsets, out);
-    space.fence();
-    int got_count = 0;
-    Kokkos::deep_copy(got_count, Kokkos::subview(tile_offsets, teams));
-    got = to_host(out);
-    const std::size_t first = oracle.offsets[target], want = oracle.offsets[target + 1] - first;
-    ++report.checked;
-    if (got_count != static_cast<long long>(want))
-      record(report, 0, std::to_string(want), show_count(got_count), "the count: tile_offsets(teams) after the scan");
-    got.resize(want);
-    compare_packed(
-        report, got, in, want, [&](std::size_t j) { return oracle.order[first + j]; }, owner);
-    report.extra.set("count", got_count);
-    report.notes.push_back("bin " + std::to_string(target) + " " + bin_range(target, num_bins) + ": " +
-                           std::to_string(got_count) + " of " + std::to_string(n) + " elements selected (expected " +
-                           std::to_string(want) + ")");
-    if (req.steps) {
-      const auto lines = trace_lines(in, num_bins, target, tile);
-      report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
-    }
-  } else {  // partition
-    View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"),
-                                   static_cast<std::size_t>(num_bins) * teams + 1);
-    View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-    View<int*, Space> bin_offsets(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bin_offsets"), num_bins + 1);
-    poison(out);
-    poison(bin_offsets);
-    space.fence();
-    kern.partition(space, launch, num_bins, cin, tile_offsets, out, bin_offsets);
-    space.fence();
-    got = to_host(out);
-    const std::vector<int> got_offsets = to_host(bin_offsets);
-    Json counts_json = Json::array(), offsets_json = Json::array();
-    for (int b = 0; b <= num_bins; ++b) {
-      ++report.checked;
-      if (got_offsets[b] != static_cast<long long>(oracle.offsets[b]))
-        record(report, static_cast<std::size_t>(b), std::to_string(oracle.offsets[b]), show_count(got_offsets[b]),
-               "bin_offsets(" + std::to_string(b) + ")");
-      offsets_json.push(got_offsets[b]);
-      if (b < num_bins) counts_json.push(got_offsets[b + 1] - got_offsets[b]);
-    }
-    compare_packed(
-        report, got, in, in.size(), [&](std::size_t j) { return oracle.order[j]; }, owner);
-    report.extra.set("count", got_offsets[num_bins])
-        .set("counts", std::move(counts_json))
-        .set("bin_offsets", std::move(offsets_json));
-    std::string line = "counts per bin:";
-    for (int b = 0; b < num_bins && b < 16; ++b) line += " " + std::to_string(got_offsets[b + 1] - got_offsets[b]);
-    report.notes.push_back(line + (num_bins > 16 ? " ..." : ""));
-  }
-  report.pass = report.mismatch_count == 0;
-
-  if (req.keep_arrays) {
-    report.inputs.set("input", Json::array_of(in));
-    report.output = Json::array_of(got);
-    if (extract_variant) {
-      const std::size_t first = oracle.offsets[target], count = oracle.offsets[target + 1] - first;
-      for (std::size_t j = 0; j < count; ++j) expected.push_back(in[oracle.order[first + j]]);
-    } else {
-      for (std::size_t s : oracle.order) expected.push_back(in[s]);
-    }
-    report.expected = Json::array_of(expected);
-  }
-  return report;
+  return {extract(1, 8, 3, 0, kOneBin),      extract(1, 8, 3, 0, kOutside),     extract(1000, 8, 3, 64, kOutside),
+          extract(1000, 8, 0, 64, kOutside), extract(1000, 8, 7, 64, kOutside), extract(1000, 8, 5, 64, kOneBin),
+          extract(999, 8, 2, 64, kEdges),    extract(999, 8, 4, 64, kEdges),    extract(999, 4, 3, 7, kEdges),
+          extract(5003, 10, 3, 100, kMixed), extract(5003, 1, 0, 100, kMixed),  extract(70, 8, 3, 1, kMixed),
+          extract(64, 8, 3, 64, kMixed)};
 }
+
+// The same corners for the whole partition, 256 bins, and a tile of 4096 over a descending input.
+std::vector<CheckCase> partition_corners() {
+  const auto partition = [](std::int64_t n, std::int64_t bins, std::int64_t tile, std::int64_t pattern) {
+    return CheckCase{{"size", n}, {"num-bins", bins}, {"tile", tile}, {"pattern", pattern}};
+  };
+  return {partition(1, 8, 0, kMixed),           partition(2, 8, 1, kMixed),      partition(1000, 8, 64, kOneBin),
+          partition(1000, 8, 64, kOutside),     partition(999, 8, 64, kEdges),   partition(999, 4, 7, kEdges),
+          partition(5003, 10, 100, kMixed),     partition(5003, 1, 100, kMixed), partition(300, 256, 32, kMixed),
+          partition(4099, 8, 4096, kDescending)};
+}
+
+std::vector<CheckCase> operator+(std::vector<CheckCase> a, const std::vector<CheckCase>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+std::vector<CheckCase> checks_of(Variant variant) {
+  switch (variant) {
+    case Variant::extract:
+      return std::vector<CheckCase>{CheckCase{{"size", 1}},
+                                    CheckCase{{"size", 5000}, {"target-bin", 0}, {"pattern", 2}},
+                                    CheckCase{{"size", 10007}, {"tile", 64}, {"pattern", 4}}} +
+             extract_corners();
+    case Variant::partition:
+      return std::vector<CheckCase>{CheckCase{{"size", 1}},
+                                    CheckCase{{"size", 10007}, {"num-bins", 3}, {"tile", 100}, {"pattern", 5}},
+                                    CheckCase{{"size", 999}}.team(1)} +
+             partition_corners();
+    case Variant::team_scan:
+      // One element, an empty bin, every element selected, many teams of a tile that does not
+      // divide N, teams of one member, and vector lanes (on a GPU they get teams of one member:
+      // team_scan_shape).
+      return {CheckCase{{"size", 1}},
+              CheckCase{{"size", 1000}, {"pattern", 4}},
+              CheckCase{{"size", 5000}, {"target-bin", 0}, {"pattern", 2}},
+              CheckCase{{"size", 10007}, {"tile", 100}, {"pattern", 5}},
+              CheckCase{{"size", 999}, {"tile", 37}}.team(1),
+              CheckCase{{"size", 4099}, {"tile", 1000}}.lanes(4),
+              CheckCase{{"size", 3001}, {"tile", 250}}.team(1).lanes(32)};
+    case Variant::histogram: {
+      // One team's histogram: small and odd sizes, one to 16 bins, every kind of input.
+      std::vector<CheckCase> checks = {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"pattern", 3}},
+                                       CheckCase{{"num-bins", 1}, {"size", 77}}.team(1)};
+      for (const std::int64_t n : {1, 2, 7, 100, 1000})
+        for (const std::int64_t bins : {1, 3, 8, 16})
+          for (const std::int64_t pattern : {kMixed, kEdges, kOutside, kDescending})
+            checks.push_back(CheckCase{{"size", n}, {"num-bins", bins}, {"pattern", pattern}});
+      return checks;
+    }
+  }
+  return {};
+}
+
+// Tiles of one element to 1000, at least six teams (at most about 200 tiles: 5003 tiles of one
+// element added nothing but barriers, 20 s with 8 OpenMP threads on 2 cores); the histogram is
+// one team's.
+std::vector<CheckCase> team_sweep_of(Variant variant) {
+  if (variant == Variant::histogram) return {CheckCase{{"size", 1000}}};
+  if (variant == Variant::team_scan) return {};
+  std::vector<CheckCase> sweep;
+  for (const std::int64_t tile : {1, 5, 64, 1000})
+    sweep.push_back(CheckCase{{"size", std::min<std::int64_t>(5003, 200 * tile + 3)}, {"tile", tile}});
+  return sweep;
+}
+
+namespace {
 
 PuzzleSpec make_spec() {
   const OptionSpec bins{"num-bins", "NUM_BINS: bins of width 1/NUM_BINS over [0, 1)", 8, 1, kMaxBins};
@@ -368,7 +155,7 @@ PuzzleSpec make_spec() {
             // 50 lines; new: loads in flight, staged flags, team_scan, BOr masks, set-bit walk.
             .minutes = 110,
             .track = Track::stretch}},
-      .run = KPZ_ON_REQUEST_SPACE(run_on),
+      .run = run,
       // `kpuzzles run`'s peak, measured: about 28 bytes per element for every variant.
       .bytes_needed = [](const VariantSpec&, const Params& p) { return 28.0 * static_cast<double>(p.get("size")); },
       .course_position = 40,

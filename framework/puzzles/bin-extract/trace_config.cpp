@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bin-extract/bin-extract.hpp"
-#include "bin-extract/variants.hpp"
+#include "bin-extract/spec.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz::bin_extract {

@@ -127,7 +127,7 @@ struct MinMax {
   float lo, hi;
 };
 
-// Defined in exchange_kernel.cpp (compiled once per space: a kernel lambda in a header that
+// Defined in fast/exchange_kernel.cpp (compiled once per space: a kernel lambda in a header that
 // several translation units instantiate is an ODR trap under nvcc).
 template <class Space>
 void conditional_exchange(const Space& space, const Launch& launch, View<const float*, Space> in,

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "butterfly/variants.hpp"
+#include "butterfly/spec.hpp"
 
 namespace kpz::butterfly {
 namespace {

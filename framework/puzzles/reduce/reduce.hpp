@@ -218,7 +218,7 @@ KOKKOS_INLINE_FUNCTION void finish_last_team(const TeamMember<Space>& team, cons
 }
 
 // The second launch: result(0) = the sum of `partial`, by one team (Kokkos' nested
-// parallel_reduce over a TeamThreadRange). Defined in finish.cpp, compiled once per space.
+// parallel_reduce over a TeamThreadRange). Defined in launch.cpp, compiled once per space.
 template <class Space, class T>
 void finish(const Space& space, View<const T*, Space> partial, View<T*, Space> result);
 

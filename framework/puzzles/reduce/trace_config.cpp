@@ -41,7 +41,7 @@ std::vector<BudgetLimit> budget(const VariantInfo& v, const Params& p) {
   const double lanes = static_cast<double>(p.get("lanes"));
   const double steps = std::log2(lanes);  // tree levels from lanes slots down to one
   const bool recursive = v.variant == Variant::recursive;
-  // The ladder reads the input once and the finishing launch (finish.cpp) the partial sums once;
+  // The ladder reads the input once and the finishing launch (launch.cpp) the partial sums once;
   // --recursive reads every level once, down to one value.
   double reads = n + std::ceil(n / (lanes * v.unroll));
   if (recursive) {

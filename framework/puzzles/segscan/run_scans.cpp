@@ -7,11 +7,8 @@
 #include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
-#include "segscan/inputs.hpp"
-#include "segscan/oracle.hpp"
+#include "segscan/spec.hpp"
 #include "segscan/segscan.hpp"
-#include "segscan/step_tables.hpp"
-#include "segscan/variants.hpp"
 
 namespace kpz::segscan {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "kpz/registry.hpp"
-#include "segscan/variants.hpp"
+#include "segscan/spec.hpp"
 
 namespace kpz::segscan {
 

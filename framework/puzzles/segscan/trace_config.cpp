@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kpz/registry.hpp"
-#include "segscan/variants.hpp"
+#include "segscan/spec.hpp"
 
 namespace kpz::segscan {
 namespace {

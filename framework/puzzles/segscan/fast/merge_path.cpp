@@ -44,6 +44,7 @@
 //
 // This file holds step 2 and the entry points; step 1 is merge_path_search.cpp, step 3
 // merge_path_carries.cpp.
+#include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
 
 #include "kpz/team/async_copy.hpp"
@@ -52,7 +53,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "segscan/merge_path_steps.hpp"
+#include "segscan/fast/merge_path_steps.hpp"
 
 namespace kpz::segscan {
 namespace merge_path {

@@ -4,6 +4,7 @@
 // (cmake/KpzKokkosKernels.cmake); without it this file only says so.
 #include <stdexcept>
 
+#include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
 
 #if defined(KPZ_HAS_KOKKOSKERNELS)

@@ -1,6 +1,9 @@
 #pragma once
-// butterfly's variants (VariantSpec::id) and what each runs: the runner (spec.cpp) and the trace
-// budgets (trace_config.cpp) switch on them, not on the name.
+// What butterfly's runner shares (spec.cpp, run.cpp, trace_config.cpp): the variants
+// (VariantSpec::id) and what each runs; the runner and the trace budgets switch on them, not on
+// the name.
+#include <cstdint>
+
 #include "butterfly/butterfly.hpp"
 #include "kpz/registry.hpp"
 
@@ -29,6 +32,12 @@ struct VariantInfo {
 };
 
 VariantInfo info(Variant variant);
+
+// Elements per run at most (--size).
+inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
+
+// One `kpuzzles run` of a variant on req.space (run.cpp).
+RunReport run(const RunRequest& req);
 
 // How `kpuzzles trace` runs a variant, and its budget (trace_config.cpp).
 TraceSpec trace_config(Variant variant);

@@ -1,6 +1,6 @@
 #pragma once
-// basics' runners, in files by group of steps (run_flat.cpp, run_reductions.cpp, run_teams.cpp):
-// each validates on the host, makes the inputs, poisons the outputs, launches the exercise or the
+// What basics' runners share: the runners, in files by group of steps (run_flat.cpp,
+// run_reductions.cpp, run_teams.cpp): each validates on the host, makes the inputs, poisons the outputs, launches the exercise or the
 // reference kernel and checks the result against its oracle. spec.cpp registers them.
 #include <cstdint>
 #include <initializer_list>

@@ -1,7 +1,7 @@
 // Pass 2 of the framework's fast partition (`kpuzzles bench bin-extract --partition`): every
 // chunk, tile after tile, ranked by bin in scratch and scattered stably to the places pass 1
 // left; and both passes together.
-#include "bin-extract/fast_kernels.hpp"
+#include "bin-extract/fast/common.hpp"
 
 namespace kpz::bin_extract {
 

@@ -2,7 +2,7 @@
 // chunk of the input through a scratch ring, then every chunk's selection moves to its place.
 // The learner's kernels are in reference/ and exercises/; these are what the docs' "solution
 // explained" section walks through as the fast versions.
-#include "bin-extract/fast_kernels.hpp"
+#include "bin-extract/fast/common.hpp"
 
 namespace kpz::bin_extract {
 

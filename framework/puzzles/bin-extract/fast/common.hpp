@@ -1,13 +1,13 @@
 #pragma once
-// What the framework's fast kernels share (fast_extract.cpp, fast_partition_counts.cpp,
-// fast_partition_scatter.cpp): loads into registers, packed per-bin counts, the launch policies,
+// What the framework's fast kernels share (extract.cpp, partition_counts.cpp,
+// partition_scatter.cpp): loads into registers, packed per-bin counts, the launch policies,
 // the choice of warp groups and the walk over a chunk's tiles. Device helpers only: the kernel
 // lambdas stay in those .cpp files, each compiled once per space (a kernel lambda in a header
 // that several translation units instantiate is an ODR trap under nvcc).
 #include <cstdint>
 #include <type_traits>
 
-#include "bin-extract/bin-extract.hpp"
+#include "bin-extract/fast/kernels.hpp"
 #include "kpz/team/ballot_select.hpp"
 
 namespace kpz::bin_extract {

@@ -2,6 +2,7 @@
 // The steps of the merge-path kernels (merge_path.cpp walks the tiles) that have files of their
 // own: finding where each tile starts (merge_path_search.cpp) and the segmented scan of the
 // tiles' carries with its fix-up (merge_path_carries.cpp). Private to these three files.
+#include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
 
 namespace kpz::segscan::merge_path {

@@ -1,7 +1,7 @@
 // Pass 1 of the framework's fast partition (`kpuzzles bench bin-extract --partition`): per-chunk
 // (or per-part) histograms of the bins, which the last team to finish turns into every chunk's
 // places in the output.
-#include "bin-extract/fast_kernels.hpp"
+#include "bin-extract/fast/common.hpp"
 #include "kpz/relaxed_load.hpp"
 #include "kpz/team/warp_shuffle.hpp"
 

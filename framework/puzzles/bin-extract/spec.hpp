@@ -1,13 +1,39 @@
 #pragma once
-// Host-side helpers of bin-extract shared by the runner (spec.cpp), the tests and the benchmark:
-// seeded inputs and the oracle. Defined in spec.cpp.
+// What bin-extract's runner shares (spec.cpp, run.cpp, inputs.cpp, trace_config.cpp) with the
+// tests and the benchmark: the variants, the seeded inputs and the oracle.
+#include <vector>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "kpz/random.hpp"
+#include "kpz/registry.hpp"
 
+// The variants (VariantSpec::id): the runner, the checks and the trace budgets switch on the id,
+// not on the name.
+namespace kpz::bin_extract {
+
+enum class Variant { extract, histogram, partition, team_scan };
+
+// The options' limits: elements per run, bins.
+inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
+inline constexpr int kMaxBins = 256;
+
+// The cases a variant must pass besides its defaults (spec.cpp).
+std::vector<CheckCase> checks_of(Variant variant);
+
+// The cases the generated tests run with every team size (spec.cpp).
+std::vector<CheckCase> team_sweep_of(Variant variant);
+
+// One `kpuzzles run` of a variant on req.space (run.cpp).
+RunReport run(const RunRequest& req);
+
+// How `kpuzzles trace` runs a variant, and its budget (trace_config.cpp).
+TraceSpec trace_config(Variant variant);
+
+}  // namespace kpz::bin_extract
+
+// Seeded inputs and the oracle (inputs.cpp).
 namespace kpz::bin_extract {
 
 // Input patterns (--pattern).
