@@ -47,6 +47,15 @@ function(kpz_puzzle_missing name out_var)
   set(${out_var} "${KPZ_PUZZLE_MISSING}" PARENT_SCOPE)
 endfunction()
 
+# kpz_puzzle_sources(<name> <out>): the puzzle's own sources, framework/puzzles/<name>/*.cpp and its
+# fast/ kernels (cmake/kpz_puzzle_shape.py says what each file is for). The build and the race
+# check's verifier (KpzVerify.cmake) both take them from here.
+function(kpz_puzzle_sources name out)
+  file(GLOB _sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/framework/puzzles/${name}/*.cpp"
+       "${PROJECT_SOURCE_DIR}/framework/puzzles/${name}/fast/*.cpp")
+  set(${out} ${_sources} PARENT_SCOPE)
+endfunction()
+
 function(kpz_add_puzzle name)
   set(_root "${PROJECT_SOURCE_DIR}")
   foreach(_part exercises reference)
@@ -59,7 +68,7 @@ function(kpz_add_puzzle name)
     message(STATUS "kpz: puzzle '${name}' left out of this build: ${_missing}")
     return()
   endif()
-  file(GLOB _spec CONFIGURE_DEPENDS "${_root}/framework/puzzles/${name}/*.cpp")
+  kpz_puzzle_sources(${name} _spec)
   file(GLOB _exercise CONFIGURE_DEPENDS "${_root}/exercises/${name}/*.cpp")
   file(GLOB _reference CONFIGURE_DEPENDS "${_root}/reference/${name}/*.cpp")
   set(_bench "")

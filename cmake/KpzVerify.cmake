@@ -49,8 +49,9 @@ function(kpz_add_puzzle_verifier name)
     message(STATUS "kpz: ${name}'s passes are not race-checked: ${_missing}")
     return()
   endif()
-  file(GLOB _sources CONFIGURE_DEPENDS "${_root}/framework/puzzles/${name}/*.cpp" "${_exercise_dir}/*.cpp"
-       "${_root}/reference/${name}/*.cpp")
+  kpz_puzzle_sources(${name} _sources)
+  file(GLOB _learner CONFIGURE_DEPENDS "${_exercise_dir}/*.cpp" "${_root}/reference/${name}/*.cpp")
+  list(APPEND _sources ${_learner})
   # The objects apart from the program: compiled as a library's (position independent, as the
   # precompiled Kokkos_Core.hpp they reuse), linked into it.
   add_library(${_target}_objects OBJECT "${_root}/framework/cli/verify_main.cpp" ${_sources})

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the learner's TODOs say what to do, not how.
 
-A TODO is the text of a `// KPZ-TODO(roughly N lines): ...` marker in reference/<puzzle>/*.cpp
+A TODO is the text of a `// KPZ-TODO(roughly N lines): ...` marker in reference/<puzzle>/*.cpp (and *.hpp)
 and its continuation lines (`//   ...`, see framework/cli/skeleton.hpp). The how lives in the hint
 tiers of docs/puzzles/<puzzle>.md (its `## Hints` section). A TODO fails when
 
@@ -109,7 +109,7 @@ def problems(todo_text, source_lines, hints):
 
 def check(stats):
     failures, lengths = 0, []
-    for ref in sorted((ROOT / "reference").glob("*/*.cpp")):
+    for ref in sorted([*(ROOT / "reference").glob("*/*.cpp"), *(ROOT / "reference").glob("*/*.hpp")]):
         puzzle = ref.parent.name
         page = ROOT / "docs" / "puzzles" / f"{puzzle}.md"
         hints = hints_section(page.read_text()) if page.exists() else ""

@@ -23,24 +23,39 @@ namespace {
 
 // The MDRange kernel of step 3 on a matrix of the given layout (the puzzle's kernel takes the
 // space's default layout: LayoutRight on a CPU, LayoutLeft on a GPU), with the iteration order of
-// `Rank` and tiles of tile[0] x tile[1] (0 x 0: Kokkos' default tiles).
-template <class Layout, class Rank, class Space>
+// `Rank` and tiles of tile[0] x tile[1] (0 x 0: Kokkos' default tiles). With Per = 4 an iteration
+// (i, q) handles the Per consecutive columns j = Per q ... Per q + Per - 1 of LayoutRight, loads
+// first: each GPU thread then has Per loads in flight instead of one, the copy baseline's fix in 2D
+// (benchmarks/results/portability-notes.md); the range is cols / Per, rounded up.
+template <class Layout, class Rank, int Per, class Space>
 void mdrange_on(const Space& space, Kokkos::View<const float**, Layout, typename Space::memory_space> in,
                 View<const float*, Space> u, View<const float*, Space> v,
                 Kokkos::View<float**, Layout, typename Space::memory_space> out, std::array<std::int64_t, 2> tile) {
   using Policy = Kokkos::MDRangePolicy<Space, Rank>;
-  const std::int64_t rows = static_cast<std::int64_t>(out.extent(0)), cols = static_cast<std::int64_t>(out.extent(1));
+  const int rows = static_cast<int>(out.extent(0)), cols = static_cast<int>(out.extent(1));
+  const std::int64_t steps = (cols + Per - 1) / Per;
   const Policy policy =
-      tile[0] > 0 ? Policy(space, {0, 0}, {rows, cols}, {tile[0], tile[1]}) : Policy(space, {0, 0}, {rows, cols});
+      tile[0] > 0 ? Policy(space, {0, 0}, {rows, steps}, {tile[0], tile[1]}) : Policy(space, {0, 0}, {rows, steps});
   Kokkos::parallel_for(
-      "basics::bench::mdrange", policy, KOKKOS_LAMBDA(int i, int j) { out(i, j) = in(i, j) + u(i) * v(j); });
+      "basics::bench::mdrange", policy, KOKKOS_LAMBDA(int i, int q) {
+        const int j0 = q * Per;
+        const float ui = u(i);
+        if (j0 + Per <= cols) {
+          float a[Per], b[Per];
+          for (int k = 0; k < Per; ++k) a[k] = in(i, j0 + k);
+          for (int k = 0; k < Per; ++k) b[k] = v(j0 + k);
+          for (int k = 0; k < Per; ++k) out(i, j0 + k) = a[k] + ui * b[k];
+        } else {
+          for (int j = j0; j < cols; ++j) out(i, j) = in(i, j) + ui * v(j);
+        }
+      });
 }
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error(what + " gives a wrong result: refusing to time it");
 }
 
-template <class Layout, class Rank = Kokkos::Rank<2>, class Space>
+template <class Layout, class Rank = Kokkos::Rank<2>, int Per = 1, class Space>
 void add_layout_row(BenchReport& report, const Space& space, const BenchRequest& req, const std::vector<float>& a,
                     View<const float*, Space> u, View<const float*, Space> v, const std::vector<float>& hu,
                     const std::vector<float>& hv, const std::string& name, std::array<std::int64_t, 2> tile = {0, 0}) {
@@ -51,12 +66,13 @@ void add_layout_row(BenchReport& report, const Space& space, const BenchRequest&
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < cols; ++j) h(i, j) = a[i * cols + j];
   Kokkos::deep_copy(space, in, h);
-  const auto launch = [&] { mdrange_on<Layout, Rank>(space, in, u, v, out, tile); };
+  const auto launch = [&] { mdrange_on<Layout, Rank, Per>(space, in, u, v, out, tile); };
+  Kokkos::deep_copy(space, out, -1.0f);  // poison: an element the kernel does not write fails below
   launch();
   space.fence();
   Kokkos::deep_copy(h, out);
-  for (std::size_t i = 0; i < rows; i += rows / 7 + 1)
-    for (std::size_t j = 0; j < cols; j += cols / 7 + 1)
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j)
       require(std::fabs(h(i, j) - (a[i * cols + j] + static_cast<double>(hu[i]) * hv[j])) < 1e-4, name);
   report.rows.push_back({.name = name,
                          .kind = "puzzle",
@@ -94,7 +110,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   axpy();
   space.fence();
   const std::vector<float> hz = to_host(z);
-  for (std::size_t i = 0; i < n; i += n / 4099 + 1) require(std::fabs(hz[i] - (1.5 * hx[i] + hy[i])) < 1e-4, "axpy");
+  for (std::size_t i = 0; i < n; ++i) require(std::fabs(hz[i] - (1.5 * hx[i] + hy[i])) < 1e-4, "axpy");
   report.rows.push_back({.name = "basics --axpy",
                          .kind = "puzzle",
                          .group = "map",
@@ -122,6 +138,13 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                                                "MDRange LayoutRight, Iterate::Right" + tiles, {t0, t1});
     add_layout_row<Kokkos::LayoutRight, Left>(report, space, req, a, u, v, hu, hv,
                                               "MDRange LayoutRight, Iterate::Left" + tiles, {t0, t1});
+  }
+  // Four consecutive columns per iteration: a range over cols / 4, the same tiles in iterations.
+  for (const auto& [t0, t1] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {1, 256}, {1, 128}, {2, 64}}) {
+    const std::string tiles = t0 ? ", tiles " + std::to_string(t0) + " x " + std::to_string(t1) : ", default tiles";
+    add_layout_row<Kokkos::LayoutRight, Right, 4>(report, space, req, a, u, v, hu, hv,
+                                                  "MDRange LayoutRight, Iterate::Right, 4 columns an iteration" + tiles,
+                                                  {t0, t1});
   }
 
   // Step 6: the same values counted with atomics and through a ScatterView.

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "batched/batched.hpp"
-#include "batched/transfer.hpp"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"

@@ -18,7 +18,8 @@
 #include <vector>
 
 #include "bin-extract/bin-extract.hpp"
-#include "bin-extract/host.hpp"
+#include "bin-extract/fast/kernels.hpp"
+#include "bin-extract/spec.hpp"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"

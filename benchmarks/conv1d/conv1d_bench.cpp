@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "conv1d/conv1d.hpp"
-#include "conv1d/shapes.hpp"
+#include "conv1d/launch.hpp"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"

@@ -1,7 +1,6 @@
 #pragma once
-// Hooks between `kpuzzles bench reduce` (compiled in every build) and the plain-CUDA code in
-// benchmarks/reduce/cuda/ (compiled only in CUDA builds): a small registry of library baselines
-// (CUB DeviceReduce::Sum). In a build without CUDA it stays empty.
+// The library baseline of `kpuzzles bench reduce` written in plain CUDA (benchmarks/reduce/cuda/,
+// compiled only in CUDA builds): its function type and the name it is registered under.
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -19,17 +18,10 @@ struct LibraryResult {
 
 // A library sum over `n` values at the CUDA device pointer `values` (ints, or floats when
 // is_float), timed by the library side with CUDA events: warm-up, then the median of cfg.runs.
-using LibrarySum = LibraryResult (*)(const void* values, std::size_t n, bool is_float, const BenchConfig& cfg);
+using LibrarySumFn = LibraryResult(const void* values, std::size_t n, bool is_float, const BenchConfig& cfg);
 
-struct CudaBaselines {
-  std::vector<LibrarySum> sums;
-};
-
-// Filled by static registrars in benchmarks/reduce/cuda/*.cpp before main() runs.
-CudaBaselines& cuda_baselines();
-
-struct CudaBaselineRegistrar {
-  explicit CudaBaselineRegistrar(LibrarySum sum) { cuda_baselines().sums.push_back(sum); }
-};
+// Registered in kpz::LibraryBaselines (kpz/library_baselines.hpp) under this name by
+// benchmarks/reduce/cuda/cub_sum.cpp, in CUDA builds only.
+inline constexpr const char* kCubSum = "reduce: CUB DeviceReduce::Sum";
 
 }  // namespace kpz::reduce

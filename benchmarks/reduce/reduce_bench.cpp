@@ -21,16 +21,12 @@
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"
+#include "kpz/library_baselines.hpp"
 #include "kpz/transfer.hpp"
 #include "library.hpp"
 #include "reduce/reduce.hpp"
 
 namespace kpz::reduce {
-
-CudaBaselines& cuda_baselines() {
-  static CudaBaselines baselines;
-  return baselines;
-}
 
 namespace {
 
@@ -210,13 +206,12 @@ void bench_size(BenchReport& report, const Space& space, std::size_t n, const Co
 
   if (c.sweep) sweep_persistent<Space, T>(report, space, n, c, in, partial, result, done, bytes, suffix, check_result);
 
-  if (gpu)
-    for (const LibrarySum sum : cuda_baselines().sums) {
-      LibraryResult lib = sum(in.data(), n, is_float, c.cfg);
-      check_sum(lib.sum, lib.name);
-      report.rows.push_back(
-          {.name = lib.name + suffix, .kind = "library", .group = group, .bytes = bytes, .timing = lib.timing});
-    }
+  if (auto* sum = gpu ? LibraryBaselines::instance().find<LibrarySumFn>(kCubSum) : nullptr) {
+    LibraryResult lib = sum(in.data(), n, is_float, c.cfg);
+    check_sum(lib.sum, lib.name);
+    report.rows.push_back(
+        {.name = lib.name + suffix, .kind = "library", .group = group, .bytes = bytes, .timing = lib.timing});
+  }
 
 #if defined(KPZ_HAS_KOKKOSKERNELS)
   // Kokkos Kernels: the whole sum in one call, and --team-reduce's job (a team per tile, the same

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "kpz/types.hpp"
+#include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
 
 namespace kpz::segscan::kokkos_kernels {

@@ -29,9 +29,10 @@
 #include "kpz/errors.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
-#include "kpz/segments.hpp"
 #include "kpz/transfer.hpp"
+#include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
+#include "segscan/spec.hpp"
 
 namespace kpz::segscan {
 namespace {

@@ -4,7 +4,7 @@
 // docs/puzzles/conv1d.md. Generated from the reference: `kpuzzles reset conv1d` restores it
 // (your work is kept as a backup).
 #include "conv1d/conv1d.hpp"
-#include "conv1d/tiled_launch.hpp"
+#include "conv1d/launch.hpp"
 
 namespace kpz::conv1d::exercise {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "reduce/ladder_launch.hpp"
+#include "reduce/launch.hpp"
 #include "reduce/reduce.hpp"
 
 namespace kpz::reduce::exercise {

@@ -143,7 +143,9 @@ std::vector<SkeletonPair> skeleton_pairs(const std::string& source_dir, const st
   std::error_code ec;
   const fs::path ref_dir = fs::path(source_dir) / "reference" / puzzle;
   for (const auto& entry : fs::directory_iterator(ref_dir, ec)) {
-    if (!entry.is_regular_file() || entry.path().extension() != ".cpp") continue;
+    // Headers too: a learner's helper that several files of the puzzle call (segscan's combine).
+    const auto ext = entry.path().extension();
+    if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".hpp")) continue;
     pairs.push_back(
         {entry.path().string(), (fs::path(source_dir) / "exercises" / puzzle / entry.path().filename()).string()});
   }

@@ -63,7 +63,7 @@ int check(const fs::path& root) {
   for (const auto& dir : fs::directory_iterator(root / "exercises", ec)) {
     if (!dir.is_directory()) continue;
     for (const auto& file : fs::directory_iterator(dir.path()))
-      if (file.path().extension() == ".cpp" &&
+      if ((file.path().extension() == ".cpp" || file.path().extension() == ".hpp") &&
           !fs::exists(root / "reference" / dir.path().filename() / file.path().filename())) {
         std::cout << "skeleton without a reference: " << fs::relative(file.path(), root).string() << "\n";
         ++bad;

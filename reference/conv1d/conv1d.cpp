@@ -1,7 +1,7 @@
 // conv1d reference solution. exercises/conv1d/conv1d.cpp is generated from this file by
 // cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "conv1d/conv1d.hpp"
-#include "conv1d/tiled_launch.hpp"
+#include "conv1d/launch.hpp"
 
 namespace kpz::conv1d::reference {
 

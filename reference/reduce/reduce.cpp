@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "reduce/ladder_launch.hpp"
+#include "reduce/launch.hpp"
 #include "reduce/reduce.hpp"
 
 namespace kpz::reduce::reference {

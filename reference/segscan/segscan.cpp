@@ -1,7 +1,7 @@
 // segscan reference solution. exercises/segscan/segscan.cpp is generated from this file by
 // cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
-#include "combine.hpp"
 #include "segscan/segscan.hpp"
+#include "combine.hpp"
 
 namespace kpz::segscan::reference {
 

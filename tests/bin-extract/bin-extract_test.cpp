@@ -10,7 +10,8 @@
 #include <cstring>
 
 #include "bin-extract/bin-extract.hpp"
-#include "bin-extract/host.hpp"
+#include "bin-extract/fast/kernels.hpp"
+#include "bin-extract/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/library_baselines.hpp"
 #include "kpz/transfer.hpp"

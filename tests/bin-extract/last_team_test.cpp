@@ -25,7 +25,8 @@
 #include <thread>
 
 #include "bin-extract/bin-extract.hpp"
-#include "bin-extract/host.hpp"
+#include "bin-extract/fast/kernels.hpp"
+#include "bin-extract/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bin-extract/bin-extract.hpp"
-#include "bin-extract/host.hpp"
+#include "bin-extract/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"

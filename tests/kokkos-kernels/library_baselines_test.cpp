@@ -20,8 +20,7 @@
 #include "reduce/kokkos_kernels_baselines.hpp"
 #include "reduce/reduce.hpp"
 #include "segscan/kokkos_kernels_baselines.hpp"
-#include "segscan/oracle.hpp"
-#include "segscan/segments.hpp"
+#include "segscan/spec.hpp"
 
 namespace {
 

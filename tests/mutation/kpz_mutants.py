@@ -226,7 +226,7 @@ def collect(a):
     """The mutants this run judges, and the sites skipped, in file and line order."""
     found, skipped = [], []
     for puzzle in sorted({p for p, _, _ in a.picks}) if a.picks else a.puzzles:
-        for path in sorted((ROOT / "reference" / puzzle).glob("*.cpp")):
+        for path in sorted([*(ROOT / "reference" / puzzle).glob("*.cpp"), *(ROOT / "reference" / puzzle).glob("*.hpp")]):
             ms, sk = mutators.mutants(path, str(path.relative_to(ROOT)))
             found += [m for m in ms if m["kind"] in a.kinds]
             skipped += [s for s in sk if s["kind"] in a.kinds]

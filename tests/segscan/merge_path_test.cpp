@@ -13,8 +13,9 @@
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"
-#include "segscan/segments.hpp"
+#include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
+#include "segscan/spec.hpp"
 
 namespace {
 

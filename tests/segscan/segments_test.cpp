@@ -7,7 +7,7 @@
 #include <string>
 
 #include "kpz/errors.hpp"
-#include "segscan/segments.hpp"
+#include "segscan/spec.hpp"
 
 namespace {
 

@@ -10,6 +10,7 @@
 
 #include "kpz/errors.hpp"
 #include "kpz_test.hpp"
+#include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
 
 namespace {

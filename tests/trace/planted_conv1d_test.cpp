@@ -1,4 +1,4 @@
-// The planted bug: `tiled`'s staging and compute (conv1d/tiled_launch.hpp, the bug hunt's) without
+// The planted bug: `tiled`'s staging and compute (conv1d/launch.hpp, the bug hunt's) without
 // the barrier between them, kept here, not in exercises/. The trace must catch it,
 // deterministically, with the view, the elements, both members and the epoch; the same kernel with
 // the barrier is clean.
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "conv1d/tiled_launch.hpp"
+#include "conv1d/launch.hpp"
 #include "kpz/trace/analysis.hpp"
 #include "kpz/transfer.hpp"
 
@@ -35,8 +35,8 @@ namespace {
 using S = Kokkos::Serial;
 using kpz::trace::Distribution;
 
-// The race report names the staging's write and the compute's read in conv1d/tiled_launch.hpp.
-const std::string kLaunchFile = "tiled_launch.hpp";
+// The race report names the staging's write and the compute's read in conv1d/launch.hpp.
+const std::string kLaunchFile = "launch.hpp";
 
 int line_of(const char* statement) {
   std::string path = __FILE__;

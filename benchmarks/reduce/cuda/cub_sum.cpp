@@ -9,6 +9,7 @@
 
 #include "../../cuda_support/cub_baseline.hpp"
 #include "../library.hpp"
+#include "kpz/library_baselines.hpp"
 
 namespace kpz::reduce {
 namespace {
@@ -34,9 +35,9 @@ LibraryResult cub_sum(const void* values, std::size_t n, bool is_float, const Be
                   : cub_sum_typed(static_cast<const int*>(values), n, cfg);
 }
 
-const CudaBaselineRegistrar registrar{&cub_sum};
-
 }  // namespace
+
+KPZ_REGISTER_LIBRARY_BASELINE(cub_sum, kCubSum, cub_sum);
 }  // namespace kpz::reduce
 
 #endif  // KOKKOS_ENABLE_CUDA

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "bin-extract/signatures.inc"
 #include "bin-extract/launch.hpp"
+#include "bin-extract/signatures.inc"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/kernel_table.hpp"

@@ -7,11 +7,12 @@
 #include <limits>
 #include <string>
 #include <vector>
+
 #include "bin-extract/bin-extract.hpp"
+#include "bin-extract/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
-#include "bin-extract/spec.hpp"
 
 namespace kpz::bin_extract {
 

@@ -1,10 +1,10 @@
 #pragma once
 // What bin-extract's runner shares (spec.cpp, run.cpp, inputs.cpp, trace_config.cpp) with the
 // tests and the benchmark: the variants, the seeded inputs and the oracle.
-#include <vector>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kpz/random.hpp"
 #include "kpz/registry.hpp"

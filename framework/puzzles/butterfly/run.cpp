@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "/spec.hpp"
 #include "butterfly/butterfly.hpp"
+#include "butterfly/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/lookup.hpp"
@@ -14,8 +14,6 @@
 #include "kpz/transfer.hpp"
 
 namespace kpz::butterfly {
-
-namespace {
 
 namespace {
 

@@ -24,6 +24,8 @@ VariantInfo info(Variant variant) {
       variant);
 }
 
+namespace {
+
 std::vector<std::string> advice(const SpaceLimits& s) {
   std::vector<std::string> lines;
   if (s.space == "cuda") {

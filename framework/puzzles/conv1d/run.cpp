@@ -55,7 +55,6 @@ void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>
   }
 }
 
-
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
 // `vector` a row of `row` outputs (vector_row) per member, where lane l holds the l-th of
 // `lanes` equal runs of consecutive outputs (packs_per_lane_v packs each).

@@ -16,7 +16,7 @@ namespace kpz::reduce {
 
 namespace {
 
-constexpr double kExactFloat = 4194304.0;                 // 2^22: quarters below it are exact floats
+constexpr double kExactFloat = 4194304.0;  // 2^22: quarters below it are exact floats
 
 // Worked example when no size is given: 1, 2, ..., N. Otherwise the seeded random values of
 // random_values (see oracle() for why floats are quarters).

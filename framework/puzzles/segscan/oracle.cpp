@@ -2,9 +2,9 @@
 // tables of the one-team scans replayed on the host.
 #include "segscan/spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <algorithm>
 
 #include "kpz/check.hpp"
 #include "kpz/errors.hpp"

@@ -8,9 +8,9 @@
 #include "kpz/check.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
-#include "segscan/spec.hpp"
 #include "segscan/fast/kernels.hpp"
 #include "segscan/segscan.hpp"
+#include "segscan/spec.hpp"
 
 namespace kpz::segscan {
 

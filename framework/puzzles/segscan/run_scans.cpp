@@ -7,8 +7,8 @@
 #include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
-#include "segscan/spec.hpp"
 #include "segscan/segscan.hpp"
+#include "segscan/spec.hpp"
 
 namespace kpz::segscan {
 

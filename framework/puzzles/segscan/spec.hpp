@@ -2,12 +2,12 @@
 // What segscan's runner shares (spec.cpp, run_scans.cpp, run_reductions.cpp, inputs.cpp,
 // oracle.cpp, trace_config.cpp), with the tests and the benchmark: the segment descriptions, the
 // variants and their launch shapes, the inputs, the oracle and the step tables.
+#include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
-#include <cstddef>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "kpz/check.hpp"
 #include "kpz/launch_shape.hpp"

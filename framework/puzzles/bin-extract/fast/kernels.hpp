@@ -12,7 +12,6 @@
 
 namespace kpz::bin_extract {
 
-
 // The framework's fast kernels (fast/*.cpp). Each member owns `items` consecutive elements
 // (CUB's "blocked arrangement"), loaded with 16-byte loads and kept in registers, so a tile is
 // items x team_size elements. Results do not depend on the team size (tests run several).

@@ -2,8 +2,8 @@
 // tiles' carries and the fix-up that adds them to the totals of segments that cross tiles.
 #include <cstddef>
 
-#include "segscan/fast/merge_path_steps.hpp"
 #include "segscan/fast/kernels.hpp"
+#include "segscan/fast/merge_path_steps.hpp"
 #include "segscan/segscan.hpp"
 
 namespace kpz::segscan::merge_path {

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "segscan/fast/merge_path_steps.hpp"
 #include "segscan/fast/kernels.hpp"
+#include "segscan/fast/merge_path_steps.hpp"
 #include "segscan/segscan.hpp"
 
 namespace kpz::segscan {

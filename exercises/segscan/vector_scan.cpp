@@ -1,0 +1,118 @@
+// segscan exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run segscan`
+// (or the tests). Host builds race-check every pass; `kpuzzles trace segscan --<variant>`
+// draws the accesses. The solution is in reference/segscan/, but try first: the hints are in
+// docs/puzzles/segscan.md. Generated from the reference: `kpuzzles reset segscan` restores it
+// (your work is kept as a backup).
+#include "combine.hpp"
+#include "segscan/launch.hpp"
+#include "segscan/segscan.hpp"
+
+namespace kpz::segscan::exercise {
+
+// --vector-scan, the tile kernel. Team t owns the elements [first, last) of its tile and writes
+// sums(s) for every segment s whose end offsets(s + 1) lies in (first, last] (tile 0: [0, last]).
+// The tile is cut into rows of kVectorScanRow elements, one member per row, and each row into
+// one chunk per vector lane. Each lane walks its chunk once, on its own (raking: many
+// independent loads, no lane-to-lane step): it writes the segments that begin and end in the
+// chunk and leaves in scratch its total, the chunk's part of the segment that holds its first
+// element, and that segment when it ends in the chunk. One ThreadVectorRange parallel_scan with
+// SegReducer over the lanes' totals (no walk inside it: Kokkos' CUDA scan calls its closure
+// twice) gives every lane its carry-in, which finishes those segments. A segment whose head lies
+// before its row gets the row's carry-in; one that began before the tile is the tile's `open`
+// segment, finished by the carries launch.
+template <class Space, class T>
+void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, Space> values,
+                       View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
+                       View<const int*, Space> tile_first_seg) {
+  using Ints = ScratchView<int*, Space>;
+  using Pairs = PairBuffer<Space, T>;
+  using Values = ScratchView<T*, Space>;
+  const int n = static_cast<int>(values.extent(0));
+  const int segments = static_cast<int>(sums.extent(0));
+  const int tile = launch.tile;
+  const int tiles = static_cast<int>(tile_first_seg.extent(0));
+  const int row = launch.row;  // elements per row: the host's choice (vector_scan_row: 2048, or 512)
+  const int rows = (tile + row - 1) / row;
+  const int lanes = launch.vector_length;
+  const int per_lane = vector_scan_items_per_lane(row, lanes);  // elements in one lane's chunk
+  const int slots = rows * lanes;                               // one per lane of every row
+  // A GPU lane's chunk (32 lanes: 64 or 16 elements) is walked from registers, kLaneLoads at a time.
+  const bool from_registers = per_lane % kLaneLoads == 0 && per_lane <= kRegisterChunk;
+  // The values as 16-byte Quads (CUDA's float4 loads: a quarter of the load instructions), or
+  // empty when the data is not 16-byte aligned.
+  const QuadView<Space, T> quads = quads_of<Space, T>(values);
+  const auto policy =
+      TeamPolicy<Space>(space, tiles, launch.team_size, launch.vector_length)
+          .set_scratch_size(0, Kokkos::PerTeam(vector_scan_scratch_bytes<Space, T>(tile, launch.vector_length, row)));
+  Kokkos::parallel_for(
+      "segscan::vector_scan::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int t = team.league_rank();
+        const int first = t * tile, count = Kokkos::min(tile, n - first);
+        const int rows_here = (count + row - 1) / row;
+        Pairs row_total(team.team_scratch(0), rows), row_carry(team.team_scratch(0), rows);
+        Ints open_seg(team.team_scratch(0), rows);
+        Values open_value(team.team_scratch(0), rows);
+        Pairs lane_total(team.team_scratch(0), slots), lane_carry(team.team_scratch(0), slots);
+        Ints pending(team.team_scratch(0), slots);
+        Values lead(team.team_scratch(0), slots);
+        // The segments that hold the tile's elements lie in [seg_lo, seg_hi): seg_lo holds `first`
+        // and `next` holds the next tile's first element (launch 0 found both).
+        const int seg_lo = tile_first_seg(t), next = t + 1 < tiles ? tile_first_seg(t + 1) : segments;
+        const int seg_hi = Kokkos::min(next + 1, segments);
+        // The tile owns the segments whose end lies in (first, last]: [end_lo, end_hi). It writes
+        // the empty ones among them; lanes skip empty segments.
+        const int end_lo = t == 0 ? 0 : seg_lo, end_hi = next;
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, end_lo, end_hi), [&](int s) {
+          if (offsets(s) == offsets(s + 1)) sums(s) = T(0);
+        });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
+                             [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
+        // TODO(roughly 60 lines): each lane walks its chunk once: sums(s) for every segment
+        //   whose head and end both lie in the chunk; lane_total, lead and pending for its slot.
+        //   A whole chunk of per_lane elements when from_registers: batches of kLaneLoads in
+        //   registers (from quads where they are aligned), then one element at a time; other
+        //   chunks: one segment piece at a time.
+        // TODO(roughly 25 lines): per row, the exclusive scan of the lanes' totals (lane_carry,
+        //   one vector-level parallel_scan with SegReducer) and row_total(r); then each lane's
+        //   pending segment: its sum, or else it becomes open_seg(r) with open_value(r).
+        // TODO(roughly 12 lines): row_carry: the exclusive scan of row_total over the rows, by
+        //   one member (a vector-level parallel_scan, SegReducer), and the tile's total in
+        //   tile_totals(t).
+        // TODO(roughly 8 lines): finish each row's open segment (open_seg, open_value) with its
+        //   carry-in row_carry(r); one that began before the tile gets the rest from the carries
+        //   launch.
+      });
+}
+
+// `combine` as a function object: the operator of the given carries scan
+// (segscan/launch.hpp).
+struct Combine {
+  template <class T>
+  KOKKOS_INLINE_FUNCTION SegPair<T> operator()(const SegPair<T>& a, const SegPair<T>& b) const {
+    return combine(a, b);
+  }
+};
+
+template <class Space, class T>
+void vector_scan(const Space& space, const Launch& launch, View<const T*, Space> values,
+                 View<const int*, Space> offsets, View<T*, Space> sums, View<SegPair<T>*, Space> tile_totals,
+                 View<int*, Space> tile_open) {
+  const int n = static_cast<int>(values.extent(0));
+  if (n == 0) {  // no tiles: every segment is empty
+    Kokkos::deep_copy(space, sums, T(0));
+    return;
+  }
+  // tile_open(t) receives the segment that holds tile t's first element.
+  vector_scan_tile_segments(space, launch.tile, n, offsets, tile_open);
+  const View<const int*, Space> tile_first_seg(tile_open);
+  vector_scan_tiles(space, launch, values, offsets, sums, tile_totals, tile_first_seg);
+  const int tiles = static_cast<int>(tile_totals.extent(0));
+  if (tiles > 1)
+    Kokkos::parallel_scan(
+        "segscan::vector_scan::carries", Kokkos::RangePolicy<Space>(space, 0, tiles),
+        TileCarries<Space, T, Combine>{n, launch.tile, offsets, sums, tile_totals, tile_first_seg, {}});
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_INSTANTIATE_VECTOR)
+
+}  // namespace kpz::segscan::exercise
