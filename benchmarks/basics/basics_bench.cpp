@@ -143,8 +143,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   for (const auto& [t0, t1] : {std::pair<std::int64_t, std::int64_t>{0, 0}, {1, 256}, {1, 128}, {2, 64}}) {
     const std::string tiles = t0 ? ", tiles " + std::to_string(t0) + " x " + std::to_string(t1) : ", default tiles";
     add_layout_row<Kokkos::LayoutRight, Right, 4>(report, space, req, a, u, v, hu, hv,
-                                                  "MDRange LayoutRight, Iterate::Right, 4 columns an iteration" + tiles,
-                                                  {t0, t1});
+                                                  "MDRange LayoutRight, 4 j an iteration" + tiles, {t0, t1});
   }
 
   // Step 6: the same values counted with atomics and through a ScatterView.

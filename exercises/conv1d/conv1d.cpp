@@ -14,9 +14,11 @@ void simple(const Space& space, int team_size, View<const float*, Space> a, View
   using Scratch = ScratchView<float*, Space>;
   const int n = static_cast<int>(a.extent(0));
   const int taps = effective_taps(a.extent(0), b.extent(0));
-  // One team (CUDA: one block). Its scratch (CUDA: __shared__ memory) holds all of a and b.
-  const auto policy =
-      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(simple_scratch_bytes<Space>(n, taps)));
+  // One team (CUDA: one block) of team_size members. Its level-0 scratch (CUDA: __shared__
+  // memory) holds all of a and all of b: the views s_a and s_b below.
+  TeamPolicy<Space> policy(space, 1, 1);
+  // TODO(roughly 3 lines): make policy the launch the comment above describes: one team of
+  //   team_size members, with a level-0 request, per team, for the bytes s_a and s_b carve.
   Kokkos::parallel_for(
       "conv1d::simple", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Scratch s_a(team.team_scratch(0), n);

@@ -49,12 +49,31 @@ int cmd_run(const std::vector<std::string>& args) {
   req.keep_arrays = (flags.has("json") && (small || flags.has("full-arrays"))) || size == values.end() ||
                     static_cast<std::size_t>(size->second) <= style.max_inline;
 
+  // The case as flags that repeat it, for a crash report or the time limit's message.
+  std::string case_args = "--" + variant.name;
+  for (const auto& option : variant.options)
+    if (req.params.given(option.name))
+      case_args += " --" + option.name + " " + std::to_string(req.params.get(option.name));
+  for (const char* name : {"team-size", "vector-length", "seed"})
+    if (const auto it = flags.values.find(name); it != flags.values.end())
+      case_args += std::string(" --") + name + " " + it->second;
+
   if (req.impl == Impl::exercise) announce_stale_binary({spec.name});
   // The race check first (race_check.hpp): a run of racy code passes or fails by luck, and one
   // past a View's end or its scratch may crash.
   RaceCheck race;
   if (!flags.has("no-race-check")) {
     race = race_check(spec, variant, req.impl);
+    if (race.blocking() && req.impl == Impl::exercise && case_args != "--" + variant.name) {
+      // Bad input is the user's to fix first, whatever state the code is in (exit 2 with its
+      // line): the reference, run with the same options, throws the UsageError a valid kernel
+      // would meet. The race check ran the trace configuration, not these options.
+      RunRequest probe = req;
+      probe.impl = Impl::reference;
+      probe.keep_arrays = false;
+      const TimeLimit watchdog(limit, spec.name + " " + case_args + " (its options, checked with the reference)");
+      (void)spec.run(probe);
+    }
     if (race.blocking()) {
       if (flags.has("json")) {
         Json j = Json::object();
@@ -68,14 +87,6 @@ int cmd_run(const std::vector<std::string>& args) {
       return 1;
     }
   }
-  // The case as flags that repeat it, for a crash report or the time limit's message.
-  std::string case_args = "--" + variant.name;
-  for (const auto& option : variant.options)
-    if (req.params.given(option.name))
-      case_args += " --" + option.name + " " + std::to_string(req.params.get(option.name));
-  for (const char* name : {"team-size", "vector-length", "seed"})
-    if (const auto it = flags.values.find(name); it != flags.values.end())
-      case_args += std::string(" --") + name + " " + it->second;
   const RunReport report = [&] {
     const TimeLimit watchdog(limit, spec.name + " " + case_args);
     const CrashContext crash(

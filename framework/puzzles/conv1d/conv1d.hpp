@@ -29,13 +29,6 @@ inline int effective_taps(std::size_t n, std::size_t k) {
   return static_cast<int>(std::min(n, k));
 }
 
-// Level-0 scratch one team of `simple` asks for: all of a, all of b.
-template <class Space>
-std::size_t simple_scratch_bytes(int n, int taps) {
-  using S = ScratchView<float*, Space>;
-  return S::shmem_size(n) + S::shmem_size(taps);
-}
-
 // Level-0 scratch one team of `tiled` asks for: its tile of a plus a halo of taps-1, and b.
 template <class Space>
 std::size_t tiled_scratch_bytes(int tile, int taps) {

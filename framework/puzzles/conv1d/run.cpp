@@ -16,6 +16,15 @@ namespace kpz::conv1d {
 
 namespace {
 
+// The level-0 scratch `simple` needs, for the host's check before the launch: all of a, all of b.
+// (The learner sizes the launch's own request; the race check compares it with what the kernel's
+// views carve.)
+template <class Space>
+std::size_t simple_scratch_bytes(int n, int taps) {
+  using S = ScratchView<float*, Space>;
+  return S::shmem_size(n) + S::shmem_size(taps);
+}
+
 struct Inputs {
   std::vector<float> a, b;
 };

@@ -74,7 +74,9 @@ PuzzleSpec make_spec() {
                     .functions = {"simple"},
                     .checks = {nk(1, 1), nk(5, 9), nk(37, 5), nk(1, 4), nk(33, 3), nk(100, 7), nk(257, 16)},
                     .trace = trace_config(Variant::simple),
-                    .minutes = 30},  // 9 lines; new: a tile staged in team scratch, team_barrier
+                    // 12 lines; new: a team launch and its scratch request, a tile staged in team
+                    // scratch, team_barrier
+                    .minutes = 45},
                    {.name = "block-boundary",
                     .id = int(Variant::block_boundary),
                     .summary = "N = 15, K = 4, tiles of 8 outputs: each team loads a halo",
