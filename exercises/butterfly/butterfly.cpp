@@ -9,9 +9,19 @@ namespace kpz::butterfly::exercise {
 
 template <class Space>
 void pair_swap(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
-  tile_launch(
-      space, launch, "butterfly::pair_swap", in.extent(0), scratch_bytes<Space>(launch.tile),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+  const int n = static_cast<int>(in.extent(0));
+  const int size = launch.tile;  // lanes per tile
+  // A team (CUDA: a block) per tile of `size` consecutive lanes, the last tile cut short by n;
+  // each team holds its tile in level-0 scratch (CUDA: __shared__ memory): the view `lane` below.
+  TeamPolicy<Space> policy(space, 1, 1);
+  // TODO(roughly 3 lines): make policy the launch the comment above describes, with
+  //   launch.team_size members of launch.vector_length lanes per team, and a level-0 request,
+  //   per team, for the bytes `lane` carves.
+  Kokkos::parallel_for(
+      "butterfly::pair_swap", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        const int first = team.league_rank() * size;
+        const Tile tile{
+            .index = team.league_rank(), .first = first, .count = Kokkos::min(size, n - first), .size = size};
         Lanes<Space> lane(team.team_scratch(0), tile.size);  // lane(i): the value lane i holds
         // TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
         //   the tile's count); then the team waits for every slot.
