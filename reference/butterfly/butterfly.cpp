@@ -23,12 +23,10 @@ void pair_swap(const Space& space, const Launch& launch, View<const float*, Spac
         const Tile tile{
             .index = team.league_rank(), .first = first, .count = Kokkos::min(size, n - first), .size = size};
         Lanes<Space> lane(team.team_scratch(0), tile.size);  // lane(i): the value lane i holds
-        // KPZ-TODO(roughly 5 lines): every lane i of the tile holds its input in lane(i) (0 past
-        //   the tile's count); then the team waits for every slot.
+        // Every lane of the tile holds its input (0 past the tile's count); then the team waits.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
                              [&](int i) { lane(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
         team.team_barrier();
-        // KPZ-END
         // KPZ-TODO(roughly 3 lines): each of the tile's tile.count real lanes writes its output
         //   (out, from tile.first on): the value its partner holds, the lane of its pair, whose
         //   index differs from its own in the lowest bit.
