@@ -1,0 +1,50 @@
+// instances exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run instances`
+// (or the tests). Host builds race-check every pass; `kpuzzles trace instances --<variant>`
+// draws the accesses. The solution is in reference/instances/, but try first: the hints are in
+// docs/puzzles/instances.md. Generated from the reference: `kpuzzles reset instances` restores it
+// (your work is kept as a backup).
+#include <array>
+
+#include "instances/instances.hpp"
+
+namespace kpz::instances::exercise {
+
+// Given, as the model for sum_of_squares: a launch on the instance it is handed (CUDA: a kernel
+// launched on a stream, kernel<<<blocks, threads, 0, stream>>>), which returns at once.
+template <class Space>
+void axpy(const Space& instance, float alpha, View<const float*, Space> x, View<const float*, Space> y,
+          View<float*, Space> z) {
+  Kokkos::parallel_for(
+      kAxpyLabel, Kokkos::RangePolicy<Space>(instance, 0, z.extent(0)),
+      KOKKOS_LAMBDA(int i) { z(i) = alpha * x(i) + y(i); });
+}
+
+// `sum` is a const handle (its data stays writable): the race check's build takes a reduction's
+// result View by const reference.
+template <class Space>
+void sum_of_squares(const Space& instance, View<const float*, Space> w, const View<double, Space> sum) {
+  // TODO(roughly 3 lines): sum() becomes the sum of w(i) * w(i), in double, over every i <
+  //   w.extent(0): a reduction named kSumLabel on `instance` whose launch returns before the
+  //   sum is known.
+}
+
+template <class Space>
+void overlap(const Space& space, float alpha, View<const float*, Space> x, View<const float*, Space> y,
+             View<float*, Space> z, View<const float*, Space> w, View<double, Space> sum, HostView<float*> z_host,
+             HostView<double> sum_host) {
+  // The two instances; until they are made, both are `space` itself (its default instance).
+  std::array<Space, 2> parts = {space, space};
+  // TODO(roughly 1 line): make `parts` two instances of `space` that run independently of
+  //   each other, with equal shares of it.
+  const Space& map_space = parts[0];
+  const Space& sum_space = parts[1];
+  axpy(map_space, alpha, x, y, z);
+  sum_of_squares(sum_space, w, sum);
+  // TODO(roughly 4 lines): bring z to z_host and sum to sum_host, each copy on the instance
+  //   that computed it; then make sure both copies are done, waiting for these two instances
+  //   and for nothing else on the device.
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_INSTANCES_INSTANTIATE)
+
+}  // namespace kpz::instances::exercise
