@@ -30,16 +30,18 @@ KOKKOS_INLINE_FUNCTION void load_and_scan(const Member& team, const Values& valu
   hillis_steele(team, cur, next, count);
 }
 
-// One team (CUDA: one block) scans all n pairs; its scratch holds two buffers of n pairs. Then
-// write(team, cur, n) writes out from cur, the inclusive scan (whose last step ended with a
-// barrier, so any member may read any cur(i)).
+// One team scans all n pairs. Then write(team, cur, n) writes out from cur, the inclusive scan
+// (whose last step ended with a barrier, so any member may read any cur(i)).
 template <class Space, class T, class Write>
 void one_team_scan(const Space& space, int team_size, const char* name, View<const T*, Space> values,
                    View<const Flag*, Space> flags, Write write) {
   using Buffer = PairBuffer<Space, T>;
   const int n = static_cast<int>(values.extent(0));
-  const auto policy = TeamPolicy<Space>(space, 1, team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(hillis_steele_scratch_bytes<Space, T>(n)));
+  // One team (CUDA: one block) of team_size members. Its level-0 scratch (CUDA: __shared__
+  // memory) holds two buffers of n pairs: the views cur and next below.
+  TeamPolicy<Space> policy(space, 1, 1);
+  // TODO(roughly 3 lines): make policy the launch the comment above describes: one team of
+  //   team_size members, with a level-0 request, per team, for the bytes cur and next carve.
   Kokkos::parallel_for(
       name, policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer cur(team.team_scratch(0), n), next(team.team_scratch(0), n);
@@ -80,8 +82,11 @@ void work_efficient(const Space& space, int team_size, View<const T*, Space> val
   using Buffer = PairBuffer<Space, T>;
   const int n = static_cast<int>(values.extent(0));
   const int p = next_pow2(n);  // the tree has p leaves; leaves past n hold the identity
-  const auto policy =
-      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(blelloch_scratch_bytes<Space, T>(n)));
+  // One team (CUDA: one block) of team_size members. Its level-0 scratch holds the tree, all p
+  // leaves of it: the view a below.
+  TeamPolicy<Space> policy(space, 1, 1);
+  // TODO(roughly 3 lines): make policy the launch the comment above describes: one team of
+  //   team_size members, with a level-0 request, per team, for the bytes the view a carves.
   Kokkos::parallel_for(
       "segscan::work_efficient", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         Buffer a(team.team_scratch(0), p);
@@ -112,8 +117,12 @@ void multi_team(const Space& space, const Launch& launch, View<const T*, Space> 
   View<T*, Space> agg_values(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::agg_values"), tiles);
   View<Flag*, Space> agg_flags(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "segscan::agg_flags"), tiles);
   View<int*, Space> first_head(Kokkos::view_alloc(space, "segscan::first_head"), tiles);
-  const auto policy = TeamPolicy<Space>(space, tiles, launch.team_size)
-                          .set_scratch_size(0, Kokkos::PerTeam(hillis_steele_scratch_bytes<Space, T>(tile)));
+  // A team (CUDA: a block) per tile, of launch.team_size members. Each team's level-0 scratch
+  // holds two buffers of tile pairs: the views cur and next below.
+  TeamPolicy<Space> policy(space, 1, 1);
+  // TODO(roughly 3 lines): make policy the launch the comment above describes: one team per
+  //   tile, of launch.team_size members, with a level-0 request, per team, for the bytes cur and
+  //   next carve.
   Kokkos::parallel_for(
       "segscan::multi_team::tiles", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         const int t = team.league_rank();

@@ -8,9 +8,15 @@ template <class Space>
 void histogram(const Space& space, int team_size, int num_bins, View<const float*, Space> in, View<float**, Space> out,
                View<int*, Space> counts) {
   const int n = static_cast<int>(in.extent(0));
-  // One team (CUDA: one block) for the whole input; its scratch holds the input and its bins.
-  const auto policy =
-      TeamPolicy<Space>(space, 1, team_size).set_scratch_size(0, Kokkos::PerTeam(histogram_scratch_bytes<Space>(n)));
+  // One team (CUDA: one block) of team_size members for the whole input. Its level-0 scratch
+  // (CUDA: __shared__ memory) holds the input and its bins: the views s_x and s_bin below.
+  TeamPolicy<Space> policy(space, 1, 1);
+  // KPZ-TODO(roughly 3 lines): make policy the launch the comment above describes: one team of
+  //   team_size members, with a level-0 request, per team, for the bytes s_x and s_bin carve.
+  policy = TeamPolicy<Space>(space, 1, team_size)
+               .set_scratch_size(0, Kokkos::PerTeam(ScratchView<float*, Space>::shmem_size(n) +
+                                                    ScratchView<int*, Space>::shmem_size(n)));
+  // KPZ-END
   Kokkos::parallel_for(
       "bin_extract::histogram", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
         ScratchView<float*, Space> s_x(team.team_scratch(0), n);

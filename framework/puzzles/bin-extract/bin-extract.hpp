@@ -76,12 +76,6 @@ int default_tile() {
   return is_gpu_v<Space> ? 2048 : 4096;
 }
 
-// Level-0 scratch of histogram(): the input and its bins, for one team.
-template <class Space>
-std::size_t histogram_scratch_bytes(int n) {
-  return ScratchView<float*, Space>::shmem_size(n) + ScratchView<int*, Space>::shmem_size(n);
-}
-
 // Level-0 scratch of partition(): the tile of input and a histogram of num_bins counters.
 template <class Space>
 std::size_t partition_scratch_bytes(int tile, int num_bins) {

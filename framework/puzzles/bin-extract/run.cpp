@@ -18,6 +18,14 @@ namespace kpz::bin_extract {
 
 namespace {
 
+// The level-0 scratch histogram() needs, for the host's check before the launch: the input and
+// its bins, for one team. (The learner sizes the launch's own request; the race check compares it
+// with what the kernel's views carve.)
+template <class Space>
+std::size_t histogram_scratch_bytes(int n) {
+  return ScratchView<float*, Space>::shmem_size(n) + ScratchView<int*, Space>::shmem_size(n);
+}
+
 bool same_bits(float a, float b) {
   std::uint32_t ua, ub;
   std::memcpy(&ua, &a, sizeof ua);

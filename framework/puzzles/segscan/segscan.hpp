@@ -59,24 +59,6 @@ inline int next_pow2(int n) {
   return p;
 }
 
-// Level-0 scratch of a buffer of n pairs.
-template <class Space, class T>
-std::size_t pair_buffer_bytes(int n) {
-  return ScratchView<SegPair<T>*, Space>::shmem_size(static_cast<std::size_t>(n));
-}
-
-// Hillis-Steele (simple, exclusive, multi-team): two buffers of n pairs (double buffering).
-template <class Space, class T>
-std::size_t hillis_steele_scratch_bytes(int n) {
-  return 2 * pair_buffer_bytes<Space, T>(n);
-}
-
-// Blelloch (work-efficient): one buffer of n rounded up to a power of two.
-template <class Space, class T>
-std::size_t blelloch_scratch_bytes(int n) {
-  return pair_buffer_bytes<Space, T>(next_pow2(n));
-}
-
 // Elements per team of the multi-team scan: 1024 (8 KiB per buffer of float pairs).
 template <class Space>
 int default_tile() {
@@ -153,8 +135,9 @@ template <class Space, class T>
 std::size_t vector_scan_scratch_bytes(int tile, int lanes, int row) {
   const int rows = (tile + row - 1) / row;
   const int slots = rows * lanes;
-  return 2 * pair_buffer_bytes<Space, T>(rows) + ScratchView<int*, Space>::shmem_size(rows) +
-         ScratchView<T*, Space>::shmem_size(rows) + 2 * pair_buffer_bytes<Space, T>(slots) +
+  using Pairs = PairBuffer<Space, T>;
+  return 2 * Pairs::shmem_size(rows) + ScratchView<int*, Space>::shmem_size(rows) +
+         ScratchView<T*, Space>::shmem_size(rows) + 2 * Pairs::shmem_size(slots) +
          ScratchView<int*, Space>::shmem_size(slots) + ScratchView<T*, Space>::shmem_size(slots);
 }
 

@@ -126,6 +126,23 @@ LaunchShape segscan_shape(const Space& space, const RunRequest& req, Kind kind) 
   return shape;
 }
 
+// The level-0 scratch a team of the Hillis-Steele and Blelloch kernels needs, for the host's
+// checks before a launch (the runners, the benchmark). The kernels' own requests are the
+// learner's (reference/segscan/segscan.cpp), so these stay out of segscan.hpp, which the exercise
+// includes; the race check compares each request with what the kernel's views carve.
+//
+// Hillis-Steele (simple, exclusive, multi-team): two buffers of n pairs (double buffering).
+template <class Space, class T>
+std::size_t hillis_steele_scratch_bytes(int n) {
+  return 2 * PairBuffer<Space, T>::shmem_size(static_cast<std::size_t>(n));
+}
+
+// Blelloch (work-efficient): one buffer of n pairs rounded up to a power of two.
+template <class Space, class T>
+std::size_t blelloch_scratch_bytes(int n) {
+  return PairBuffer<Space, T>::shmem_size(static_cast<std::size_t>(next_pow2(n)));
+}
+
 // Calls run(space, value) on req.space, with value an int (--int 1) or a float: its type is the
 // type of the values the run scans or reduces.
 template <class Run>
