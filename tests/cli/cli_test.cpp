@@ -271,8 +271,9 @@ TEST(CliLearner, HintsComeOneTierPerCallAndAreRemembered) {
   const Result h1 = with_state(state, "hint conv1d --variant simple");
   EXPECT_EQ(h1.code, 0) << h1.err;
   EXPECT_NE(h1.out.find("hint 1 of 3: a nudge"), std::string::npos) << h1.out;
-  EXPECT_NE(h1.out.find("TODO 1: stage `a` and `b`"), std::string::npos) << h1.out;
-  EXPECT_EQ(h1.out.find("TODO 3"), std::string::npos) << "only the TODOs of simple";
+  EXPECT_NE(h1.out.find("TODO 1: the launch and its scratch request"), std::string::npos) << h1.out;
+  EXPECT_NE(h1.out.find("TODO 2: stage `a` and `b`"), std::string::npos) << h1.out;
+  EXPECT_EQ(h1.out.find("TODO 4"), std::string::npos) << "only the TODOs of simple";
   EXPECT_NE(with_state(state, "hint conv1d --variant simple").out.find("hint 2 of 3: the concept"), std::string::npos);
   const Result h3 = with_state(state, "hint conv1d --variant simple --json");
   EXPECT_NE(h3.out.find("\"tier\":3"), std::string::npos) << h3.out;

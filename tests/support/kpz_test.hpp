@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "kpz/launch_shape.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
+#include "shell.hpp"
 
 namespace kpz::test {
 
@@ -34,6 +36,10 @@ inline RunReport run_case(const std::string& puzzle, const std::string& space, c
   if (!spec) throw std::logic_error("puzzle not registered: " + puzzle);
   const VariantSpec* variant = find_variant(*spec, c.variant);
   if (!variant) throw std::logic_error("no variant " + c.variant);
+  // Code the race check stops is not run (shell.hpp: race_findings); the exception ends the
+  // test as a failure, with the findings, and the binary goes on with the next test.
+  if (const std::string& race = race_findings(c.variant, impl_under_test() == Impl::reference); !race.empty())
+    throw std::runtime_error("the race check found a bug in --" + c.variant + ", so the case was not run:" + race);
   RunRequest req;
   req.variant = variant;
   req.impl = impl_under_test();

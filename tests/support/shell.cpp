@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <vector>
+
+#include "kpz/json.hpp"
 
 namespace kpz::test {
 
@@ -56,6 +59,41 @@ int count_lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';
   return n;
+}
+
+namespace {
+std::string& race_check_verifier() {
+  static std::string verifier;
+  return verifier;
+}
+}  // namespace
+
+void set_race_check_verifier(const std::string& verifier) {
+  race_check_verifier() = verifier;
+}
+
+const std::string& race_findings(const std::string& variant, bool reference) {
+  static std::map<std::string, std::string> cache;
+  const std::string key = variant + (reference ? " --reference" : "");
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string findings;
+  if (const std::string& verifier = race_check_verifier(); !verifier.empty()) {
+    const ShellResult r = shell(verifier + " " + key + " 2>/dev/null");
+    // The verdict is the verifier's last line, one JSON object.
+    std::string last = r.out;
+    while (!last.empty() && last.back() == '\n') last.pop_back();
+    last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
+    Json verdict;
+    try {
+      verdict = Json::parse(last);
+    } catch (const std::exception&) {
+      findings = "\n  the race check gave no verdict (exit " + std::to_string(r.code) + "): " + last.substr(0, 200);
+    }
+    if (verdict.is_object() && verdict["judged"].is_bool() && verdict["judged"].as_bool())
+      for (const auto& f : verdict["findings"].items())
+        findings += "\n  " + f["kind"].as_string() + ": " + f["headline"].as_string();
+  }
+  return cache.emplace(key, findings).first->second;
 }
 
 }  // namespace kpz::test

@@ -23,4 +23,15 @@ void expect_output(const ShellResult& r, int code, std::initializer_list<std::st
 // Lines in s (newlines counted): the CLI's errors are one line each.
 int count_lines(const std::string& s);
 
+// The race check of a puzzle's test binary: its verifier (kpz-verify-<puzzle>), set once by the
+// generated tests (support/variant_checks_test.cpp); empty in a build without it.
+void set_race_check_verifier(const std::string& verifier);
+
+// The race check's findings for `variant` of the reference or the exercise, one per line, from
+// the verifier, once per binary (empty: clean, not traceable, or no race check in this build).
+// As `kpuzzles run` and `check` do, tests do not run code the race check stops: a scratch request
+// too small hands a kernel a null pointer on a host backend, and the binary would die at the
+// first such case instead of failing it.
+const std::string& race_findings(const std::string& variant, bool reference);
+
 }  // namespace kpz::test
