@@ -78,7 +78,7 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
 template <class Space>
 void bug_in_place(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
   tile_launch(
-      space, launch, "butterfly::bug_in_place", in.extent(0), scratch_bytes<Space>(launch.tile),
+      space, launch, "butterfly::bug_in_place", in.extent(0), Lanes<Space>::shmem_size(launch.tile),
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
         const int group = launch.group;                      // lanes per group: a power of two dividing the tile
         Lanes<Space> lane(team.team_scratch(0), tile.size);  // lane(i): the value lane i holds
