@@ -90,6 +90,10 @@ PuzzleSpec make_spec() {
       .run = KPZ_ON_REQUEST_SPACE(run_on),
       // `kpuzzles run`'s peak: in, out and their host copies as floats, about 16 bytes per element.
       .bytes_needed = [](const VariantSpec&, const Params& p) { return 16.0 * static_cast<double>(p.get("size")); },
+      // Where the puzzle sits in the course (lower comes first in `list` and `watch`; `kpuzzles list
+      // --json` shows the others'), and its variants from easiest to hardest.
+      .course_position = 100,
+      .learning_order = {"tiled"},
   };
 }
 
