@@ -31,15 +31,19 @@ struct Case {
   bool keep_arrays = true;  // false: the report keeps no arrays (large cases)
 };
 
+// Code the race check stops is not run (shell.hpp: race_findings): this throws, which ends the
+// test as a failure with the findings, and the binary goes on with the next test.
+inline void require_not_stopped_by_race_check(const std::string& variant) {
+  if (const std::string& race = race_findings(variant, impl_under_test() == Impl::reference); !race.empty())
+    throw std::runtime_error("the race check found a bug in --" + variant + ", so the case was not run:" + race);
+}
+
 inline RunReport run_case(const std::string& puzzle, const std::string& space, const Case& c) {
   const PuzzleSpec* spec = Registry::instance().find(puzzle);
   if (!spec) throw std::logic_error("puzzle not registered: " + puzzle);
   const VariantSpec* variant = find_variant(*spec, c.variant);
   if (!variant) throw std::logic_error("no variant " + c.variant);
-  // Code the race check stops is not run (shell.hpp: race_findings); the exception ends the
-  // test as a failure, with the findings, and the binary goes on with the next test.
-  if (const std::string& race = race_findings(c.variant, impl_under_test() == Impl::reference); !race.empty())
-    throw std::runtime_error("the race check found a bug in --" + c.variant + ", so the case was not run:" + race);
+  require_not_stopped_by_race_check(c.variant);
   RunRequest req;
   req.variant = variant;
   req.impl = impl_under_test();

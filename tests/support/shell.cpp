@@ -83,15 +83,22 @@ const std::string& race_findings(const std::string& variant, bool reference) {
     std::string last = r.out;
     while (!last.empty() && last.back() == '\n') last.pop_back();
     last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
-    Json verdict;
+    // kpuzzles' rule (framework/cli/race_check.hpp, RaceCheck::blocking): a crash of the traced
+    // run, or any finding but a wrong result alone, stops the run (a wrong result is shown better
+    // by the run's own report); a verifier that gives no verdict stops nothing.
+    bool stops = r.code >= 128;
+    if (stops) findings = "\n  crash: the traced run died (exit " + std::to_string(r.code) + ")";
     try {
-      verdict = Json::parse(last);
+      const Json verdict = Json::parse(last);
+      if (verdict.is_object() && verdict["judged"].is_bool() && verdict["judged"].as_bool())
+        for (const auto& f : verdict["findings"].items()) {
+          stops = stops || f["kind"].as_string() != "wrong-result";
+          findings += "\n  " + f["kind"].as_string() + ": " + f["headline"].as_string();
+        }
     } catch (const std::exception&) {
-      findings = "\n  the race check gave no verdict (exit " + std::to_string(r.code) + "): " + last.substr(0, 200);
+      // no verdict: nothing stops the run, as in kpuzzles
     }
-    if (verdict.is_object() && verdict["judged"].is_bool() && verdict["judged"].as_bool())
-      for (const auto& f : verdict["findings"].items())
-        findings += "\n  " + f["kind"].as_string() + ": " + f["headline"].as_string();
+    if (!stops) findings.clear();
   }
   return cache.emplace(key, findings).first->second;
 }

@@ -28,7 +28,8 @@ int count_lines(const std::string& s);
 void set_race_check_verifier(const std::string& verifier);
 
 // The race check's findings for `variant` of the reference or the exercise, one per line, from
-// the verifier, once per binary (empty: clean, not traceable, or no race check in this build).
+// the verifier, once per binary, when they stop a run by kpuzzles' rule (a crash, or any finding
+// but a wrong result alone); empty otherwise, and in a build without the race check.
 // As `kpuzzles run` and `check` do, tests do not run code the race check stops: a scratch request
 // too small hands a kernel a null pointer on a host backend, and the binary would die at the
 // first such case instead of failing it.

@@ -42,15 +42,6 @@ const kpz::PuzzleSpec& puzzle_under_test() {
 // The race check of this binary (shell.hpp: race_findings), before any test runs.
 const bool kRaceCheckSet = (kpz::test::set_race_check_verifier(KPZ_TEST_VERIFIER), true);
 
-// Fails the test, without running the case, when the race check stopped the variant.
-#define KPZ_SKIP_CASES_THE_RACE_CHECK_STOPS(variant)                                                                \
-  if (const std::string& race =                                                                                     \
-          kpz::test::race_findings(variant, kpz::test::impl_under_test() == kpz::Impl::reference);                  \
-      !race.empty())                                                                                                \
-  FAIL() << "the race check found a bug in --" << (variant)                                                         \
-         << ", so its cases were not run (as kpuzzles check):" << race << "\n  (kpuzzles trace " << KPZ_TEST_PUZZLE \
-         << " --" << (variant) << " draws it)"
-
 // Evaluated by GoogleTest when it starts, after the puzzles registered themselves.
 std::vector<VariantCheck> all_checks() {
   std::vector<VariantCheck> cases;
@@ -87,7 +78,7 @@ class VariantChecks : public ::testing::TestWithParam<VariantCheck> {};
 TEST_P(VariantChecks, PassWithThreeSeeds) {
   const kpz::PuzzleSpec& spec = puzzle_under_test();
   const kpz::VariantSpec& variant = *kpz::find_variant(spec, GetParam().variant);
-  KPZ_SKIP_CASES_THE_RACE_CHECK_STOPS(variant.name);
+  kpz::test::require_not_stopped_by_race_check(variant.name);
   const kpz::CheckCase* check = GetParam().check < 0 ? nullptr : &variant.checks[GetParam().check];
   const std::string args = "--" + variant.name + (check ? " " + kpz::check_flags(*check) : "");
   // 2026: the seed `kpuzzles check` and `run` use; the others draw other inputs where the case
@@ -114,7 +105,7 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TeamSweep);
 TEST_P(TeamSweep, EveryTeamSize) {
   const kpz::PuzzleSpec& spec = puzzle_under_test();
   const kpz::VariantSpec& variant = *kpz::find_variant(spec, GetParam().variant);
-  KPZ_SKIP_CASES_THE_RACE_CHECK_STOPS(variant.name);
+  kpz::test::require_not_stopped_by_race_check(variant.name);
   const kpz::CheckCase& sweep = variant.team_sweep[GetParam().check];
   const std::string args = "--" + variant.name + " " + kpz::check_flags(sweep);
   int ran = 0;
@@ -150,7 +141,7 @@ class Seeds : public ::testing::TestWithParam<VariantCheck> {};
 TEST_P(Seeds, ChangeTheInputsOfSomeCheck) {
   const kpz::PuzzleSpec& spec = puzzle_under_test();
   const kpz::VariantSpec& variant = *kpz::find_variant(spec, GetParam().variant);
-  KPZ_SKIP_CASES_THE_RACE_CHECK_STOPS(variant.name);
+  kpz::test::require_not_stopped_by_race_check(variant.name);
   for (const kpz::CheckCase& check : variant.checks) {
     kpz::RunRequest req = kpz::check_request(spec, variant, &check, kpz::test::impl_under_test(), GetParam().space);
     req.seed = 1;
