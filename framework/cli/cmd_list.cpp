@@ -14,6 +14,14 @@
 
 namespace kpz::cli {
 
+namespace {
+#if defined(KPZ_TRACE)
+constexpr bool kTraceBuild = true;  // the traced run finds a bad request or index itself, and does not crash
+#else
+constexpr bool kTraceBuild = false;
+#endif
+}  // namespace
+
 // Every exercise (puzzle variant) in course order with its status: solved (your code passes
 // the defaults and the variant's extra cases), pending (changed, not passing yet), not
 // attempted (still the skeleton), cannot run on this backend, or bug hunt (passes by luck
@@ -28,9 +36,16 @@ int cmd_list(const std::vector<std::string>& args) {
   announce_stale_binary();
   for (const auto& e : exercises) {
     // The learner's code runs here too: an endless loop must not hang `list` (nor `watch`,
-    // which starts with it).
-    const TimeLimit watchdog(kDefaultTimeLimit, e.label());
-    results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false, RaceOrder::after_pass));
+    // which starts with it), and a crash must not end it. The race check runs first, as in
+    // `check`: a scratch request too small or an index past a View's end never runs. Without a
+    // race check for the puzzle (a GPU build, a verifier not built) such code would run and may
+    // crash (on a GPU it also breaks every later kernel of the process): it runs alone there.
+    if (kTraceBuild || race_check_runs_first(*e.puzzle, *e.variant)) {
+      const TimeLimit watchdog(kDefaultTimeLimit, e.label());
+      results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false, RaceOrder::first));
+    } else {
+      results.push_back(check_exercise_in_child(*e.puzzle, *e.variant, kDefaultTimeLimit));
+    }
     passes.emplace_back(e, results.back().proven_pass());
   }
   record_passes(passes);
@@ -60,6 +75,8 @@ int cmd_list(const std::vector<std::string>& args) {
       j.set("status", to_string(status[i])).set("bug_hunt", e.variant->bug_hunt);
       if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty())
         j.set("reason", f->usage_error);
+      else if (f && !f->crash.empty())
+        j.set("crashed", f->crash);
       j.set("solved_before", state.solved(e.puzzle->name, e.variant->name)).set("passes_now", results[i].pass);
       // The race check: "clean", "bug", "not-judged" (why: race_check_reason), "unavailable".
       j.set("race_check", to_string(results[i].race.state));
@@ -108,11 +125,13 @@ int cmd_list(const std::vector<std::string>& args) {
     std::string tail = e.variant->summary;
     if (const CaseResult* f = results[i].first_failure(); f && !f->usage_error.empty())
       tail = f->usage_error;
+    else if (f && !f->crash.empty())
+      tail = f->crash + " (kpuzzles run " + e.puzzle->name + " --" + e.variant->name + " says more)";
     else if (status[i] == Status::solved && !results[i].pass)
       tail = "solved before; your code as built now does not pass (reset or changed since)";
-    else if (results[i].race.state == RaceCheck::State::bug)
-      tail = "passes its cases, but the race check finds a bug: kpuzzles check " + e.puzzle->name + " --variant " +
-             e.variant->name;
+    else if (results[i].race.state == RaceCheck::State::bug && status[i] != Status::not_attempted)
+      tail = std::string(results[i].cases.empty() || results[i].first_failure() ? "" : "passes its cases, but ") +
+             "the race check finds a bug: kpuzzles check " + e.puzzle->name + " --variant " + e.variant->name;
     else if (results[i].pass && results[i].race.state == RaceCheck::State::not_judged)
       tail = "not race-checked: " + results[i].race.reason;
     const int room = width - static_cast<int>(std::string(head).size()) - 15;

@@ -55,7 +55,9 @@ const char* likely_causes(int sig) {
     case SIGABRT:
       return "  likely causes: memory written past the end of an allocation, found later by the allocator's checks "
              "(a loop past its tile or past n: the message above may say malloc() or free()); Kokkos::abort or an "
-             "exception escaping a kernel (its message is above).\n";
+             "exception escaping a kernel (its message is above). On a GPU, \"an illegal memory access\" above has "
+             "a segmentation fault's causes: an index past a View's end, or a scratch request (set_scratch_size / "
+             "PerTeam) smaller than the scratch views the kernel carves (Kokkos then hands out a null pointer).\n";
     case SIGFPE:
       return "  likely causes: an integer division or modulo by zero (a tile, a team size or a count that is 0).\n";
     case SIGILL:

@@ -1,7 +1,10 @@
 #include "exercises.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <utility>
 
@@ -12,8 +15,11 @@
 #include "kpz/params.hpp"
 #include "kpz/report.hpp"
 #include "kpz/space_names.hpp"
+#include "paths.hpp"
+#include "process.hpp"
 #include "puzzle_modules.hpp"
 #include "skeleton.hpp"
+#include "text.hpp"
 
 #if defined(KPZ_TRACE)
 #include "kpz/trace/puzzle.hpp"
@@ -115,6 +121,17 @@ ExerciseResult check_traced(const PuzzleSpec& puzzle, const VariantSpec& variant
 }  // namespace
 #endif
 
+namespace {
+
+// KPZ_CRASH_EXERCISE=<puzzle>/<variant>: that exercise's run crashes (SIGSEGV), as a learner's
+// code past its scratch may; the tests of `list` plant a crash with it.
+void crash_if_asked(const std::string& id) {
+  const char* planted = std::getenv("KPZ_CRASH_EXERCISE");
+  if (planted && id == planted) std::raise(SIGSEGV);
+}
+
+}  // namespace
+
 ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl, const std::string& space,
                               bool keep_arrays, RaceOrder order) {
 #if defined(KPZ_TRACE)
@@ -123,16 +140,14 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
 #endif
   ExerciseResult result;
   // The race check first: a bug it finds (an index past a View's end, a scratch request too
-  // small) may crash the real run, and its verdict does not depend on thread timing. `list`
-  // checks every exercise and asks only of those whose cases pass.
+  // small) may crash the real run, and its verdict does not depend on thread timing.
   const auto judge = [&] {
     result.race = race_check(puzzle, variant, impl);
     return !result.race.blocking();
   };
   if (order == RaceOrder::first && !judge()) return result;
   if (order == RaceOrder::skip) result.race.reason = "skipped (--no-race-check): nothing is recorded as solved";
-  const bool judged = order == RaceOrder::first ? result.race.state == RaceCheck::State::clean
-                                                : verifier_file(puzzle.name) != "" && variant.trace.traceable;
+  const bool judged = order == RaceOrder::first && result.race.state == RaceCheck::State::clean;
   result.untraced_bug_hunt = variant.bug_hunt && impl == Impl::exercise && !judged;
   // The defaults first (no CheckCase), then the variant's checks; a pass nobody traced must
   // hold over several seeds, not one lucky run.
@@ -158,6 +173,7 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
         const CrashContext crash(
             puzzle.name + " " + c.args + " (" + std::string(to_string(impl)) + ", " + c.request.space + ")",
             crash_next_step(puzzle.name, c.args, impl));
+        crash_if_asked(puzzle.name + "/" + variant.name);
         c.report = puzzle.run(c.request);
       } catch (const UsageError& e) {
         c.usage_error = e.what();
@@ -171,14 +187,46 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
     }
     if (round == 0 || !result.pass) result.cases = std::move(cases);
   }
-  if (order == RaceOrder::after_pass && result.pass) {
-    judge();
-    result.untraced_bug_hunt =
-        variant.bug_hunt && impl == Impl::exercise && result.race.state != RaceCheck::State::clean;
-  }
   // Right on this backend but not in the traced run (teams of four, both distributions): a bug
   // that this machine's team size hides.
   if (result.pass && result.race.state == RaceCheck::State::bug) result.pass = false;
+  return result;
+}
+
+ExerciseResult check_exercise_in_child(const PuzzleSpec& puzzle, const VariantSpec& variant, double time_limit) {
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", time_limit);
+  const std::vector<std::string> argv{learner_paths().self, "check",  puzzle.name,    "--variant",
+                                      variant.name,         "--json", "--time-limit", limit};
+  // The child enforces the limit; the margin covers its start (a GPU's context, the module).
+  const ProcessResult r = run_process(argv, {}, time_limit > 0 ? time_limit + 60 : 0);
+  ExerciseResult result;
+  Json j;
+  if ((r.exit_code == 0 || r.exit_code == 1) && last_json_line(r.output, j) && j["exercises"].size() == 1) {
+    const Json& x = j["exercises"].items().front();
+    result.pass = x["pass"].as_bool();
+    result.untraced_bug_hunt = x["untraced_bug_hunt"].as_bool();
+    const Json& race = x["race_check"];
+    for (auto s : {RaceCheck::State::clean, RaceCheck::State::bug, RaceCheck::State::not_judged})
+      if (race["state"].as_string() == to_string(s)) result.race.state = s;
+    result.race.reason = race["reason"].as_string();
+    result.race.findings = findings_from_json(race["findings"]);
+    for (const Json& c : x["cases"].items()) {
+      CaseResult& mine = result.cases.emplace_back();
+      mine.args = c["args"].as_string();
+      mine.usage_error = c["usage_error"].as_string();
+      mine.report.pass = c["pass"].as_bool();
+    }
+    return result;
+  }
+  // A crash, a hang or a child that could not start: one failed case that says which.
+  CaseResult& failed = result.cases.emplace_back();
+  failed.args = "--" + variant.name;
+  const std::size_t at = r.output.find(kCrashPrefix);
+  failed.crash = at != std::string::npos ? r.output.substr(at, r.output.find('\n', at) - at)
+                 : r.timed_out           ? "did not finish within the time limit"
+                                         : "`kpuzzles check` ended with " +
+                                     (r.signal ? describe_signal(r.signal) : "exit " + std::to_string(r.exit_code));
   return result;
 }
 

@@ -49,6 +49,7 @@ struct CaseResult {
   RunRequest request;
   RunReport report;
   std::string usage_error;  // the case could not run here (UsageError): its message
+  std::string crash;        // the run crashed (check_exercise_in_child): the crash report's first line
 };
 
 struct ExerciseResult {
@@ -78,14 +79,19 @@ using kpz::check_flags;  // kpz/params.hpp
 // build (KPZ_TRACE) instead traces the variant's small trace configuration (one case, "trace
 // --<variant>"): it passes when the result is right, race-free and within budget; a variant
 // without a trace configuration cannot run there.
-// `order`: the race check before the cases (what check, run and watch do), or only once they
-// pass (`list`, which checks every exercise), or not at all.
+// `order`: the race check before the cases (what check, run, list and watch do), or not at all.
 // `skip`: the cases alone, once (`check --no-race-check`: what a run without the race check would
 // say; never recorded as solved).
-enum class RaceOrder { first, after_pass, skip };
+enum class RaceOrder { first, skip };
 ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl,
                               const std::string& space = "", bool keep_arrays = true,
                               RaceOrder order = RaceOrder::first);
+
+// check_exercise for the learner's code, in a child `kpuzzles check <puzzle> --variant <name>
+// --json`: a crash ends the child, not this process. For builds whose race check cannot stop a
+// bad scratch request or index before it runs (GPU builds: there a crash also poisons the device
+// for every later kernel of the process).
+ExerciseResult check_exercise_in_child(const PuzzleSpec& puzzle, const VariantSpec& variant, double time_limit);
 
 // {"puzzle","variant","pass","cases":[{"args","pass","usage_error"?, report...}]}
 Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, const ExerciseResult& r);

@@ -85,6 +85,12 @@ std::string verifier_file(const std::string& puzzle) {
   return dir + "/kpz-verify-" + puzzle;
 }
 
+bool race_check_runs_first(const PuzzleSpec& puzzle, const VariantSpec& variant) {
+  const std::string file = verifier_file(puzzle.name);
+  std::error_code ec;
+  return !file.empty() && variant.trace.traceable && std::filesystem::exists(file, ec);
+}
+
 RaceCheck race_check(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl) {
   RaceCheck c;
   if (learner_paths().verify_dir.empty()) {

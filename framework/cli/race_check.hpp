@@ -49,6 +49,10 @@ std::string race_check_caveat(const Json& race);
 
 // The verifier program of a puzzle ("" when this build has none for it).
 std::string verifier_file(const std::string& puzzle);
+// Whether race_check can judge `variant` here (its verifier is built and the variant is
+// traceable): then a scratch request too small or an index past a View's end is found before
+// the code runs, and cannot crash the run.
+bool race_check_runs_first(const PuzzleSpec& puzzle, const VariantSpec& variant);
 
 // What `kpuzzles trace` runs in a host build: the verifier's whole report (diagram, races,
 // budget) of one variant. Does not return.

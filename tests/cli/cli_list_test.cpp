@@ -1,0 +1,61 @@
+// `kpuzzles list` where no race check can stop an exercise before it runs (a GPU build, or the
+// verifiers not built): each exercise runs in its own `kpuzzles check`, so the one that crashes
+// (on a GPU a scratch request too small also breaks every later kernel of the process) is
+// marked, and the others keep their statuses.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <string>
+
+#include "shell.hpp"
+
+namespace {
+
+using Result = kpz::test::ShellResult;
+
+Result list_json(const std::string& env) {
+  return kpz::test::shell("env " + env + " timeout 300 " + std::string(KPZ_KPUZZLES) + " list --json");
+}
+
+// puzzle/variant -> status, from list --json.
+std::map<std::string, std::string> statuses(const std::string& json) {
+  std::map<std::string, std::string> out;
+  const std::regex entry(R"re("puzzle":"([^"]+)","variant":"([^"]+)".*?"status":"([^"]+)")re");
+  for (auto it = std::sregex_iterator(json.begin(), json.end(), entry); it != std::sregex_iterator(); ++it)
+    out[(*it)[1].str() + "/" + (*it)[2].str()] = (*it)[3].str();
+  return out;
+}
+
+TEST(CliList, WithoutARaceCheckEachExerciseRunsAloneAndACrashIsMarked) {
+  const std::string dir = testing::TempDir() + "kpz_cli_list";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/no-verifiers");
+  const std::string state = " KPZ_STATE_FILE=" + dir + "/state.json";
+  const Result usual = list_json(state);
+  ASSERT_EQ(usual.code, 0) << usual.err;
+  const std::map<std::string, std::string> expected = statuses(usual.out);
+  ASSERT_GT(expected.size(), 8u) << usual.out;
+
+  // Planted: the first exercise crashes (a skeleton whose scratch request is still missing may
+  // crash for real without the race check, as butterfly --pair-swap's does).
+  const std::string crashed = expected.begin()->first;
+  const Result alone = list_json("KPZ_VERIFY_DIR=" + dir + "/no-verifiers KPZ_CRASH_EXERCISE=" + crashed + state);
+  ASSERT_EQ(alone.code, 0) << alone.err;
+  std::map<std::string, std::string> got = statuses(alone.out);
+  // A bug hunt's skeleton passes by luck where nothing traces it: "bug hunt" instead of the race
+  // check's "not attempted".
+  for (auto& [id, status] : got)
+    if (status == "bug hunt" && expected.at(id) == "not attempted") status = "not attempted";
+  EXPECT_EQ(got, expected) << alone.out;
+  const std::string puzzle = crashed.substr(0, crashed.find('/'));
+  const std::string variant = crashed.substr(crashed.find('/') + 1);
+  EXPECT_NE(alone.out.find(R"("crashed":"kpuzzles: CRASHED: )" + puzzle + " --" + variant + " (exercise, "),
+            std::string::npos)
+      << alone.out;
+  // The children had no race check either.
+  EXPECT_EQ(alone.out.find(R"("race_check":"bug")"), std::string::npos) << alone.out;
+}
+
+}  // namespace
