@@ -39,10 +39,13 @@ int cmd_list(const std::vector<std::string>& args) {
     // which starts with it), and a crash must not end it. The race check runs first, as in
     // `check`: a scratch request too small or an index past a View's end never runs. Without a
     // race check for the puzzle (a GPU build, a verifier not built) such code would run and may
-    // crash (on a GPU it also breaks every later kernel of the process): it runs alone there.
+    // crash (on a GPU it also breaks every later kernel of the process): it runs alone there, and
+    // a skeleton not at all (it fails by design; a bug hunt's runs, it is the exercise).
     if (kTraceBuild || race_check_runs_first(*e.puzzle, *e.variant)) {
       const TimeLimit watchdog(kDefaultTimeLimit, e.label());
       results.push_back(check_exercise(*e.puzzle, *e.variant, Impl::exercise, "", false, RaceOrder::first));
+    } else if (!e.variant->bug_hunt && exercise_untouched(paths, e.puzzle->name, e.variant->main_function())) {
+      results.emplace_back();
     } else {
       results.push_back(check_exercise_in_child(*e.puzzle, *e.variant, kDefaultTimeLimit));
     }
