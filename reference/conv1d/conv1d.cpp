@@ -191,23 +191,31 @@ void vector_lanes(const Space& space, const Launch& launch, View<const float*, S
 }
 
 // Bug hunt: in the exercise, this function has a bug that passes on Serial by luck (on OpenMP it
-// passes or fails from run to run). It is `tiled`, with the staging and the compute written out
-// by the framework (conv1d/tiled_launch.hpp). Build the trace preset and run
+// passes or fails from run to run). It keeps only b in scratch (every output of the team reuses
+// all of it) and reads a straight from global memory. Build the trace preset and run
 // `kpuzzles trace conv1d --bug-missing-barrier`: the diagram and the race report show what goes
 // wrong; fix it.
 template <class Space>
 void bug_missing_barrier(const Space& space, const Launch& launch, View<const float*, Space> a,
                          View<const float*, Space> b, View<float*, Space> out) {
-  tiled_launch(
-      space, launch, "conv1d::bug_missing_barrier", static_cast<int>(a.extent(0)),
-      effective_taps(a.extent(0), b.extent(0)),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, const TileScratch<Space>& s_a, const TileScratch<Space>& s_b,
-                    int first) {
-        stage_tile<Space>(team, a, b, s_a, s_b, first);  // the tile and its halo into s_a, b into s_b
+  using Scratch = ScratchView<float*, Space>;
+  const int n = static_cast<int>(a.extent(0));
+  const int taps = effective_taps(a.extent(0), b.extent(0));
+  tile_launch(
+      space, launch, "conv1d::bug_missing_barrier", n, Scratch::shmem_size(taps),
+      KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
+        const Scratch s_b(team.team_scratch(0), taps);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, taps), [&](int j) { s_b(j) = b(j); });
         // KPZ-BUG(the skeleton has no barrier here)
         team.team_barrier();
         // KPZ-END
-        convolve_tile<Space>(team, s_a, s_b, out, first);  // out(first + i) from s_a and s_b
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count), [&](int i) {
+          const int o = tile.first + i;
+          const int last = Kokkos::min(taps, n - o);
+          float sum = 0.0f;
+          for (int j = 0; j < last; ++j) sum += a(o + j) * s_b(j);
+          out(o) = sum;
+        });
       });
 }
 

@@ -214,7 +214,7 @@ TEST(Cli, TraceRunsTheRaceCheckOrNeedsTheTraceBuild) {
   EXPECT_NE(ref.out.find("conv1d --simple (reference): race-free"), std::string::npos) << ref.out;
   const Result hunt = kpuzzles("trace conv1d --bug-missing-barrier");
   EXPECT_EQ(hunt.code, 1) << hunt.out << hunt.err;
-  EXPECT_NE(hunt.out.find("RACE on scratch s_a"), std::string::npos) << hunt.out;
+  EXPECT_NE(hunt.out.find("RACE on scratch s_b"), std::string::npos) << hunt.out;
   expect_usage_error("trace conv1d --simple --size 9", "needs the trace build");
   expect_usage_error("trace conv1d --simple --team-size 3", "needs the trace build");
   expect_usage_error("trace conv1d --simple --no-svg", "needs the trace build");

@@ -35,11 +35,10 @@ inline KernelNeeds vector_needs() {
 
 }  // namespace kpz::conv1d
 
-// The launch `tiled` and its bug hunt share (reference/conv1d/conv1d.cpp and its skeleton): team t
-// computes out[t * tile, (t + 1) * tile) from its tile of a and a halo of taps - 1 elements in s_a
-// and from b in s_b, both in team scratch. The staging and the compute of the bug hunt are here
-// too, written once for it and for the test suite's planted bug
-// (tests/trace/planted_conv1d_test.cpp): the lesson of `tiled` itself stays in `tiled`.
+// The launch of `tiled` (reference/conv1d/conv1d.cpp and its skeleton): team t computes
+// out[t * tile, (t + 1) * tile) from its tile of a and a halo of taps - 1 elements in s_a and from
+// b in s_b, both in team scratch. Only the launch and the scratch views: what fills and reads them
+// is the lesson, and stays in `tiled`.
 namespace kpz::conv1d {
 
 template <class Space>
@@ -57,35 +56,6 @@ void tiled_launch(const Space& space, const Launch& launch, const char* name, in
         const TileScratch<Space> s_b(team.team_scratch(0), taps);
         body(team, s_a, s_b, tile.first);
       });
-}
-
-// s_a(i) = a(first + i) for every i of s_a (0 from a's end on), s_b(j) = b(j) for every j of s_b.
-// No barrier: the caller waits before reading them.
-template <class Space>
-KOKKOS_INLINE_FUNCTION void stage_tile(const TeamMember<Space>& team, const View<const float*, Space>& a,
-                                       const View<const float*, Space>& b, const TileScratch<Space>& s_a,
-                                       const TileScratch<Space>& s_b, int first) {
-  const int n = static_cast<int>(a.extent(0));
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(s_a.extent(0))), [&](int i) {
-    const int g = first + i;
-    s_a(i) = g < n ? a(g) : 0.0f;
-  });
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(s_b.extent(0))), [&](int j) { s_b(j) = b(j); });
-}
-
-// out(first + i) = sum over the taps j of s_a(i + j) * s_b(j), for this team's outputs (fewer
-// than the tile in the last team).
-template <class Space>
-KOKKOS_INLINE_FUNCTION void convolve_tile(const TeamMember<Space>& team, const TileScratch<Space>& s_a,
-                                          const TileScratch<Space>& s_b, const View<float*, Space>& out, int first) {
-  const int taps = static_cast<int>(s_b.extent(0));
-  const int tile = static_cast<int>(s_a.extent(0)) - taps + 1;
-  const int count = Kokkos::min(tile, static_cast<int>(out.extent(0)) - first);
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](int i) {
-    float sum = 0.0f;
-    for (int j = 0; j < taps; ++j) sum += s_a(i + j) * s_b(j);
-    out(first + i) = sum;
-  });
 }
 
 }  // namespace kpz::conv1d

@@ -50,6 +50,14 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"scratch-writes-per-team", staged + taps, "the staged inputs and b once"});
     b.push_back({"scratch-reads-per-team", rows * lanes * taps * (kPacksPerLane + 1),
                  "per lane and tap: its U inputs and the weight"});
+  } else if (variant == Variant::bug_missing_barrier) {
+    // Only b in scratch: a is read from global memory once per term.
+    double terms = 0;
+    for (double i = 0; i < n; ++i) terms += std::min(taps, n - i);
+    b.front() = {"global-reads-per-cell-per-team", taps, "each input element once per term"};
+    b.push_back({"global-reads", terms + teams * taps, "a once per term, b once per team"});
+    b.push_back({"scratch-writes-per-team", taps, "b staged once"});
+    b.push_back({"scratch-reads-per-team", tile * taps, "one per term"});
   } else {
     b.push_back(
         {"global-reads", n + teams * (taps - 1) + teams * taps, "a once plus a halo of K-1 per team, b once per team"});
