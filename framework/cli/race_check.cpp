@@ -43,8 +43,7 @@ std::string to_string(RaceCheck::State s) {
 }
 
 bool RaceCheck::blocking() const {
-  return state == State::bug &&
-         std::any_of(findings.begin(), findings.end(), [](const RaceFinding& f) { return f.kind != "wrong-result"; });
+  return state == State::bug && findings_stop_the_run(findings);
 }
 
 Json RaceCheck::to_json() const {

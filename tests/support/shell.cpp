@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/race_finding.hpp"
 
 namespace kpz::test {
 
@@ -83,18 +84,17 @@ const std::string& race_findings(const std::string& variant, bool reference) {
     std::string last = r.out;
     while (!last.empty() && last.back() == '\n') last.pop_back();
     last = last.substr(last.rfind('\n') == std::string::npos ? 0 : last.rfind('\n') + 1);
-    // kpuzzles' rule (framework/cli/race_check.hpp, RaceCheck::blocking): a crash of the traced
-    // run, or any finding but a wrong result alone, stops the run (a wrong result is shown better
-    // by the run's own report); a verifier that gives no verdict stops nothing.
+    // kpuzzles' rule (kpz::findings_stop_the_run, as RaceCheck::blocking applies it); a crash of
+    // the traced run stops the run too; a verifier that gives no verdict stops nothing.
     bool stops = r.code >= 128;
     if (stops) findings = "\n  crash: the traced run died (exit " + std::to_string(r.code) + ")";
     try {
       const Json verdict = Json::parse(last);
-      if (verdict.is_object() && verdict["judged"].is_bool() && verdict["judged"].as_bool())
-        for (const auto& f : verdict["findings"].items()) {
-          stops = stops || f["kind"].as_string() != "wrong-result";
-          findings += "\n  " + f["kind"].as_string() + ": " + f["headline"].as_string();
-        }
+      if (verdict.is_object() && verdict["judged"].is_bool() && verdict["judged"].as_bool()) {
+        const std::vector<RaceFinding> found = findings_from_json(verdict["findings"]);
+        stops = stops || findings_stop_the_run(found);
+        for (const RaceFinding& f : found) findings += "\n  " + f.kind + ": " + f.headline;
+      }
     } catch (const std::exception&) {
       // no verdict: nothing stops the run, as in kpuzzles
     }

@@ -34,4 +34,13 @@ inline std::vector<RaceFinding> findings_from_json(const Json& list) {
   return out;
 }
 
+// Whether findings stop the real run before it starts (kpuzzles run/check/list, and the tests
+// that run exercises): any finding but a wrong result alone, which the real run's own report
+// shows better (expected values, owners). A crash or hang of the traced run is a finding too.
+inline bool findings_stop_the_run(const std::vector<RaceFinding>& findings) {
+  for (const RaceFinding& f : findings)
+    if (f.kind != "wrong-result") return true;
+  return false;
+}
+
 }  // namespace kpz
