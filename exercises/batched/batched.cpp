@@ -1,4 +1,4 @@
-// batched exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run batched`
+// batched exercise: fill in every TODO, then run `kpuzzles run batched`
 // (or the tests). Host builds race-check every pass; `kpuzzles trace batched --<variant>`
 // draws the accesses. The solution is in reference/batched/, but try first: the hints are in
 // docs/puzzles/batched.md. Generated from the reference: `kpuzzles reset batched` restores it

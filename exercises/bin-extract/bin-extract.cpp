@@ -1,4 +1,4 @@
-// bin-extract exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run bin-extract`
+// bin-extract exercise: fill in every TODO, then run `kpuzzles run bin-extract`
 // (or the tests). Host builds race-check every pass; `kpuzzles trace bin-extract --<variant>`
 // draws the accesses. The solution is in reference/bin-extract/, but try first: the hints are in
 // docs/puzzles/bin-extract.md. Generated from the reference: `kpuzzles reset bin-extract` restores it

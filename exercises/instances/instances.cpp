@@ -1,4 +1,4 @@
-// instances exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run instances`
+// instances exercise: fill in every TODO, then run `kpuzzles run instances`
 // (or the tests). Host builds race-check every pass; `kpuzzles trace instances --<variant>`
 // draws the accesses. The solution is in reference/instances/, but try first: the hints are in
 // docs/puzzles/instances.md. Generated from the reference: `kpuzzles reset instances` restores it

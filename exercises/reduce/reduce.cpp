@@ -1,4 +1,4 @@
-// reduce exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run reduce`
+// reduce exercise: fill in every TODO, then run `kpuzzles run reduce`
 // (or the tests). Host builds race-check every pass; `kpuzzles trace reduce --<variant>`
 // draws the accesses. The solution is in reference/reduce/, but try first: the hints are in
 // docs/puzzles/reduce.md. Generated from the reference: `kpuzzles reset reduce` restores it

@@ -1,4 +1,4 @@
-// segscan exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run segscan`
+// segscan exercise: fill in every TODO, then run `kpuzzles run segscan`
 // (or the tests). Host builds race-check every pass; `kpuzzles trace segscan --<variant>`
 // draws the accesses. The solution is in reference/segscan/, but try first: the hints are in
 // docs/puzzles/segscan.md. Generated from the reference: `kpuzzles reset segscan` restores it

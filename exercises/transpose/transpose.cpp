@@ -1,4 +1,4 @@
-// transpose exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run transpose`
+// transpose exercise: fill in every TODO, then run `kpuzzles run transpose`
 // (or the tests). Host builds race-check every pass; `kpuzzles trace transpose --<variant>`
 // draws the accesses. The solution is in reference/transpose/, but try first: the hints are in
 // docs/puzzles/transpose.md. Generated from the reference: `kpuzzles reset transpose` restores it

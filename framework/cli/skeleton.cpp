@@ -30,8 +30,9 @@ std::string rstrip(std::string s) {
 
 }  // namespace
 
-std::string skeleton_header(const std::string& puzzle) {
-  return "// " + puzzle + " exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run " + puzzle +
+std::string skeleton_header(const std::string& puzzle, bool has_bug_hunt) {
+  return "// " + puzzle + " exercise: fill in every TODO" + (has_bug_hunt ? " and fix the bug hunts" : "") +
+         ", then run `kpuzzles run " + puzzle +
          "`\n// (or the tests). Host builds race-check every pass; `kpuzzles trace " + puzzle +
          " --<variant>`\n// draws the accesses. The solution is in reference/" + puzzle +
          "/, but try first: the hints are in\n// docs/puzzles/" + puzzle +
@@ -49,7 +50,7 @@ std::string skeleton_from_reference(const std::string& text, const std::string& 
   const std::vector<std::string> lines = split_lines(text);
   std::size_t i = 0;
   while (i < lines.size() && lines[i].rfind("//", 0) == 0) ++i;
-  std::string header = skeleton_header(puzzle);
+  std::string header = skeleton_header(puzzle, text.find("// KPZ-BUG(") != std::string::npos);
   header.pop_back();
   std::vector<std::string> out{header};
   const std::string from = "kpz::" + ns_of(puzzle) + "::reference", to = "kpz::" + ns_of(puzzle) + "::exercise";

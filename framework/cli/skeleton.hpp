@@ -11,8 +11,9 @@ struct SkeletonError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The comment that replaces the reference's leading comment.
-std::string skeleton_header(const std::string& puzzle);
+// The comment that replaces the reference's leading comment; it names bug hunts only in a file
+// that has one.
+std::string skeleton_header(const std::string& puzzle, bool has_bug_hunt = false);
 
 // Each `// KPZ-TODO(roughly N lines): text` ... `// KPZ-END` block becomes
 // `// TODO(roughly N lines): text` and the text's continuation lines (the lines right after it at
