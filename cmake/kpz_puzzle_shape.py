@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""One shape for every puzzle: each part of a puzzle holds only files with a known job, and no
-hand-written source file is longer than 400 lines.
+"""One shape for every puzzle: each part of a puzzle holds only files with a known job, none still
+holds the scaffold template's placeholder text, and no hand-written source file is longer than 400
+lines.
 
   python3 cmake/kpz_puzzle_shape.py [--root DIR]     exit 1 listing every file out of shape
   python3 cmake/kpz_puzzle_shape.py --roles          print the roles (docs/contributing.md cites them)
@@ -42,6 +43,9 @@ BENCH_ROLES = [
     ("cuda/*.cpp", False, "library baselines in plain CUDA, registered in kpz::LibraryBaselines"),
     ("*.py", False, "a chart drawn from the benchmark's JSON"),
 ]
+# What cmake/puzzle-template/ asks a contributor to replace: a puzzle that still holds one is the
+# template, not a puzzle yet (lower case).
+PLACEHOLDERS = ("replace this line", "replace this paragraph", "replace with your puzzle's summary")
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".inc", ".h", ".cu", ".py", ".sh", ".cmake")
 LIMITED_DIRS = ("framework", "reference", "exercises", "benchmarks", "cmake")
 
@@ -83,8 +87,16 @@ def check(root):
             problems.append(f"reference/{name}/: no .cpp (the solution, with KPZ-TODO blocks)")
         problems += [f"reference/{name}/{r}: no role (a reference holds .cpp and .hpp files only)"
                      for r in refs if "/" in r or not r.endswith((".cpp", ".hpp"))]
-        if not (root / "docs" / "puzzles" / f"{name}.md").is_file():
+        page = root / "docs" / "puzzles" / f"{name}.md"
+        if not page.is_file():
             problems.append(f"docs/puzzles/{name}.md: missing (the learner's page)")
+        parts = [root / d / name for d in ("framework/puzzles", "reference", "benchmarks")]
+        for path in [f for d in parts if d.is_dir() for f in sorted(d.rglob("*")) if f.is_file()] + [page]:
+            text = path.read_text(errors="replace").lower() if path.is_file() else ""
+            for placeholder in PLACEHOLDERS:
+                if placeholder in text:
+                    problems.append(f"{path.relative_to(root).as_posix()}: still says '{placeholder}' "
+                                    "(cmake/kpz-new-puzzle's template text: write the puzzle's own)")
     for top in LIMITED_DIRS:
         for path in sorted((root / top).rglob("*")) if (root / top).is_dir() else []:
             if path.is_file() and path.suffix in SOURCE_SUFFIXES and "puzzle-template" not in path.parts:
@@ -116,6 +128,10 @@ def self_test():
         ({"reference/p/notes.txt": ""}, [], ["reference/p/notes.txt: no role"]),
         ({}, ["docs/puzzles/p.md"], ["docs/puzzles/p.md: missing"]),
         ({"framework/puzzles/p/sub/spec.cpp": ""}, [], ["framework/puzzles/p/sub/spec.cpp: no role"]),
+        ({"docs/puzzles/p.md": "Replace this paragraph with what the puzzle teaches"}, [],
+         ["docs/puzzles/p.md: still says 'replace this paragraph'"]),
+        ({"framework/puzzles/p/spec.cpp": '.summary = "x (replace with your puzzle\'s summary)"'}, [],
+         ["framework/puzzles/p/spec.cpp: still says 'replace with your puzzle's summary'"]),
     ]
     failed = 0
     for extra, drop, expected in cases:
