@@ -157,6 +157,19 @@ void reductions(kpz::View<const float*, S> x) {
   Kokkos::parallel_reduce(
       "into a view", Range(S{}, 0, n), KOKKOS_LAMBDA(int i, float& acc) { acc += x(i); }, Kokkos::subview(result, 0));
   EXPECT_EQ(kpz::to_host(result)[0], 10.0f);
+  // Named, non-const: a rank-0 View and a reducer (Kokkos' own overload would take them by
+  // reference, untraced, if the tracer's did not).
+  kpz::View<float, S> total("total");
+  Kokkos::parallel_reduce(
+      "into a named view", Range(S{}, 0, n), KOKKOS_LAMBDA(int i, float& acc) { acc += x(i); }, total);
+  float named_max = 0;
+  Kokkos::Max<float> reducer(named_max);
+  Kokkos::parallel_reduce(
+      Range(0, n), KOKKOS_LAMBDA(int i, float& m) { m = Kokkos::max(m, float(x(i))); }, reducer);
+  EXPECT_EQ(named_max, 4.0f);
+  float host_total = 0;
+  Kokkos::deep_copy(host_total, total);
+  EXPECT_EQ(host_total, 10.0f);
   int cells = 0;
   Kokkos::parallel_reduce(
       Kokkos::MDRangePolicy<S, Kokkos::Rank<2>>({0, 0}, {3, 4}), KOKKOS_LAMBDA(int i, int j, int& c) { c += i * j; },
@@ -190,7 +203,7 @@ TEST(FlatKernels, ReductionsAndScansAreCorrectInsideASession) {
   });
   const auto a = kpz::trace::analyze(rec);
   EXPECT_TRUE(a.races.empty()) << kpz::trace::problems_text(rec, a);
-  EXPECT_EQ(rec.kernels.size(), 7u);
+  EXPECT_EQ(rec.kernels.size(), 9u);
   for (const auto& k : rec.kernels) EXPECT_TRUE(k.flat.flat()) << k.label;
   // The scan reads each count in both passes and writes each offset once, in the final pass.
   int count_reads = 0, offset_writes = 0;

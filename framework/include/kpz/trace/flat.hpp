@@ -175,6 +175,18 @@ void flat_reduce(const std::string& label, const Policy& p, const F& f, Result& 
   for (std::size_t c = 0; c < count; ++c) out.data()[c] = total[c];
 }
 
+// A result passed as a named lvalue: a scalar by reference; a View, reducer or pointer (a copy
+// that writes through, as Kokkos takes them) whether it is const or not.
+template <class Policy, class F, class R>
+void flat_reduce_into(const std::string& label, const Policy& p, const F& f, R& result) {
+  if constexpr (ResultByCopy<std::remove_const_t<R>>) {
+    auto copy = kokkos_result(result);
+    flat_reduce(label, p, f, copy);
+  } else {
+    flat_reduce(label, p, f, result);
+  }
+}
+
 // parallel_scan: a pass with final == false, then the final pass; the total is the last prefix.
 template <class Policy, class F, class Total>
 void flat_scan(const std::string& label, const Policy& p, const F& f, Total* total) {
@@ -205,40 +217,41 @@ void flat_scan(const std::string& label, const Policy& p, const F& f, Total* tot
 namespace Kokkos {
 
 // The overloads, for RangePolicy and MDRangePolicy alike: with and without a label; reductions
-// into a scalar (by reference) or into a View, reducer or pointer (by copy, as Kokkos takes them).
+// into a scalar (by reference) or into a View, reducer or pointer (by copy, as Kokkos takes them:
+// a named one, const or not, and a temporary).
 // They are more specialised than Kokkos' own, which take any policy.
-#define KPZ_TRACE_FLAT_LAUNCHES(Policy)                                                                   \
-  template <class F, class... P>                                                                          \
-  requires kpz::trace::serial_policy<Policy<P...>>                                                        \
-  void parallel_for(const std::string& label, const Policy<P...>& policy, const F& f) {                   \
-    kpz::trace::flat_for(label, policy, f);                                                               \
-  }                                                                                                       \
-  template <class F, class... P>                                                                          \
-  requires kpz::trace::serial_policy<Policy<P...>>                                                        \
-  void parallel_for(const Policy<P...>& policy, const F& f) {                                             \
-    kpz::trace::flat_for("", policy, f);                                                                  \
-  }                                                                                                       \
-  template <class F, class R, class... P>                                                                 \
-  requires(kpz::trace::serial_policy<Policy<P...>> && !kpz::trace::ResultByCopy<R>) void parallel_reduce( \
-      const std::string& label, const Policy<P...>& policy, const F& f, R& result) {                      \
-    kpz::trace::flat_reduce(label, policy, f, result);                                                    \
-  }                                                                                                       \
-  template <class F, class R, class... P>                                                                 \
-  requires(kpz::trace::serial_policy<Policy<P...>> && !kpz::trace::ResultByCopy<R>) void parallel_reduce( \
-      const Policy<P...>& policy, const F& f, R& result) {                                                \
-    kpz::trace::flat_reduce("", policy, f, result);                                                       \
-  }                                                                                                       \
-  template <class F, class R, class... P>                                                                 \
-  requires(kpz::trace::serial_policy<Policy<P...>> && kpz::trace::ResultByCopy<R>) void parallel_reduce(  \
-      const std::string& label, const Policy<P...>& policy, const F& f, const R& result) {                \
-    auto copy = kpz::trace::kokkos_result(result);                                                        \
-    kpz::trace::flat_reduce(label, policy, f, copy);                                                      \
-  }                                                                                                       \
-  template <class F, class R, class... P>                                                                 \
-  requires(kpz::trace::serial_policy<Policy<P...>> && kpz::trace::ResultByCopy<R>) void parallel_reduce(  \
-      const Policy<P...>& policy, const F& f, const R& result) {                                          \
-    auto copy = kpz::trace::kokkos_result(result);                                                        \
-    kpz::trace::flat_reduce("", policy, f, copy);                                                         \
+#define KPZ_TRACE_FLAT_LAUNCHES(Policy)                                                                  \
+  template <class F, class... P>                                                                         \
+  requires kpz::trace::serial_policy<Policy<P...>>                                                       \
+  void parallel_for(const std::string& label, const Policy<P...>& policy, const F& f) {                  \
+    kpz::trace::flat_for(label, policy, f);                                                              \
+  }                                                                                                      \
+  template <class F, class... P>                                                                         \
+  requires kpz::trace::serial_policy<Policy<P...>>                                                       \
+  void parallel_for(const Policy<P...>& policy, const F& f) {                                            \
+    kpz::trace::flat_for("", policy, f);                                                                 \
+  }                                                                                                      \
+  template <class F, class R, class... P>                                                                \
+  requires kpz::trace::serial_policy<Policy<P...>>                                                       \
+  void parallel_reduce(const std::string& label, const Policy<P...>& policy, const F& f, R& result) {    \
+    kpz::trace::flat_reduce_into(label, policy, f, result);                                              \
+  }                                                                                                      \
+  template <class F, class R, class... P>                                                                \
+  requires kpz::trace::serial_policy<Policy<P...>>                                                       \
+  void parallel_reduce(const Policy<P...>& policy, const F& f, R& result) {                              \
+    kpz::trace::flat_reduce_into("", policy, f, result);                                                 \
+  }                                                                                                      \
+  template <class F, class R, class... P>                                                                \
+  requires(kpz::trace::serial_policy<Policy<P...>> && kpz::trace::ResultByCopy<R>) void parallel_reduce( \
+      const std::string& label, const Policy<P...>& policy, const F& f, const R& result) {               \
+    auto copy = kpz::trace::kokkos_result(result);                                                       \
+    kpz::trace::flat_reduce(label, policy, f, copy);                                                     \
+  }                                                                                                      \
+  template <class F, class R, class... P>                                                                \
+  requires(kpz::trace::serial_policy<Policy<P...>> && kpz::trace::ResultByCopy<R>) void parallel_reduce( \
+      const Policy<P...>& policy, const F& f, const R& result) {                                         \
+    auto copy = kpz::trace::kokkos_result(result);                                                       \
+    kpz::trace::flat_reduce("", policy, f, copy);                                                        \
   }
 KPZ_TRACE_FLAT_LAUNCHES(Kokkos::RangePolicy)
 KPZ_TRACE_FLAT_LAUNCHES(Kokkos::MDRangePolicy)
