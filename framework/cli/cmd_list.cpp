@@ -14,14 +14,6 @@
 
 namespace kpz::cli {
 
-namespace {
-#if defined(KPZ_TRACE)
-constexpr bool kTraceBuild = true;  // the traced run finds a bad request or index itself, and does not crash
-#else
-constexpr bool kTraceBuild = false;
-#endif
-}  // namespace
-
 // Every exercise (puzzle variant) in course order with its status: solved (your code passes
 // the defaults and the variant's extra cases), pending (changed, not passing yet), not
 // attempted (still the skeleton), cannot run on this backend, or bug hunt (passes by luck

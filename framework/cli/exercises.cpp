@@ -224,9 +224,7 @@ ExerciseResult check_exercise_in_child(const PuzzleSpec& puzzle, const VariantSp
   failed.args = "--" + variant.name;
   const std::size_t at = r.output.find(kCrashPrefix);
   failed.crash = at != std::string::npos ? r.output.substr(at, r.output.find('\n', at) - at)
-                 : r.timed_out           ? "did not finish within the time limit"
-                                         : "`kpuzzles check` ended with " +
-                                     (r.signal ? describe_signal(r.signal) : "exit " + std::to_string(r.exit_code));
+                                         : "`kpuzzles check` ended with " + describe_exit(r);
   return result;
 }
 

@@ -87,6 +87,14 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
                               const std::string& space = "", bool keep_arrays = true,
                               RaceOrder order = RaceOrder::first);
 
+// The trace build checks by tracing (check_traced): a bad scratch request or index is a finding
+// there, never a crash.
+#if defined(KPZ_TRACE)
+inline constexpr bool kTraceBuild = true;
+#else
+inline constexpr bool kTraceBuild = false;
+#endif
+
 // check_exercise for the learner's code, in a child `kpuzzles check <puzzle> --variant <name>
 // --json`: a crash ends the child, not this process. For builds whose race check cannot stop a
 // bad scratch request or index before it runs (GPU builds: there a crash also poisons the device

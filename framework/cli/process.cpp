@@ -203,4 +203,10 @@ std::string describe_signal(int sig) {
   return "signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : "");
 }
 
+std::string describe_exit(const ProcessResult& r) {
+  if (!r.started) return "no start";
+  if (r.timed_out) return "a time-out";
+  return r.signal ? describe_signal(r.signal) : "exit " + std::to_string(r.exit_code);
+}
+
 }  // namespace kpz::cli

@@ -54,6 +54,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const EnvList& e
 
 // "signal 11 (segmentation fault)"
 std::string describe_signal(int sig);
+// How a child ended, for a message: "exit 3", "signal 11 (...)", "a time-out", "no start".
+std::string describe_exit(const ProcessResult& r);
 
 // This process becomes words[0] (a path) with the arguments words[1..] and the same environment
 // and standard streams (stdout is flushed first); throws std::runtime_error when it cannot.

@@ -1,4 +1,4 @@
-// `kpuzzles list` where no race check can stop an exercise before it runs (a GPU build, or the
+// `kpuzzles list` and `check` where no race check can stop an exercise before it runs (a GPU build, or the
 // verifiers not built): each exercise the learner changed (and each bug hunt) runs in its own
 // `kpuzzles check`, so the one that crashes (on a GPU a scratch request too small also breaks
 // every later kernel of the process) is marked, and the others keep their statuses.
@@ -64,6 +64,35 @@ TEST(CliList, WithoutARaceCheckEachExerciseRunsAloneAndACrashIsMarked) {
       << alone.out;
   // The children had no race check either.
   EXPECT_EQ(alone.out.find(R"("race_check":"bug")"), std::string::npos) << alone.out;
+}
+
+// `kpuzzles check <puzzle>` likewise: each exercise in its own child, so the planted crash fails
+// that exercise and the others are still checked and reported, in text and in JSON.
+TEST(CliCheck, WithoutARaceCheckACrashFailsOneExerciseNotTheCheck) {
+  const std::string dir = testing::TempDir() + "kpz_cli_check";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/no-verifiers");
+  const std::string env =
+      "KPZ_VERIFY_DIR=" + dir + "/no-verifiers KPZ_CRASH_EXERCISE=conv1d/simple KPZ_STATE_FILE=" + dir + "/state.json";
+  const Result text = kpz::test::shell("env " + env + " timeout 300 " + std::string(KPZ_KPUZZLES) + " check conv1d");
+  EXPECT_EQ(text.code, 1) << text.out << text.err;
+  EXPECT_NE(text.out.find("kpuzzles: CRASHED: conv1d --simple (exercise, "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("FAIL  conv1d --simple: it crashed (above)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("conv1d --block-boundary (exercise, "), std::string::npos) << text.out;
+  std::smatch tally;
+  ASSERT_TRUE(std::regex_search(text.out, tally, std::regex(R"((\d+) passed, (\d+) failed\n$)"))) << text.out;
+  EXPECT_EQ(std::stoi(tally[1].str()) + std::stoi(tally[2].str()), 5) << text.out;  // conv1d's five exercises
+
+  const Result json =
+      kpz::test::shell("env " + env + " timeout 300 " + std::string(KPZ_KPUZZLES) + " check conv1d --json 2>/dev/null");
+  EXPECT_EQ(json.code, 1) << json.out;
+  EXPECT_NE(json.out.find(R"("variant":"simple","pass":false,"crashed":"kpuzzles: CRASHED: conv1d --simple)"),
+            std::string::npos)
+      << json.out;
+  for (const char* variant : {"block-boundary", "bug-missing-barrier", "general", "vector"})
+    EXPECT_NE(json.out.find(std::string(R"("puzzle":"conv1d","variant":")") + variant + R"(","pass":)"),
+              std::string::npos)
+        << variant << " in " << json.out;
 }
 
 }  // namespace
