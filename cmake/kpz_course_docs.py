@@ -10,8 +10,8 @@ in docs/**/*.md and README.md. A marker on a line of its own makes a block, one 
 inline value. NAMEs: count (exercises), puzzles, summary (a sentence), list (a `kpuzzles list`
 transcript; solved=N pending=N), table (the course: position, puzzle, exercise, what it
 practises, minutes, core or stretch, bug hunt), puzzle-table (one row per puzzle in course
-order: its page's title, its summary, its exercises), agenda (kind=day or kind=half;
-notes=no leaves out what was not reached), demo (the H100
+order: its page's title, its summary, its exercises), agenda (kind=day, cuda-day or half, AGENDAS below;
+notes=no leaves out the notes under the table), demo (the H100
 and 16-core CPU numbers of one puzzle's benchmark from benchmarks/results/: puzzle=P, and
 group=first or last, the bench's first or last size or filter length).
 
@@ -33,27 +33,63 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 MARKER = re.compile(r"<!-- course:([a-z-]+)((?: [a-z-]+=[\w.-]+)*) -->(.*?)<!-- course:end -->", re.S)
 
-# The agendas' fixed items: (start, minutes, what). Exercises and puzzle introductions fill the
-# time between them in course order; a slot too short for the next exercise is catch-up time.
+# The agendas. Each has fixed items, (start, minutes, what), and fills the time between them with
+# puzzle introductions (a part's deck) and exercises in course order: every core exercise of the
+# course (no "plan"), or the plan's exercises ("puzzle --variant", any track). A slot too short
+# for the next exercise is catch-up time. "skip": what to drop first when the group is behind.
+# In a "what", {deck:NAME} is the file of a deck (welcome, gpu-demo, wrap-up or a puzzle).
 INTRO_MINUTES = 10  # the slides of one part (a puzzle), before its first exercise
 AGENDAS = {
-    "day": {
+    "day": {  # newcomers to GPUs: basics to team scratch, then conv1d with its halo and bug hunt
         "start": "09:00", "end": "17:00",
-        "fixed": [("09:00", 20, "Welcome; everyone's `kpuzzles doctor` says ready ([setup check](setup-check.md))"),
+        "fixed": [("09:00", 20, "Welcome (deck {deck:welcome}); everyone's `kpuzzles doctor` says ready ([setup check](setup-check.md))"),
                   ("10:30", 15, "Break"),
                   ("12:30", 60, "Lunch"),
-                  ("13:30", 30, "[GPU demo](gpu-demo.md): the references and benchmarks on a GPU"),
+                  ("13:30", 30, "[GPU demo](gpu-demo.md) (deck {deck:gpu-demo}): the references and benchmarks on a GPU"),
                   ("15:30", 15, "Break"),
-                  ("16:45", 15, "Wrap-up: what Kokkos maps to on each machine, where to go on")],
+                  ("16:45", 15, "Wrap-up (deck {deck:wrap-up}): what Kokkos maps to on each machine, where to go on")],
+        "plan": ["basics --views", "basics --axpy", "basics --reduce", "basics --histogram", "basics --team",
+                 "basics --scratch", "conv1d --simple", "conv1d --block-boundary", "conv1d --bug-missing-barrier"],
+        "skip": ["basics --histogram", "conv1d --bug-missing-barrier"],
     },
-    "half": {
-        "start": "09:00", "end": "12:30",
-        "fixed": [("09:00", 15, "Welcome; everyone's `kpuzzles doctor` says ready ([setup check](setup-check.md))"),
+    "cuda-day": {  # CUDA programmers: the Kokkos spelling fast, then butterfly and the ladder
+        "start": "09:00", "end": "17:00",
+        "fixed": [("09:00", 20, "Welcome (deck {deck:welcome}): CUDA → Kokkos in one slide; `kpuzzles doctor` says ready"),
                   ("10:30", 15, "Break"),
-                  ("11:55", 20, "[GPU demo](gpu-demo.md): the references and benchmarks on a GPU"),
-                  ("12:15", 15, "Wrap-up")],
+                  ("12:30", 60, "Lunch"),
+                  ("15:00", 15, "Break"),
+                  ("16:15", 30, "[GPU demo](gpu-demo.md) (deck {deck:gpu-demo}): the ladder they just climbed, on an H100"),
+                  ("16:45", 15, "Wrap-up (deck {deck:wrap-up})")],
+        "plan": ["basics --views", "basics --team", "basics --scratch",
+                 "butterfly --pair-swap", "butterfly --parallel-max", "butterfly --parallel-min",
+                 "butterfly --parallel-sum",
+                 "reduce --neighbored", "reduce --interleaved", "reduce --unroll2", "reduce --unroll4",
+                 "reduce --unroll8", "reduce --builtin", "reduce --team-reduce"],
+        "skip": ["butterfly --parallel-min", "butterfly --parallel-sum", "reduce --interleaved",
+                 "reduce --unroll4", "reduce --unroll8"],
+    },
+    "half": {  # newcomers, half a day: up to team scratch
+        "start": "09:00", "end": "12:30",
+        "fixed": [("09:00", 15, "Welcome (deck {deck:welcome}); everyone's `kpuzzles doctor` says ready ([setup check](setup-check.md))"),
+                  ("10:25", 15, "Break"),
+                  ("11:50", 25, "[GPU demo](gpu-demo.md) (deck {deck:gpu-demo}): the references and benchmarks on a GPU"),
+                  ("12:15", 15, "Wrap-up (deck {deck:wrap-up})")],
+        "plan": ["basics --views", "basics --axpy", "basics --team", "basics --scratch"],
+        "skip": ["basics --axpy"],
     },
 }
+
+
+def decks(rows):
+    """The slide decks in order, as cmake/kpz_slides.py names them: {part: file stem}."""
+    names = {"welcome": "00-welcome"}
+    for i, p in enumerate(puzzles_in_order(rows), start=1):
+        names[p] = f"{i:02d}-{p}"
+    n = len(names)
+    for extra in ("gpu-demo", "wrap-up"):
+        names[extra] = f"{n:02d}-{extra}"
+        n += 1
+    return names
 
 
 def load_course(args):
@@ -187,22 +223,34 @@ def hhmm(minutes):
 
 def agenda(rows, kind, page, notes=True):
     """The agenda's rows: fixed items at their times; in between, each puzzle's introduction and
-    its core exercises in course order, as many as fit before the end. `notes`: what was not
-    reached and the stretch exercises, below the table."""
+    its exercises (the plan's, else the core ones) in course order, as many as fit before the end.
+    `notes`: the sums, what to skip when behind, what was not reached and the stretch exercises,
+    below the table."""
     plan = AGENDAS[kind]
-    fixed = sorted((clock(s), m, what) for s, m, what in plan["fixed"])
-    items = []  # (minutes, what, puzzle)
-    for p in puzzles_in_order(rows):
-        core = [r for r in rows if r["puzzle"] == p and r["track"] == "core"]
-        if not core:
-            continue
-        doc = link(core[0]["doc"], page)
-        items.append((INTRO_MINUTES, f"Slides: [{p}]({doc}), its concepts and first diagram", p))
-        for r in core:
+    deck = decks(rows)
+    named = {f"{r['puzzle']} --{r['variant']}": r for r in rows}
+    wanted = plan.get("plan")
+    unknown = [e for e in (wanted or []) + plan.get("skip", []) if e not in named]
+    unknown += [f"{e} (to skip, not in the plan)" for e in plan.get("skip", []) if wanted and e not in wanted]
+    if unknown:
+        sys.exit(f"kpz_course_docs.py: agenda {kind} names exercises it cannot use (not in the registry, "
+                 f"or skipped but not planned): {', '.join(unknown)}")
+
+    def what(text):
+        return re.sub(r"\{deck:([\w-]+)\}", lambda m: f"`{deck[m.group(1)]}.html`", text)
+
+    fixed = sorted((clock(s), m, what(w)) for s, m, w in plan["fixed"])
+    chosen = [r for r in rows if (f"{r['puzzle']} --{r['variant']}" in wanted if wanted else r["track"] == "core")]
+    items = []  # (minutes, what, puzzle, row or None)
+    for p in puzzles_in_order(chosen):
+        mine = [r for r in chosen if r["puzzle"] == p]
+        doc = link(mine[0]["doc"], page)
+        items.append((INTRO_MINUTES, f"Slides: [{p}]({doc}) (deck `{deck[p]}.html`), its concepts and first diagram", p, None))
+        for r in mine:
             hunt = " (bug hunt)" if r["bug_hunt"] else ""
-            items.append((r["minutes"], f"`{p} --{r['variant']}`{hunt}", p))
+            items.append((r["minutes"], f"`{p} --{r['variant']}`{hunt}", p, r))
     out = ["| time | minutes | what |", "| --- | --- | --- |"]
-    t, end, fi, done = clock(plan["start"]), clock(plan["end"]), 0, 0
+    t, end, fi, done, slack = clock(plan["start"]), clock(plan["end"]), 0, 0, 0
     covered = []
     while True:
         # The next fixed item, when its time has come or the next exercise would run into it.
@@ -211,6 +259,7 @@ def agenda(rows, kind, page, notes=True):
         if nxt and (item is None or t + item[0] > nxt[0]):
             if nxt[0] > t:
                 out.append(f"| {hhmm(t)} | {nxt[0] - t} | catch up, or a stretch exercise |")
+                slack += nxt[0] - t
                 t = nxt[0]
             out.append(f"| {hhmm(t)} | {nxt[1]} | {nxt[2]} |")
             t += nxt[1]
@@ -225,22 +274,33 @@ def agenda(rows, kind, page, notes=True):
         done += 1
     if t < end:
         out.append(f"| {hhmm(t)} | | end |")
-    left = [i for i in items[done:] if not i[1].startswith("Slides")]
-    # A puzzle whose introduction was given but whose core exercises did not all fit is partly covered.
-    partly = sorted({i[2] for i in left} & set(covered), key=covered.index)
-    later = [p for p in puzzles_in_order(rows) if p not in covered]
     if not notes:
         return "\n".join(out)
-    core_min = sum(i[0] for i in items[:done] if not i[1].startswith("Slides"))
-    text = [f"Core exercise time in this agenda: {hours(core_min)}; core exercises not reached: {len(left)}."]
+    reached = [i[3] for i in items[:done] if i[3]]
+    left = [i for i in items[done:] if i[3]]
+    # A puzzle whose introduction was given but whose core exercises did not all fit is partly covered.
+    partly = [p for p in covered if any(r["puzzle"] == p and r["track"] == "core" and r not in reached for r in rows)]
+    later = [p for p in puzzles_in_order(rows) if p not in covered]
+    ex_min = sum(r["minutes"] for r in reached)
+    text = [f"Exercise time in this agenda: {hours(ex_min)} ({len(reached)} exercises); "
+            f"slack (catch-up rows): {hours(slack)}."]
+    if left and wanted:
+        text.append("Planned but not reached before the end: " + ", ".join(i[1] for i in left) + ".")
+    elif left:
+        text.append(f"Core exercises not reached: {len(left)}.")
+    skip = [named[e] for e in plan.get("skip", [])]
+    if skip:
+        text.append("If the group is behind, skip first: " +
+                    ", ".join(f"`{r['puzzle']} --{r['variant']}` ({r['minutes']} min)" for r in skip) +
+                    f": {hours(sum(r['minutes'] for r in skip))} saved.")
     if partly:
         text.append("Partly covered (their remaining core exercises are homework): " + ", ".join(partly) + ".")
     if later:
         text.append("Not reached (self-study after the workshop): " + ", ".join(later) + ".")
-    stretch = [r for r in rows if r["track"] != "core" and r["puzzle"] in covered]
-    if stretch:
-        text.append("Stretch exercises of the puzzles covered, for those who finish early: " +
-                    ", ".join(f"`{r['puzzle']} --{r['variant']}` ({r['minutes']} min)" for r in stretch) + ".")
+    extra = [r for r in rows if r["puzzle"] in covered and r not in reached]
+    if extra:
+        text.append("For those who finish early (this agenda's stretch: the covered puzzles' other exercises): " +
+                    ", ".join(f"`{r['puzzle']} --{r['variant']}` ({r['minutes']} min, {r['track']})" for r in extra) + ".")
     return "\n".join(out) + "\n\n" + "\n".join("- " + t for t in text)
 
 

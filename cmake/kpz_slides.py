@@ -122,15 +122,12 @@ def main():
     portable = generated_block("one-source-two-machines.md", "table").splitlines()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    decks = [("00-welcome", "Welcome", absolute_images(expand((PARTS / "welcome.md").read_text(), rows, "instructor/x.md"), DOCS))]
-    for i, p in enumerate(course_docs.puzzles_in_order(rows), start=1):
-        md = puzzle_deck(p, rows, portable)
-        decks.append((f"{i:02d}-{p}", p, absolute_images(expand(md, rows, "instructor/x.md"), DOCS)))
-    n = len(decks)
-    for name, title in (("gpu-demo", "The GPU demo"), ("wrap-up", "Wrap-up")):
-        decks.append((f"{n:02d}-{name}", title,
-                      absolute_images(expand((PARTS / f"{name}.md").read_text(), rows, "instructor/x.md"), DOCS)))
-        n += 1
+    names = course_docs.decks(rows)  # the file names the agendas print
+    titles = {"welcome": "Welcome", "gpu-demo": "The GPU demo", "wrap-up": "Wrap-up"}
+    decks = []
+    for part, stem in names.items():
+        md = (PARTS / f"{part}.md").read_text() if part in titles else puzzle_deck(part, rows, portable)
+        decks.append((stem, titles.get(part, part), absolute_images(expand(md, rows, "instructor/x.md"), DOCS)))
     with tempfile.TemporaryDirectory() as tmp:
         for name, _, md in decks:
             pandoc(md, out / f"{name}.html", pathlib.Path(tmp))

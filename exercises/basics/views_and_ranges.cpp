@@ -1,4 +1,4 @@
-// basics exercise: fill in every TODO and fix the bug hunts, then run `kpuzzles run basics`
+// basics exercise: fill in every TODO, then run `kpuzzles run basics`
 // (or the tests). Host builds race-check every pass; `kpuzzles trace basics --<variant>`
 // draws the accesses. The solution is in reference/basics/, but try first: the hints are in
 // docs/puzzles/basics.md. Generated from the reference: `kpuzzles reset basics` restores it

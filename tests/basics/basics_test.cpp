@@ -2,6 +2,8 @@
 // of every step, on every enabled space. The edge cases and random sizes of each step are the
 // spec's checks (support/variant_checks_test.cpp runs them with three seeds, and checks that
 // seeds change the inputs).
+#include <tuple>
+
 #include "kpz/errors.hpp"
 #include "kpz_test.hpp"
 
@@ -23,6 +25,8 @@ TEST_P(Basics, WorkedExamples) {
       {"histogram", "[2,3,0,7,0,2,3,0,7,0]"},
       {"team", "[3,2,1,0,7,6,5,4,9,8]"},
       {"scratch", "[3,2,1,0,7,6,5,4,9,8]"},
+      {"vector", "[8,26,44,62,80,0,8,16,78,104,130,264,308,352,558,620,682,960,1040,1120]"},
+      {"collectives", "[3,0,18,7,-1,0,1,-1.5,-0.5,0.5,1.5,0]"},
   };
   for (const auto& [variant, out] : examples) {
     const auto r = run({variant, {}});
@@ -50,13 +54,36 @@ TEST_P(Basics, TeamStepsEveryTeamSize) {
   }
 }
 
+TEST_P(Basics, VectorStepEveryLaneCount) {
+  // Every vector length up to a warp (CUDA's limit) with teams of one, three and four members:
+  // columns fewer than, not a multiple of and many times the lanes; rows per team fewer than the
+  // members; the shape the run reports is the one asked for.
+  for (const int lanes : {1, 2, 4, 8, 16, 32}) {
+    for (const int team : {1, 3, 4}) {
+      if (team > kpz::test::team_sizes(GetParam()).back()) continue;
+      for (auto [rows, cols, tile] : {std::tuple{7, 3, 2}, {50, 37, 7}, {20, 300, 3}, {9, 1, 9}}) {
+        const auto r =
+            run({"vector", {{"rows", rows}, {"cols", cols}, {"tile", tile}}, team, 31u * cols + lanes, lanes});
+        KPZ_EXPECT_PASS(r) << " rows=" << rows << " cols=" << cols << " tile=" << tile << " team size " << team
+                           << " lanes " << lanes;
+        EXPECT_EQ(r.config.find("vector_length")->dump(), std::to_string(lanes));
+        EXPECT_EQ(r.config.find("team_size")->dump(), std::to_string(team));
+      }
+    }
+  }
+}
+
 TEST_P(Basics, BadRequestsAreUsageErrors) {
   // No backend holds 2^16 floats in one team's level-0 scratch.
   EXPECT_THROW(run({"scratch", {{"size", 1 << 16}, {"tile", 1 << 16}}}), kpz::UsageError);
   EXPECT_THROW(run({"mdrange", {{"rows", 1 << 16}, {"cols", 1 << 16}}}), kpz::UsageError);
-  // A flat kernel has no team to size; the team steps use one lane per member.
+  EXPECT_THROW(run({"vector", {{"rows", 1 << 16}, {"cols", 1 << 11}}}), kpz::UsageError);
+  EXPECT_THROW(run({"vector", {{"rows", 10}, {"cols", 10}}, 0, 2026, 3}), kpz::UsageError);  // not a power of 2
+  // A flat kernel has no team to size; the team steps but --vector use one lane per member.
   EXPECT_THROW(run({"axpy", {{"size", 10}}, 2}), kpz::UsageError);
   EXPECT_THROW(run({"team", {{"size", 10}}, 1, 2026, 2}), kpz::UsageError);
+  EXPECT_THROW(run({"collectives", {{"segments", 4}}, 1, 2026, 2}), kpz::UsageError);
+  EXPECT_THROW(run({"collectives", {{"segments", 1 << 20}, {"length", 1 << 16}}}), kpz::UsageError);
 }
 
 TEST_P(Basics, LargeRandom) {
@@ -70,6 +97,10 @@ TEST_P(Basics, LargeRandom) {
   KPZ_EXPECT_PASS(h);
   const auto m = run({"mdrange", {{"rows", 1500}, {"cols", 1501}}, 0, 4244, 0, false});
   KPZ_EXPECT_PASS(m);
+  const auto c = run({"collectives", {{"segments", 3000}, {"length", 700}}, 0, 4247, 0, false});
+  KPZ_EXPECT_PASS(c);
+  const auto v = run({"vector", {{"rows", 3001}, {"cols", 1499}, {"tile", 13}}, 0, 4246, 0, false});
+  KPZ_EXPECT_PASS(v);
 }
 
 INSTANTIATE_TEST_SUITE_P(Spaces, Basics, ::testing::ValuesIn(kpz::enabled_space_names()),

@@ -1,8 +1,8 @@
 #pragma once
 // basics: the on-ramp, one small kernel per Kokkos concept (Views and deep_copy, RangePolicy,
-// MDRangePolicy, reducers, scans, atomics and ScatterView, TeamPolicy, team scratch). The kernel
-// signatures (signatures.inc) are implemented twice, with the same text: by the learner in
-// exercises/basics/ (namespace kpz::basics::exercise) and in reference/basics/
+// MDRangePolicy, reducers, scans, atomics and ScatterView, TeamPolicy, team scratch, vector
+// lanes). The kernel signatures (signatures.inc) are implemented twice, with the same text: by
+// the learner in exercises/basics/ (namespace kpz::basics::exercise) and in reference/basics/
 // (namespace kpz::basics::reference).
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
@@ -36,8 +36,9 @@ inline int padded_range(int n) {
 
 // What the host decides before a team launch (CUDA: the block size and the elements per block).
 struct Launch {
-  int team_size;  // team members per team
-  int tile;       // elements owned by one team
+  int team_size;          // team members per team
+  int tile;               // elements (row_dots: rows) owned by one team
+  int vector_length = 1;  // vector lanes per member (CUDA: threadIdx.x of a block of lanes x members)
 };
 
 // Level-0 scratch one team of `scratch_reverse` asks for: its tile of floats.

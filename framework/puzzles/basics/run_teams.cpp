@@ -1,11 +1,16 @@
-// basics steps 7-8 (--team, --scratch): launch shape, scratch check, oracle and check.
+// basics steps 7, 8 and 10 (--team, --scratch, --collectives): launch shape, scratch check, inputs,
+// oracle and check.
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "basics/basics.hpp"
 #include "basics/spec.hpp"
 #include "kpz/check.hpp"
+#include "kpz/errors.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
@@ -65,8 +70,80 @@ RunReport reverse_on(const Space& space, const RunRequest& req) {
   return report;
 }
 
+// --collectives: segments of random lengths (0 to 2 x --length, so some are empty) over values
+// asymmetric around 0; the worked example is 4 segments of lengths 3, 0, 4 and 1 over 0..7.
+template <class Space>
+RunReport collectives_on(const Space& space, const RunRequest& req) {
+  const int segments = static_cast<int>(req.params.get("segments"));
+  const std::int64_t length = req.params.get("length");
+  if (segments * (2 * length + 1) > kMaxSize)
+    throw UsageError("basics --collectives with --segments " + std::to_string(segments) + " --length " +
+                     std::to_string(length) + " may draw more than " + std::to_string(kMaxSize) + " values");
+  const LaunchShape shape =
+      launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  if (shape.vector_length != 1)
+    throw ShapeError("--vector-length is not for basics --collectives: its teams use one lane per member");
+  const Launch launch{shape.team_size, 0};
+
+  Rng rng(req.seed);
+  const bool worked = worked_example(req, {"segments", "length"});
+  std::vector<int> offsets(static_cast<std::size_t>(segments) + 1, 0);
+  for (int s = 0; s < segments; ++s) offsets[s + 1] = offsets[s] + static_cast<int>(rng.integer(0, 2 * length));
+  if (worked) offsets = {0, 3, 3, 7, 8};
+  std::vector<float> values(static_cast<std::size_t>(offsets.back()));
+  for (auto& v : values) v = static_cast<float>(rng.uniform(-1.0, 3.0));
+  if (worked)
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
+
+  const auto doffsets = to_device(space, "offsets", offsets);
+  const auto dvalues = to_device(space, "values", values);
+  const View<float*, Space> sums = poisoned_output<float>(space, "sums", static_cast<std::size_t>(segments));
+  const View<float*, Space> centered = poisoned_output<float>(space, "centered", values.size());
+  space.fence();
+  kernels<Space>(req.impl == Impl::reference).center_segments(space, launch, doffsets, dvalues, sums, centered);
+  space.fence();
+  std::vector<float> got = to_host(sums);
+  const std::vector<float> got_centered = to_host(centered);
+  got.insert(got.end(), got_centered.begin(), got_centered.end());
+
+  // The oracle in doubles: sums, then centered. A float mean carries the sum's rounding over n
+  // and its own division; the subtraction rounds once more.
+  const double eps = std::numeric_limits<float>::epsilon();
+  std::vector<double> expected(got.size()), bound(got.size());
+  std::vector<int> segment_of(values.size());
+  for (int s = 0; s < segments; ++s) {
+    const int n = offsets[s + 1] - offsets[s];
+    double sum = 0, magnitude = 0;
+    for (int i = offsets[s]; i < offsets[s + 1]; ++i) sum += values[i], magnitude += std::fabs(values[i]);
+    expected[s] = sum;
+    bound[s] = sum_error_bound(magnitude, static_cast<std::size_t>(n));
+    const double mean = n > 0 ? sum / n : 0.0;
+    for (int i = offsets[s]; i < offsets[s + 1]; ++i) {
+      segment_of[i] = s;
+      expected[segments + i] = values[i] - mean;
+      bound[segments + i] = bound[s] / n + 2.0 * eps * (2.0 * std::fabs(mean) + std::fabs(values[i])) + 1e-30;
+    }
+  }
+
+  RunReport report;
+  report.config.set("segments", segments).set("values", values.size()).set("team_size", launch.team_size);
+  report.config.set("worked_example", worked);
+  report.notes.push_back("values: sums, then centered");
+  compare_within(report, got, expected, bound, [=](std::size_t k) {
+    if (k < static_cast<std::size_t>(segments))
+      return "team " + std::to_string(k) + ": sums(" + std::to_string(k) + ") (TODO 16)";
+    const int s = segment_of[k - segments];
+    return "team " + std::to_string(s) + ": centered(" + std::to_string(k - segments) +
+           "), the given loop (begin and end: TODO 15; total: TODO 16)";
+  });
+  keep_arrays(report, req, got, expected, [&](Json& inputs) {
+    inputs.set("offsets", Json::array_of(offsets)).set("values", Json::array_of(values));
+  });
+  return report;
+}
+
 }  // namespace
 
-const Runner run_teams = KPZ_ON_REQUEST_SPACE(reverse_on);
+const Runner run_teams = KPZ_ON_REQUEST_SPACE(reverse_on), run_collectives = KPZ_ON_REQUEST_SPACE(collectives_on);
 
 }  // namespace kpz::basics

@@ -22,8 +22,8 @@ namespace {
 // Flat variants launch no team: --team-size and --vector-length are refused for them (exit 2).
 void refuse_team_shape(const RunRequest& req) {
   if (req.team_size != 0 || req.vector_length != 0)
-    throw ShapeError("--team-size and --vector-length are for basics --team and --scratch: --" + req.variant_name() +
-                     " launches no team");
+    throw ShapeError("--team-size and --vector-length are for the team steps (basics --team to --collectives): --" +
+                     req.variant_name() + " launches no team");
 }
 
 // Budgets for `kpuzzles trace` (docs/tracing.md): each input element read once, each output
@@ -86,9 +86,46 @@ std::vector<BudgetLimit> flat_budget(Variant variant, const Params& p) {
   return b;
 }
 
+// --vector: a reads each a(r, j) twice (the dot product, the scaling), x(j) once per row and y(r)
+// once per column; out and y are written once; one barrier, between writing y and reading it.
+std::vector<BudgetLimit> vector_budget(const Params& p) {
+  const double rows = static_cast<double>(p.get("rows")), cols = static_cast<double>(p.get("cols"));
+  const double tile = static_cast<double>(p.get("tile"));
+  const double per_cell = tile > cols ? tile : cols;
+  return {
+      {"global-reads", 4 * rows * cols, "a twice, x once per row, y once per column"},
+      {"global-reads-per-cell-per-team", per_cell > 2 ? per_cell : 2, "x(j) once per row, y(r) once per column"},
+      {"global-writes-per-cell", 1, "each y(r) and out(r, j) once: one lane writes y(r)"},
+      {"barriers-per-team", 1, "one, between writing y and reading it"},
+      {"collectives-per-team", 0, ""},
+      {"scratch-writes-per-team", 0, "no scratch"},
+      {"scratch-reads-per-team", 0, "no scratch"},
+  };
+}
+
+// --collectives: each value read twice by its team (the sum, the centring), each offset once (by
+// the member that broadcasts it), each output written once; two broadcasts and one team_reduce.
+std::vector<BudgetLimit> collectives_budget() {
+  return {
+      {"global-reads-per-cell-per-team", 2, "values(i) twice, offsets(s) once: one member reads it"},
+      {"global-writes-per-cell", 1, "each output once"},
+      {"barriers-per-team", 0, "the collectives synchronise"},
+      {"collectives-per-team", 3, "two team_broadcast calls and one team_reduce"},
+      {"scratch-writes-per-team", 0, "no scratch"},
+      {"scratch-reads-per-team", 0, "no scratch"},
+  };
+}
+
 // `kpuzzles trace`: --team and --scratch on the worked example (10 elements in tiles of 4, three
-// teams, the last one short); the flat steps on their worked examples (team size 0: no team).
+// teams, the last one short); --vector on 7 rows of 6 in tiles of 3 rows (three teams, the last
+// one short; 6 columns on 4 lanes); --collectives on its worked example (4 segments, one empty);
+// the flat steps on their worked examples (team size 0: no team).
 TraceSpec trace_config(Variant id) {
+  if (id == Variant::collectives)
+    return traceable({}, 4, [](const Params&, const Json&) { return collectives_budget(); });
+  if (id == Variant::vector)
+    return traceable({{"rows", 7}, {"cols", 6}, {"tile", 3}}, 4,
+                     [](const Params& p, const Json&) { return vector_budget(p); });
   if (id == Variant::team || id == Variant::scratch)
     return traceable({{"size", 10}, {"tile", 4}}, 4, [id](const Params& p, const Json&) { return budget(id, p); });
   return traceable({}, 0, [id](const Params& p, const Json&) { return flat_budget(id, p); });
@@ -118,11 +155,20 @@ PuzzleSpec make_spec() {
   // --team and --scratch: one element, tiles of 64, and a short last tile with one member per team.
   const std::vector<CheckCase> tiles = {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"tile", 64}},
                                         CheckCase{{"size", 999}, {"tile", 7}}.team(1)};
+  const auto segs = [](std::int64_t segments, std::int64_t length) {
+    return CheckCase{{"segments", segments}, {"length", length}};
+  };
+  const auto rows_of = [](std::int64_t rows, std::int64_t cols, std::int64_t tile) {
+    return CheckCase{{"rows", rows}, {"cols", cols}, {"tile", tile}};
+  };
   // Minutes by docs/instructor/estimates.md's rule (10 + 1.5 per line to write + 5 per new concept,
-  // rounded to 5); mdrange and scan are stretch: conv1d --simple needs neither.
+  // rounded to 5); mdrange and scan are stretch: conv1d --simple needs neither. vector is core:
+  // transpose --naive and reduce --team-reduce put work on the lanes. collectives is stretch: the
+  // later puzzles use nested reductions, not team_reduce or team_broadcast.
   return {
       .name = "basics",
-      .summary = "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch",
+      .summary =
+          "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch, lanes, collectives",
       .variants =
           {// 4 lines; new: View, host mirror, deep_copy, fence
            sized(Variant::views, "views",
@@ -177,25 +223,58 @@ PuzzleSpec make_spec() {
             .functions = {"scratch_reverse"},
             .checks = tiles,
             .trace = trace_config(Variant::scratch),
-            .minutes = 25}},  // 5 lines; new: team_scratch, team_barrier
+            .minutes = 25},  // 5 lines; new: team_scratch, team_barrier
+           {.name = "vector",
+            .id = int(Variant::vector),
+            .summary = "vector lanes: a row times x on one member's lanes (ThreadVectorRange), then TeamVectorRange",
+            .options = {{"rows", "rows of a (random inputs when rows or cols is given)", 5, 1, 1 << 16},
+                        {"cols", "columns of a (random inputs when rows or cols is given)", 3, 1, 1 << 16},
+                        {"tile", "rows per team", 2, 1, 1 << 16}},
+            .functions = {"row_dots"},
+            // One element; one row; one column; columns not a multiple of the lanes; fewer rows per
+            // team than members; rows not a multiple of the tile; one lane; one member.
+            .checks = {rows_of(1, 1, 1), rows_of(1, 37, 4), rows_of(37, 1, 5), rows_of(10, 3, 4).lanes(8),
+                       rows_of(100, 33, 7).team(1), rows_of(33, 100, 16).lanes(1), rows_of(999, 65, 64),
+                       rows_of(3, 5, 1)},
+            .team_sweep = {rows_of(60, 41, 7)},
+            .trace = trace_config(Variant::vector),
+            .minutes = 45},  // 12 lines; new: a nested reduce on lanes, single(PerThread), TeamVectorRange
+           {.name = "collectives",
+            .id = int(Variant::collectives),
+            .summary = "team_broadcast and team_reduce: a segment per team, its bounds broadcast, its sum reduced",
+            .options = {{"segments", "segments, one per team (random inputs when segments or length is given)", 4, 1,
+                         1 << 20},
+                        {"length", "mean segment length (random, 0 to 2 x length)", 2, 0, 1 << 16}},
+            .functions = {"center_segments"},
+            // Only empty segments; one short segment; one segment longer than any team; many
+            // short ones, some empty; one member per team.
+            .checks = {segs(3, 0), segs(1, 1), segs(1, 1000), segs(200, 3), segs(50, 37), segs(7, 64).team(1)},
+            .team_sweep = {segs(20, 50)},
+            .trace = trace_config(Variant::collectives),
+            .minutes = 35,  // 9 lines; new: team_broadcast, team_reduce
+            .track = Track::stretch}},
       .run =
           [](const RunRequest& req) {
             const auto v = req.variant_as<Variant>();
-            if (v != Variant::team && v != Variant::scratch) refuse_team_shape(req);
-            return by_enum<Variant::scratch>(
-                {run_views, run_axpy, run_mdrange, run_reduce, run_scan, run_histogram, run_teams, run_teams}, v)(req);
+            if (v < Variant::team) refuse_team_shape(req);
+            return by_enum<Variant::collectives>({run_views, run_axpy, run_mdrange, run_reduce, run_scan, run_histogram,
+                                                  run_teams, run_teams, run_vector, run_collectives},
+                                                 v)(req);
           },
       // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
       // per element.
       .bytes_needed =
-          [](const VariantSpec&, const Params& p) {
+          [](const VariantSpec& variant, const Params& p) {
             const auto& values = p.values();
             const auto size = values.find("size");
             if (size != values.end()) return 40.0 * static_cast<double>(size->second);
+            if (variant.id == int(Variant::collectives))  // at most 2 x length + 1 values a segment
+              return 40.0 * static_cast<double>(p.get("segments")) * static_cast<double>(2 * p.get("length") + 1);
             return 40.0 * static_cast<double>(p.get("rows")) * static_cast<double>(p.get("cols"));
           },
       .course_position = 0,  // before conv1d: every concept conv1d --simple uses is introduced here
-      .learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch"},
+      .learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch", "vector",
+                         "collectives"},
   };
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // What basics' runners share: the runners, in files by group of steps (run_flat.cpp,
-// run_reductions.cpp, run_teams.cpp): each validates on the host, makes the inputs, poisons the outputs, launches the exercise or the
-// reference kernel and checks the result against its oracle. spec.cpp registers them.
+// run_reductions.cpp, run_teams.cpp, run_lanes.cpp): each validates on the host, makes the
+// inputs, poisons the outputs, launches the exercise or the reference kernel and checks the
+// result against its oracle. spec.cpp registers them.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -12,7 +13,7 @@ namespace kpz::basics {
 
 // The variants, one per step in course order (VariantSpec::id): spec.cpp's runners are a table
 // in this order (kpz/lookup.hpp), budgets switch on the id.
-enum class Variant { views, axpy, mdrange, reduce, scan, histogram, team, scratch };
+enum class Variant { views, axpy, mdrange, reduce, scan, histogram, team, scratch, vector, collectives };
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 26;      // 256 MiB per array of floats
 inline constexpr std::int64_t kMaxScanSize = std::int64_t{1} << 24;  // the int total stays < 2^27
@@ -25,6 +26,7 @@ bool worked_example(const RunRequest& req, std::initializer_list<const char*> op
 using Runner = RunReport (*)(const RunRequest&);
 extern const Runner run_views, run_axpy, run_mdrange;     // run_flat.cpp
 extern const Runner run_reduce, run_scan, run_histogram;  // run_reductions.cpp
-extern const Runner run_teams;                            // run_teams.cpp: team and scratch
+extern const Runner run_teams, run_collectives;           // run_teams.cpp: team and scratch, collectives
+extern const Runner run_vector;                           // run_lanes.cpp
 
 }  // namespace kpz::basics
