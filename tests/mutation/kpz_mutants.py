@@ -266,12 +266,15 @@ def judge_puzzle(tree, puzzle, ms, variants, a, entries, counter, results, failu
         r = dict({k: m[k] for k in ("id", "file", "line", "kind", "before", "after")}, puzzle=puzzle, **verdict,
                  seconds=round(time.time() - t0, 1), equivalent=e["reason"] if e else None, gap=bool(e and e.get("gap")))
         results.append(r)
-        said = {"killed": f"killed by the {r['killed_by']} ({','.join(r['kinds'])})", "survived": "SURVIVED",
-                "flaky": f"FLAKY: killed in {sum(h != 'pass' for h in r.get('runs', []))} of {a.repeat} runs",
-                "no-build": "DOES NOT BUILD"}[r["verdict"]]
+        said = {"killed": lambda: f"killed by the {r['killed_by']} ({','.join(r['kinds'])})",
+                "survived": lambda: "SURVIVED",
+                "flaky": lambda: f"FLAKY: killed in {sum(h != 'pass' for h in r.get('runs', []))} of {a.repeat} runs",
+                "no-build": lambda: "DOES NOT BUILD"}[r["verdict"]]()
         if e:
             said = said + ": STALE, listed as equivalent" if r["verdict"] == "killed" else "equivalent (survives)"
         print(f"[{counter[0]}/{counter[1]}] {m['id']}  {m['kind']}  {said}  {r['seconds']} s", flush=True)
+        if r["verdict"] == "no-build":  # why: a mutant changes an operator, so the build itself failed
+            print("    " + r["log"].replace("\n", "\n    "), flush=True)
     # The tree ends as the source is: the last mutant's objects rebuilt from the original.
     broken = tree.compile(f"kpz_module_{puzzle}")
     if broken:
