@@ -33,11 +33,15 @@ class Rng {
 
 // `count` floats uniform in [lo, hi) from `seed`: a puzzle's random inputs (asymmetric bounds
 // around 0 make sign errors and dropped terms show).
-inline std::vector<float> random_floats(std::uint64_t seed, std::size_t count, double lo, double hi) {
-  Rng rng(seed);
+// The same, drawn from `rng` (a case with several inputs from one seed).
+inline std::vector<float> random_floats(Rng& rng, std::size_t count, double lo, double hi) {
   std::vector<float> v(count);
   for (auto& x : v) x = static_cast<float>(rng.uniform(lo, hi));
   return v;
+}
+inline std::vector<float> random_floats(std::uint64_t seed, std::size_t count, double lo, double hi) {
+  Rng rng(seed);
+  return random_floats(rng, count, lo, hi);
 }
 
 }  // namespace kpz

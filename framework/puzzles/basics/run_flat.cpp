@@ -15,17 +15,9 @@
 namespace kpz::basics {
 namespace {
 
-constexpr std::int64_t kMaxCells = std::int64_t{1} << 26;
-
 // What one float multiply-add a * b + c may round to, away from the exact value.
 double madd_bound(double ab, double c) {
   return 2.0 * std::numeric_limits<float>::epsilon() * (std::fabs(ab) + std::fabs(c)) + 1e-30;
-}
-
-std::vector<float> random_floats(Rng& rng, std::size_t n, double lo, double hi) {
-  std::vector<float> v(n);
-  for (auto& x : v) x = static_cast<float>(rng.uniform(lo, hi));
-  return v;
 }
 
 template <class Space>

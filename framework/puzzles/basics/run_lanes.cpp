@@ -16,19 +16,11 @@
 namespace kpz::basics {
 namespace {
 
-constexpr std::int64_t kMaxCells = std::int64_t{1} << 26;  // so that a team's count * cols fits an int
-
 // GPU: 8 members of a warp's 32 lanes each, a row's products on the lanes of one warp (each
 // load of a row is one contiguous, coalesced read). CPU: the lanes are a loop Kokkos runs in
 // order; 4 of them are enough for the race check to see two lanes of a member write one element.
 KernelNeeds lane_needs() {
   return KernelNeeds{.gpu_team = 8, .gpu_vector = 32, .host_vector = 4};
-}
-
-std::vector<float> random_floats(Rng& rng, std::size_t n, double lo, double hi) {
-  std::vector<float> v(n);
-  for (auto& x : v) x = static_cast<float>(rng.uniform(lo, hi));
-  return v;
 }
 
 template <class Space>

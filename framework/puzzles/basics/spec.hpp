@@ -17,6 +17,7 @@ enum class Variant { views, axpy, mdrange, reduce, scan, histogram, team, scratc
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 26;      // 256 MiB per array of floats
 inline constexpr std::int64_t kMaxScanSize = std::int64_t{1} << 24;  // the int total stays < 2^27
+inline constexpr std::int64_t kMaxCells = std::int64_t{1} << 26;     // a matrix's elements: a team's indices fit an int
 
 // A worked example (the docs' fixed inputs) unless one of these options was given.
 bool worked_example(const RunRequest& req, std::initializer_list<const char*> options);
