@@ -7,14 +7,15 @@
 
 namespace kpz::segscan::reference {
 
-// The segmented operator on (value, flag) pairs; `a` is the earlier operand, `b` the later one:
-//   (v_a, f_a) (+) (v_b, f_b) = (f_b ? v_b : v_a + v_b, f_a | f_b).
-// A flag means "a segment starts here or somewhere in the range this pair sums up".
+// The segmented operator on (value, flag) pairs. A pair summarises a range of elements: its flag
+// says that a segment starts somewhere in the range, its value is the sum from the last such
+// start to the range's end (over the whole range when none starts in it). `a` summarises a range,
+// `b` the range right after it; a (+) b summarises the two together.
 template <class T>
 KOKKOS_INLINE_FUNCTION SegPair<T> combine(const SegPair<T>& a, const SegPair<T>& b) {
   SegPair<T> r{T(0), 0};
-  // KPZ-TODO(roughly 2 lines): fill r with a (+) b as the comment above defines it: both its value
-  //   and its flag.
+  // KPZ-TODO(roughly 2 lines): fill r, both its value and its flag, with the summary of a's
+  //   range followed by b's.
   r.value = b.flag ? b.value : a.value + b.value;
   r.flag = a.flag | b.flag;
   // KPZ-END
