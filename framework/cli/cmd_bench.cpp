@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "paths.hpp"
 #include "process.hpp"
 #include "puzzle_flags.hpp"
+#include "rank_launch.hpp"
 
 namespace kpz::cli {
 
@@ -49,6 +51,7 @@ int cmd_bench(const std::vector<std::string>& args) {
   for (const auto& o : spec->options) allowed.push_back({o.name, true, o.help});
   allowed.insert(allowed.end(), bench_flags.begin(), bench_flags.end());
   for (const Flag& f : common_flags()) allowed.push_back(f);
+  if (puzzle.ranks.spans_processes()) allowed.push_back({"ranks", true, "MPI ranks the bench runs on"});
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
   if (!flags.positional.empty())
@@ -60,6 +63,8 @@ int cmd_bench(const std::vector<std::string>& args) {
   req.seed = common.seed;
   req.team_size = common.team_size;
   req.vector_length = common.vector_length;
+  const auto ranks_flag = flags.values.find("ranks");
+  req.ranks = ranks_from(puzzle, ranks_flag == flags.values.end() ? nullptr : &ranks_flag->second);
   req.impl = flags.has("exercise") ? Impl::exercise : Impl::reference;
   const VariantSpec options{.name = "bench", .options = spec->options};
   req.params = resolve_params(puzzle, options, flags, bench_flags);
@@ -85,7 +90,15 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (!json_file)
       throw UsageError("--json-file: cannot write " + cli::quoted(it->second) + "; give a file in an existing folder");
   }
-  if (req.impl == Impl::exercise) announce_stale_binary({puzzle.name});
+  if (puzzle.ranks.spans_processes() && !in_rank_process()) {
+    // The bench runs as its ranks, started by the puzzle's launcher in this process's place
+    // (their output streams as it comes); each gets the same flags.
+    std::vector<std::string> words{learner_paths().self, "bench"};
+    words.insert(words.end(), args.begin(), args.end());
+    for (const auto& [name, value] : rank_environment(puzzle.ranks)) setenv(name.c_str(), value.c_str(), 1);
+    replace_process(rank_launch_argv(puzzle.ranks, req.ranks, words));
+  }
+  if (req.impl == Impl::exercise && !in_rank_process()) announce_stale_binary({puzzle.name});
   BenchReport report;
   try {
     report = spec->run(req);
@@ -108,6 +121,7 @@ int cmd_bench(const std::vector<std::string>& args) {
               << "` shows where yours goes wrong)\n";
     return 1;
   }
+  if (report.follower) return 0;
   report.cache_bytes = last_level_cache_bytes(report.space);
   // A host run whose threads outnumber its CPUs times the crowding, not the kernel; said in the
   // table and in the JSON, so that such a number is never committed unnoticed.

@@ -10,6 +10,7 @@
 #include "memory.hpp"
 #include "puzzle_flags.hpp"
 #include "race_check.hpp"
+#include "rank_launch.hpp"
 #include "time_limit.hpp"
 
 namespace kpz::cli {
@@ -25,6 +26,8 @@ int cmd_run(const std::vector<std::string>& args) {
               {"full-arrays", false, "--json: every array, at any --size (default: up to 4096)"},
               {"no-race-check", false, "run even when the race check finds a bug (it may crash or pass by luck)"},
               {"help", false, "list variants and options"}});
+  if (spec.ranks.spans_processes())
+    own.push_back({"ranks", true, "MPI ranks the case runs on (default " + std::to_string(spec.ranks.fallback) + ")"});
   const ParsedFlags flags = parse_puzzle_flags(args, spec, "run", own);
   if (flags.has("help")) {
     print_puzzle_help(spec);
@@ -39,6 +42,8 @@ int cmd_run(const std::vector<std::string>& args) {
   require_memory(spec, variant, req.params);  // before anything is allocated
   req.steps = flags.has("steps");
   apply_common(req, flags);
+  const auto ranks_flag = flags.values.find("ranks");
+  req.ranks = ranks_from(spec, ranks_flag == flags.values.end() ? nullptr : &ranks_flag->second);
   const PrintStyle style{use_color(), 64};
   const auto& values = req.params.values();
   const auto size = values.find("size");
@@ -54,11 +59,14 @@ int cmd_run(const std::vector<std::string>& args) {
   for (const auto& option : variant.options)
     if (req.params.given(option.name))
       case_args += " --" + option.name + " " + std::to_string(req.params.get(option.name));
-  for (const char* name : {"team-size", "vector-length", "seed"})
+  for (const char* name : {"team-size", "vector-length", "seed", "ranks"})
     if (const auto it = flags.values.find(name); it != flags.values.end())
       case_args += std::string(" --") + name + " " + it->second;
 
-  if (req.impl == Impl::exercise) announce_stale_binary({spec.name});
+  if (req.impl == Impl::exercise && !in_rank_process()) announce_stale_binary({spec.name});
+  // A puzzle that spans ranks runs as other processes (rank_launch.hpp); they keep the time limit
+  // and name their own crashes.
+  const bool on_ranks = spec.ranks.spans_processes() && !in_rank_process();
   // The race check first (race_check.hpp): a run of racy code passes or fails by luck, and one
   // past a View's end or its scratch may crash.
   RaceCheck race;
@@ -71,8 +79,12 @@ int cmd_run(const std::vector<std::string>& args) {
       RunRequest probe = req;
       probe.impl = Impl::reference;
       probe.keep_arrays = false;
-      const TimeLimit watchdog(limit, spec.name + " " + case_args + " (its options, checked with the reference)");
-      (void)spec.run(probe);
+      if (on_ranks)
+        (void)run_case(spec, probe, limit);
+      else {
+        const TimeLimit watchdog(limit, spec.name + " " + case_args + " (its options, checked with the reference)");
+        (void)spec.run(probe);
+      }
     }
     if (race.blocking()) {
       if (flags.has("json")) {
@@ -88,12 +100,15 @@ int cmd_run(const std::vector<std::string>& args) {
     }
   }
   const RunReport report = [&] {
+    if (on_ranks) return run_case(spec, req, limit);
     const TimeLimit watchdog(limit, spec.name + " " + case_args);
     const CrashContext crash(
         spec.name + " " + case_args + " (" + std::string(to_string(req.impl)) + ", " + req.space + ")",
         crash_next_step(spec.name, case_args, req.impl));
     return spec.run(req);
   }();
+  // One of several ranks: the first rank prints the verdict of them all.
+  if (report.follower) return report.pass ? 0 : 1;
   if (flags.has("json")) {
     Json j = report_json(spec.name, req, report);
     if (!req.keep_arrays)

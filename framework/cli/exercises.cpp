@@ -18,6 +18,7 @@
 #include "paths.hpp"
 #include "process.hpp"
 #include "puzzle_modules.hpp"
+#include "rank_launch.hpp"
 #include "skeleton.hpp"
 #include "text.hpp"
 
@@ -132,6 +133,10 @@ void crash_if_asked(const std::string& id) {
 
 }  // namespace
 
+// A case that runs on ranks is stopped after this many seconds (its ranks are other processes,
+// out of reach of the check's own --time-limit watchdog); the cases are well under a second.
+constexpr double kCaseTimeLimit = 120;
+
 ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& variant, Impl impl, const std::string& space,
                               bool keep_arrays, RaceOrder order) {
 #if defined(KPZ_TRACE)
@@ -174,11 +179,13 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
             puzzle.name + " " + c.args + " (" + std::string(to_string(impl)) + ", " + c.request.space + ")",
             crash_next_step(puzzle.name, c.args, impl));
         crash_if_asked(puzzle.name + "/" + variant.name);
-        c.report = puzzle.run(c.request);
+        c.report = run_case(puzzle, c.request, kCaseTimeLimit);
       } catch (const UsageError& e) {
         c.usage_error = e.what();
+      } catch (const RanksFailed& e) {
+        c.crash = e.what();
       }
-      const bool ok = c.usage_error.empty() && c.report.pass;
+      const bool ok = c.usage_error.empty() && c.crash.empty() && c.report.pass;
       cases.push_back(std::move(c));
       if (!ok) {
         result.pass = false;

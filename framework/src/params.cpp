@@ -61,6 +61,7 @@ std::string check_flags(const CheckCase& check) {
   for (const auto& option : check.options) add(option.first, option.second);
   if (check.team_size > 0) add("team-size", check.team_size);
   if (check.vector_length > 0) add("vector-length", check.vector_length);
+  if (check.rank_count > 0) add("ranks", check.rank_count);
   return flags;
 }
 
@@ -84,6 +85,7 @@ RunRequest check_request(const PuzzleSpec& puzzle, const VariantSpec& variant, c
     request.team_size = check->team_size;
     request.vector_length = check->vector_length;
   }
+  request.ranks = check && check->rank_count > 0 ? check->rank_count : puzzle.ranks.fallback;
   return request;
 }
 

@@ -67,7 +67,31 @@ Json report_json(const std::string& puzzle, const RunRequest& request, const Run
     mm.push(std::move(e));
   }
   j.set("mismatches", std::move(mm));
+  if (!report.notes.empty()) {  // the lines print_report shows above out:/expected:
+    Json notes = Json::array();
+    for (const auto& line : report.notes) notes.push(line);
+    j.set("notes", std::move(notes));
+  }
   return j;
+}
+
+RunReport report_from_json(const Json& j) {
+  RunReport report;
+  report.pass = j["pass"].as_bool();
+  report.config = j["config"];
+  report.inputs = j["inputs"];
+  report.output = j["output"];
+  report.expected = j["expected"];
+  report.extra = j["results"];
+  for (const Json& line : j["notes"].items()) report.notes.push_back(line.as_string());
+  for (const Json& m : j["mismatches"].items())
+    report.mismatches.push_back({.index = static_cast<std::size_t>(m["index"].as_int()),
+                                 .expected = m["expected"].as_string(),
+                                 .actual = m["actual"].as_string(),
+                                 .owner = m["owner"].as_string()});
+  report.mismatch_count = static_cast<std::size_t>(j["mismatch_count"].as_int());
+  report.checked = static_cast<std::size_t>(j["checked"].as_int());
+  return report;
 }
 
 }  // namespace kpz

@@ -117,6 +117,9 @@ struct BenchReport {
   // The last-level cache of the machine the bench ran on (a host's L3, a GPU's L2; 0: unknown): a
   // row whose bytes fit in it may be timing the cache, not memory, and the table says so.
   std::size_t cache_bytes = 0;
+  // A rank other than the first of a bench that spans MPI ranks (PuzzleSpec::ranks): the first
+  // rank prints the table of them all.
+  bool follower = false;
 };
 
 // The last-level cache of the machine `space` (a space name: "cuda", "openmp", ...) runs on, in
@@ -131,6 +134,7 @@ struct BenchRequest {
   int team_size = 0;      // 0: the framework's launch shape for Purpose::speed
   int vector_length = 0;  // 0: likewise
   std::uint64_t seed = 2026;
+  int ranks = 1;  // MPI ranks it runs on, for a puzzle that spans them (PuzzleSpec::ranks)
 };
 
 struct BenchSpec {

@@ -62,6 +62,9 @@ struct RunReport {
   std::vector<Mismatch> mismatches;  // the first few
   std::size_t mismatch_count = 0;
   std::size_t checked = 0;
+  // A rank other than the first of a run that spans several processes (PuzzleSpec::ranks): the
+  // first rank's report holds the whole verdict, so kpuzzles prints nothing for this one.
+  bool follower = false;
 };
 
 // A limit `kpuzzles trace` checks: the measured `metric` must not exceed `max`
@@ -96,9 +99,16 @@ struct CheckCase {
     vector_length = length;
     return *this;
   }
+  // The number of processes (MPI ranks) the case runs on, for a puzzle that spans ranks
+  // (PuzzleSpec::ranks); 0: the puzzle's default.
+  CheckCase& ranks(int count) {
+    rank_count = count;
+    return *this;
+  }
   std::vector<std::pair<std::string, std::int64_t>> options;
   int team_size = 0;
   int vector_length = 0;
+  int rank_count = 0;
 };
 
 // Where an exercise sits in a workshop agenda: core exercises make the agendas
@@ -151,6 +161,7 @@ struct RunRequest {
   Params params;          // the variant's options
   int team_size = 0;      // 0: the framework's launch shape (kpz/launch_shape.hpp)
   int vector_length = 0;  // 0: the framework's launch shape
+  int ranks = 1;          // processes a puzzle that spans ranks runs on (PuzzleSpec::ranks)
   std::uint64_t seed = 2026;
   bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
   bool steps = false;       // --steps: the puzzle prints its step-by-step tables where it has them
@@ -174,6 +185,23 @@ struct SpaceLimits {
 TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
                     std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget);
 
+// A puzzle whose run spans several processes, each with its own Kokkos (MPI ranks): kpuzzles
+// starts `--ranks R` copies of itself with `launcher` (mpiexec), which run the case together,
+// and reports what the first rank reports. `run` is then called once in every one of them; the
+// puzzle talks to the others itself (MPI). An empty launcher: the puzzle runs in one process.
+struct RanksSpec {
+  // The launcher's words before the process count, e.g. {"/usr/bin/mpiexec", "--oversubscribe"},
+  // and the flag that takes the count.
+  std::vector<std::string> launcher = {};
+  std::string count_flag = "-n";
+  int fallback = 2;  // --ranks when not given
+  int max = 16;
+  // Variables the launched processes need (Open MPI refuses to start as root without two).
+  std::vector<std::pair<std::string, std::string>> environment = {};
+
+  bool spans_processes() const { return !launcher.empty(); }
+};
+
 // A puzzle, declared whole with designated initialisers (`{.name = ..., .summary = ...,
 // .variants = {...}, .run = ...}`). Its docs page is docs/puzzles/<name>.md.
 struct PuzzleSpec {
@@ -195,6 +223,8 @@ struct PuzzleSpec {
   // `kpuzzles doctor`: lines on how well this puzzle runs on a space with these limits and
   // what to change (e.g. "teams of 2 members hide races: OMP_NUM_THREADS=8"). Optional.
   std::function<std::vector<std::string>(const SpaceLimits&)> advice = {};
+  // A puzzle that spans MPI ranks says how they are started (RanksSpec); the default: one process.
+  RanksSpec ranks = {};
 };
 
 class Registry {

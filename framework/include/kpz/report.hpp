@@ -16,5 +16,7 @@ void print_report(std::ostream& os, const std::string& puzzle, const RunRequest&
                   const PrintStyle& style);
 
 Json report_json(const std::string& puzzle, const RunRequest& request, const RunReport& report);
+// The report back from report_json's object (what a puzzle's ranks print, kpuzzles reads).
+RunReport report_from_json(const Json& j);
 
 }  // namespace kpz

@@ -1,0 +1,37 @@
+#pragma once
+// Cases of a puzzle whose runs span several processes (PuzzleSpec::ranks, MPI): kpuzzles starts
+// the ranks with the puzzle's launcher, each a `kpuzzles run` of the same case, and reads the
+// first rank's report back. The learner loop (run, check, list, watch) calls run_case and does
+// not care whether the case ran here or on ranks.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kpz/registry.hpp"
+#include "process.hpp"
+
+namespace kpz::cli {
+
+// True in a process kpuzzles started as one of a puzzle's ranks: it runs its case itself.
+bool in_rank_process();
+
+// The ranks crashed, hung or could not start: the message names the launch and the first rank's
+// crash line (or the launcher's last lines).
+struct RanksFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Runs one case: here, or as req.ranks processes when the puzzle spans ranks and this process is
+// not one of them. Throws UsageError with the ranks' own line when they refuse the case (exit 2),
+// RanksFailed when they crash or pass `time_limit_s` (0: no limit).
+RunReport run_case(const PuzzleSpec& spec, const RunRequest& req, double time_limit_s);
+
+// The launcher's command for `ranks` copies of `words` and the variables they need.
+std::vector<std::string> rank_launch_argv(const RanksSpec& ranks, int count, const std::vector<std::string>& words);
+EnvList rank_environment(const RanksSpec& ranks);
+
+// --ranks N for a puzzle that spans ranks (1 .. its max; its fallback when not given); 1 for any
+// other puzzle, which refuses the flag.
+int ranks_from(const PuzzleSpec& spec, const std::string* text);
+
+}  // namespace kpz::cli
