@@ -1,5 +1,6 @@
 #include "rank_launch.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -67,7 +68,8 @@ RunReport run_case(const PuzzleSpec& spec, const RunRequest& req, double time_li
   const std::vector<std::string> argv = rank_launch_argv(spec.ranks, req.ranks, rank_words(spec, req, time_limit_s));
   // The ranks enforce the limit themselves (a hang names the case); the margin covers the
   // launcher's start and a rank that never reaches its own watchdog.
-  const ProcessResult r = run_process(argv, rank_environment(spec.ranks), time_limit_s > 0 ? time_limit_s + 30 : 0);
+  const double margin = std::min(30.0, time_limit_s);
+  const ProcessResult r = run_process(argv, rank_environment(spec.ranks), time_limit_s > 0 ? time_limit_s + margin : 0);
   const std::string launch =
       spec.ranks.launcher.front() + " " + spec.ranks.count_flag + " " + std::to_string(req.ranks);
   Json j;
