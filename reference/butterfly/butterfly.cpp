@@ -98,32 +98,32 @@ void conditional(const Space& space, const Launch& launch, View<const float*, Sp
 }
 
 // Bug hunt: in the exercise, this kernel has a bug that gives the right maxima on Serial and on
-// OpenMP, by luck. Build the trace preset and run `kpuzzles trace butterfly --bug-in-place`: the
-// race report shows what goes wrong; fix it without a second buffer.
+// OpenMP, by luck. It is the exchange through shared memory as CUDA code writes it: each lane
+// keeps its running max to itself (`val`, a register in CUDA) and posts it in `slot`, where its
+// partner reads it. Build the trace preset and run `kpuzzles trace butterfly --bug-in-place`: the
+// race report shows what goes wrong; fix it.
 template <class Space>
 void bug_in_place(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
   tile_launch(
-      space, launch, "butterfly::bug_in_place", in.extent(0), Lanes<Space>::shmem_size(launch.tile),
+      space, launch, "butterfly::bug_in_place", in.extent(0), scratch_bytes<Space>(launch.tile),
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
-        const int group = launch.group;                      // lanes per group: a power of two dividing the tile
-        Lanes<Space> lane(team.team_scratch(0), tile.size);  // lane(i): the value lane i holds
+        const int group = launch.group;  // lanes per group: a power of two dividing the tile
+        // val(i): lane i's running max, which only lane i reads or writes; slot(i): what lane i
+        // shows its partner in the current step.
+        Lanes<Space> val(team.team_scratch(0), tile.size), slot(team.team_scratch(0), tile.size);
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
-                             [&](int i) { lane(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
+                             [&](int i) { val(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
         team.team_barrier();
         for (int mask = group / 2; mask >= 1; mask /= 2) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size), [&](int i) {
-            // KPZ-BUG(the skeleton updates every lane in place, reading its partner's slot while the partner overwrites it)
-            if (i & mask) return;  // the lower lane of each pair updates both: pairs never overlap
-            const float m = apply(Op::max, lane(i), lane(i ^ mask));
-            lane(i) = m;
-            lane(i ^ mask) = m;
-            // KPZ-BUGGY:
-            // lane(i) = apply(Op::max, lane(i), lane(i ^ mask));
-            // KPZ-END
-          });
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size), [&](int i) { slot(i) = val(i); });
           team.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
+                               [&](int i) { val(i) = apply(Op::max, val(i), slot(i ^ mask)); });
+          // KPZ-BUG(the skeleton has no barrier here: the next step's posts overwrite slots that partners still read)
+          team.team_barrier();
+          // KPZ-END
         }
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count), [&](int i) { out(tile.first + i) = lane(i); });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.count), [&](int i) { out(tile.first + i) = val(i); });
       });
 }
 

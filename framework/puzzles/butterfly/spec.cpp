@@ -136,7 +136,8 @@ PuzzleSpec make_spec() {
            {.name = "bug-in-place",
             .id =
                 int(Variant::bug_in_place),
-            .summary = "bug hunt: every lane gets its group's max in one buffer; right on Serial by luck",
+            .summary = "bug hunt: every lane gets its group's max, posting its value for its partner each step; right "
+                       "on Serial by luck",
             .options = {size(32, "N (random inputs)"),
                         {"group-size", "W, lanes per group (2, 4, 8, 16, 32)", 8, 2, 32},
                         {"tile", "lanes per team", 16, 0, 1 << 13}},

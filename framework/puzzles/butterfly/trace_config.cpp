@@ -10,7 +10,7 @@ namespace kpz::butterfly {
 namespace {
 
 // Budgets for `kpuzzles trace` (docs/tracing.md): each input read once, each output written once,
-// one barrier after staging and one per butterfly step.
+// one barrier after staging and one per butterfly step (the bug hunt's post and combine: two).
 std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) {
   const double group = static_cast<double>(p.get("group-size"));
   const double tile = config.find("tile") ? config.find("tile")->as_double(0) : 0;
@@ -22,8 +22,11 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
       {"barriers-per-team",
        kind == Kind::vector      ? 0
        : kind == Kind::pair_swap ? 1
+       : kind == Kind::in_place  ? 1 + 2 * steps
                                  : 1 + steps,
-       kind == Kind::vector ? "none: lanes reduce in registers" : "after staging, then one per step"},
+       kind == Kind::vector     ? "none: lanes reduce in registers"
+       : kind == Kind::in_place ? "after staging, then two per step"
+                                : "after staging, then one per step"},
       {"collectives-per-team", 0, ""},
   };
   switch (kind) {
@@ -36,8 +39,8 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
       b.push_back({"scratch-reads-per-team", tile * (1 + 2 * steps), "two per lane and step"});
       break;
     case Kind::in_place:
-      b.push_back({"scratch-writes-per-team", tile * (1 + steps), "each lane once per step"});
-      b.push_back({"scratch-reads-per-team", tile * (1 + 2 * steps), "two per lane and step"});
+      b.push_back({"scratch-writes-per-team", tile * (1 + 2 * steps), "val and slot: each lane once per step"});
+      b.push_back({"scratch-reads-per-team", tile * (1 + 3 * steps), "val twice and slot once per lane and step"});
       break;
     case Kind::conditional:
       b.push_back({"scratch-writes-per-team", 2 * tile * (1 + steps), "hi and lo: each lane once per step"});
