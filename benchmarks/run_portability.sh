@@ -19,6 +19,7 @@
 #   KPZ_BUILD_TARGETS          build only these targets (default: everything); benches need
 #                              kpuzzles-bench (`kpuzzles bench` hands over to it), checks kpuzzles
 #   KPZ_COMMIT                 the commit the tree is (when it is a copy without .git)
+#   KPZ_CMAKE_ARGS             more configure arguments (benchmarks/carried_mpi.sh: the carried MPI)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:?usage: run_portability.sh OUTDIR STEP...}" && cd "$1" && pwd)
@@ -38,6 +39,9 @@ export CMAKE_GENERATOR=${CMAKE_GENERATOR:-Ninja}
 configure_and_build() {  # preset
   local extra=(-DKPZ_GTEST_SOURCE_DIR="$gtest")
   [ -n "$kk" ] && extra+=(-DKPZ_KOKKOSKERNELS_ARCHIVE="$kk")
+  # KPZ_CMAKE_ARGS: more configure arguments (benchmarks/carried_mpi.sh sets the carried MPI's).
+  # shellcheck disable=SC2206
+  [ -n "${KPZ_CMAKE_ARGS:-}" ] && extra+=(${KPZ_CMAKE_ARGS})
   if [ ! -f "build/$1/build.ninja" ]; then
     cmake --preset "$1" "${extra[@]}" >"$out/configure-$1.log" 2>&1 || { tail -30 "$out/configure-$1.log"; return 1; }
   fi

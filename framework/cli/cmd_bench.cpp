@@ -98,7 +98,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     for (const auto& [name, value] : rank_environment(puzzle.ranks)) setenv(name.c_str(), value.c_str(), 1);
     replace_process(rank_launch_argv(puzzle.ranks, req.ranks, words));
   }
-  if (req.impl == Impl::exercise && !in_rank_process()) announce_stale_binary({puzzle.name});
+  if (req.impl == Impl::exercise) announce_stale_binary({puzzle.name});
   BenchReport report;
   try {
     report = spec->run(req);

@@ -25,19 +25,10 @@ namespace {
 // that names it. True when it passed. The child records its own pass.
 bool check_in_child(const PuzzleSpec& spec, const VariantSpec& v, const std::string& space, bool skip_race,
                     double limit, bool json, Json& list) {
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%g", limit);
-  std::vector<std::string> argv{learner_paths().self, "check", spec.name, "--variant", v.name, "--time-limit", seconds};
-  if (!space.empty()) argv.insert(argv.end(), {"--space", space});
-  if (skip_race) argv.push_back("--no-race-check");
-  if (json) argv.push_back("--json");
-  const ProcessResult r = run_process(argv, {}, limit > 0 ? limit + 60 : 0);
+  const ProcessResult r =
+      run_check_child(spec, v, {.space = space, .skip_race = skip_race, .json = json, .time_limit = limit});
   const bool passed = r.ok();
-  const std::string crash =
-      r.output.find(kCrashPrefix) != std::string::npos
-          ? r.output.substr(r.output.find(kCrashPrefix),
-                            r.output.find('\n', r.output.find(kCrashPrefix)) - r.output.find(kCrashPrefix))
-          : "";
+  const std::string crash = crash_line(r.output);
   Json j;
   if (json) {
     if ((r.exit_code == 0 || r.exit_code == 1) && last_json_line(r.output, j) && j["exercises"].size() == 1) {
@@ -50,13 +41,11 @@ bool check_in_child(const PuzzleSpec& spec, const VariantSpec& v, const std::str
     }
     return passed;
   }
-  // The child's report without its own stale-build note (this process gave it) and tally line.
-  const std::string stale = "kpuzzles: note: " + stale_binary_note({spec.name});
+  // The child's report without its tally line (this process prints the total).
   std::vector<std::string> lines = split_lines(r.output);
   while (!lines.empty() && (lines.back().empty() || lines.back().find(" passed, ") != std::string::npos))
     lines.pop_back();
-  for (const std::string& line : lines)
-    if (line != stale) std::cout << line << '\n';
+  for (const std::string& line : lines) std::cout << line << '\n';
   if (!crash.empty() || r.timed_out || r.signal)
     std::cout << "FAIL  " << spec.name << " --" << v.name << ": "
               << (crash.empty() ? "`kpuzzles check` ended with " + describe_exit(r) : "it crashed (above)") << '\n';
@@ -141,6 +130,8 @@ int cmd_check(const std::vector<std::string>& args) {
       if (!shown) shown = &r.cases.front();
       if (!shown->usage_error.empty()) {
         std::cout << spec->name << " " << shown->args << ": cannot run here: " << shown->usage_error << '\n';
+      } else if (!shown->crash.empty()) {  // the ranks of a puzzle that spans them (rank_launch.hpp)
+        std::cout << "FAIL  " << spec->name << " " << shown->args << ": " << shown->crash << '\n';
       } else {
         if (shown->args != "--" + v->name)
           std::cout << "case: kpuzzles run " << spec->name << " " << shown->args << '\n';

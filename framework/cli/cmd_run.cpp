@@ -63,7 +63,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (const auto it = flags.values.find(name); it != flags.values.end())
       case_args += std::string(" --") + name + " " + it->second;
 
-  if (req.impl == Impl::exercise && !in_rank_process()) announce_stale_binary({spec.name});
+  if (req.impl == Impl::exercise) announce_stale_binary({spec.name});
   // A puzzle that spans ranks runs as other processes (rank_launch.hpp); they keep the time limit
   // and name their own crashes.
   const bool on_ranks = spec.ranks.spans_processes() && !in_rank_process();

@@ -122,4 +122,9 @@ CrashContext::~CrashContext() {
   copy(g_next, saved_next_);
 }
 
+std::string crash_line(const std::string& output) {
+  const std::size_t at = output.find(kCrashPrefix);
+  return at == std::string::npos ? "" : output.substr(at, output.find('\n', at) - at);
+}
+
 }  // namespace kpz::cli

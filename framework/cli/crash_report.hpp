@@ -13,6 +13,9 @@ namespace kpz::cli {
 // First words of the message (watch recognises a crashed check by them).
 inline constexpr const char* kCrashPrefix = "kpuzzles: CRASHED: ";
 
+// The crash report's first line in a child's output ("" when it has none).
+std::string crash_line(const std::string& output);
+
 // Once, at start: handlers for SIGSEGV, SIGBUS, SIGFPE, SIGILL and SIGABRT.
 void install_crash_report();
 

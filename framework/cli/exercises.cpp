@@ -10,6 +10,7 @@
 
 #include "crash_report.hpp"
 #include "docs_text.hpp"
+#include "freshness.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/lookup.hpp"
 #include "kpz/params.hpp"
@@ -200,13 +201,20 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
   return result;
 }
 
-ExerciseResult check_exercise_in_child(const PuzzleSpec& puzzle, const VariantSpec& variant, double time_limit) {
+ProcessResult run_check_child(const PuzzleSpec& puzzle, const VariantSpec& variant, const CheckChildOptions& options) {
   char limit[32];
-  std::snprintf(limit, sizeof limit, "%g", time_limit);
-  const std::vector<std::string> argv{learner_paths().self, "check",  puzzle.name,    "--variant",
-                                      variant.name,         "--json", "--time-limit", limit};
+  std::snprintf(limit, sizeof limit, "%g", options.time_limit);
+  std::vector<std::string> argv{learner_paths().self, "check",        puzzle.name, "--variant",
+                                variant.name,         "--time-limit", limit};
+  if (!options.space.empty()) argv.insert(argv.end(), {"--space", options.space});
+  if (options.skip_race) argv.push_back("--no-race-check");
+  if (options.json) argv.push_back("--json");
   // The child enforces the limit; the margin covers its start (a GPU's context, the module).
-  const ProcessResult r = run_process(argv, {}, time_limit > 0 ? time_limit + 60 : 0);
+  return run_process(argv, {{kStaleNoteGiven, "1"}}, options.time_limit > 0 ? options.time_limit + 60 : 0);
+}
+
+ExerciseResult check_exercise_in_child(const PuzzleSpec& puzzle, const VariantSpec& variant, double time_limit) {
+  const ProcessResult r = run_check_child(puzzle, variant, {.json = true, .time_limit = time_limit});
   ExerciseResult result;
   Json j;
   if ((r.exit_code == 0 || r.exit_code == 1) && last_json_line(r.output, j) && j["exercises"].size() == 1) {
@@ -222,6 +230,7 @@ ExerciseResult check_exercise_in_child(const PuzzleSpec& puzzle, const VariantSp
       CaseResult& mine = result.cases.emplace_back();
       mine.args = c["args"].as_string();
       mine.usage_error = c["usage_error"].as_string();
+      mine.crash = c["crashed"].as_string();
       mine.report.pass = c["pass"].as_bool();
     }
     return result;
@@ -229,9 +238,8 @@ ExerciseResult check_exercise_in_child(const PuzzleSpec& puzzle, const VariantSp
   // A crash, a hang or a child that could not start: one failed case that says which.
   CaseResult& failed = result.cases.emplace_back();
   failed.args = "--" + variant.name;
-  const std::size_t at = r.output.find(kCrashPrefix);
-  failed.crash = at != std::string::npos ? r.output.substr(at, r.output.find('\n', at) - at)
-                                         : "`kpuzzles check` ended with " + describe_exit(r);
+  failed.crash = crash_line(r.output);
+  if (failed.crash.empty()) failed.crash = "`kpuzzles check` ended with " + describe_exit(r);
   return result;
 }
 
@@ -247,6 +255,8 @@ Json exercise_result_json(const PuzzleSpec& puzzle, const VariantSpec& variant, 
     e.set("args", c.args);
     if (!c.usage_error.empty()) {
       e.set("pass", false).set("usage_error", c.usage_error);
+    } else if (!c.crash.empty()) {
+      e.set("pass", false).set("crashed", c.crash);
     } else {
       e = report_json(puzzle.name, c.request, c.report);
       e.set("args", c.args);

@@ -8,6 +8,7 @@
 #include "kpz/params.hpp"
 #include "kpz/registry.hpp"
 #include "paths.hpp"
+#include "process.hpp"
 #include "race_check.hpp"
 #include "state.hpp"
 
@@ -94,6 +95,16 @@ inline constexpr bool kTraceBuild = true;
 #else
 inline constexpr bool kTraceBuild = false;
 #endif
+
+// `kpuzzles check <puzzle> --variant <name>` in a child process (a crash ends the child, not
+// this process), with the check's time limit (the child keeps it; a margin covers its start).
+struct CheckChildOptions {
+  std::string space;  // "" : the build's default
+  bool skip_race = false;
+  bool json = false;
+  double time_limit = 60;  // seconds, 0: none
+};
+ProcessResult run_check_child(const PuzzleSpec& puzzle, const VariantSpec& variant, const CheckChildOptions& options);
 
 // check_exercise for the learner's code, in a child `kpuzzles check <puzzle> --variant <name>
 // --json`: a crash ends the child, not this process. For builds whose race check cannot stop a

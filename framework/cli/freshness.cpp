@@ -69,6 +69,8 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
 }
 
 void announce_stale_binary(const std::vector<std::string>& puzzles) {
+  // A child this kpuzzles started (a check, a rank) would say it again, once per process.
+  if (const char* given = std::getenv(kStaleNoteGiven); given && *given) return;
   const std::string note = stale_binary_note(puzzles);
   if (!note.empty()) std::cerr << "kpuzzles: note: " << printable(note) << '\n';
 }

@@ -12,7 +12,12 @@ namespace kpz::cli {
 // this program was built, or a newer kpuzzles in the build tree than this copy.
 std::string stale_binary_note(const std::vector<std::string>& puzzles);
 
-// Prints stale_binary_note to stderr as "kpuzzles: note: ..." when there is one.
+// Set by kpuzzles on the children it starts (a check per exercise, a puzzle's ranks): the note is
+// this process's to give, once.
+inline constexpr const char* kStaleNoteGiven = "KPZ_STALE_NOTE_GIVEN";
+
+// Prints stale_binary_note to stderr as "kpuzzles: note: ..." when there is one, unless
+// kStaleNoteGiven is set.
 void announce_stale_binary(const std::vector<std::string>& puzzles = {});
 
 // `watch` rebuilds the build tree's kpuzzles: when this program is another file (a copy, an

@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "crash_report.hpp"
+#include "freshness.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/report.hpp"
 #include "paths.hpp"
@@ -51,6 +52,7 @@ std::vector<std::string> rank_launch_argv(const RanksSpec& ranks, int count, con
 EnvList rank_environment(const RanksSpec& ranks) {
   EnvList env(ranks.environment.begin(), ranks.environment.end());
   env.emplace_back(kRankProcess, "1");
+  env.emplace_back(kStaleNoteGiven, "1");
   return env;
 }
 
@@ -81,9 +83,8 @@ RunReport run_case(const PuzzleSpec& spec, const RunRequest& req, double time_li
     const std::size_t from = at == std::string::npos ? 0 : at + prefix.size();
     throw UsageError(r.output.substr(from, r.output.find('\n', from) - from));
   }
-  const std::size_t at = r.output.find(kCrashPrefix);
-  const std::string why =
-      at != std::string::npos ? r.output.substr(at, r.output.find('\n', at) - at) : tail_lines(r.output, 5);
+  const std::string crash = crash_line(r.output);
+  const std::string why = crash.empty() ? tail_lines(r.output, 5) : crash;
   throw RanksFailed("the " + std::to_string(req.ranks) + " ranks of " + spec.name + " --" + req.variant->name + " (" +
                     launch + ") ended with " + describe_exit(r) + (why.empty() ? "" : ": " + why));
 }
