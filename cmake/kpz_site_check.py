@@ -38,6 +38,7 @@ UNUSED = {
     "img/trace/basics-axpy.svg": _FLAT,
     "img/trace/basics-mdrange.svg": _FLAT,
     "img/trace/basics-reduce.svg": _FLAT,
+    "img/trace/basics-custom-reducer.svg": _FLAT,
     "img/trace/basics-scan.svg": _FLAT,
     "img/trace/basics-histogram.svg": _FLAT,
     "img/trace/conv1d-bug-missing-barrier.svg": _HUNT,

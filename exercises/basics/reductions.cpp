@@ -4,6 +4,7 @@
 // docs/puzzles/basics.md. Generated from the reference: `kpuzzles reset basics` restores it
 // (your work is kept as a backup).
 #include "basics/basics.hpp"
+#include "kpz/reducer.hpp"
 
 namespace kpz::basics::exercise {
 
@@ -18,6 +19,47 @@ void reduce(const Space& space, View<const float*, Space> x, Extremes& result) {
   //   A parallel_reduce named "basics::min_loc" over range with the reducer MinLoc.
   result.min = min_loc.val;
   result.min_index = min_loc.loc;
+}
+
+// A reducer is a class, not a value type with operator+= and a Kokkos::reduction_identity: the
+// same object serves every parallel_reduce (RangePolicy, TeamThreadRange, ThreadVectorRange) and
+// team_reduce, and the merge has a name instead of hiding behind +=. kpz::Reducer holds the
+// result and the contract's type names; a reducer adds the two things that make it itself.
+struct MomentsReducer : kpz::Reducer<MomentsReducer, Moments> {
+  KOKKOS_INLINE_FUNCTION explicit MomentsReducer(Moments& result) : MomentsReducer::Reducer(result) {}
+
+  // The identity: each thread's accumulator starts from it.
+  KOKKOS_INLINE_FUNCTION void init(Moments& v) const {
+    // TODO(roughly 1 line): v becomes the summary of no values at all.
+  }
+
+  // dest and src summarise two sets of values with nothing in common; Kokkos merges the threads'
+  // summaries in whatever grouping the backend likes.
+  KOKKOS_INLINE_FUNCTION void join(Moments& dest, const Moments& src) const {
+    // TODO(roughly 6 lines): dest becomes the summary of dest's values and src's together: the
+    //   count, the mean and m2 of all of them, from the two counts, means and m2s. Either summary
+    //   may be of no values at all.
+  }
+};
+
+template <class Space>
+void moments(const Space& space, View<const float*, Space> x, Moments& result) {
+  // x in two parts, the first third and the rest, each reduced by its own launch; their summaries
+  // are merged here on the host, as summaries computed apart (two launches, two GPUs, two MPI
+  // ranks) are. So a merge of two real summaries happens on every backend, Serial included.
+  const int n = static_cast<int>(x.extent(0));
+  const int split = n / 3;
+  Moments part[2] = {};
+  for (int p = 0; p < 2; ++p) {
+    const Kokkos::RangePolicy<Space> range(space, p == 0 ? 0 : split, p == 0 ? split : n);
+    // TODO(roughly 6 lines): part[p] becomes the summary of the x(i) of range, in one
+    //   parallel_reduce named "basics::moments" with a MomentsReducer on part[p]: each x(i) is a
+    //   summary of one value, merged into the body's accumulator by the reducer's own merge.
+  }
+  const MomentsReducer merge(result);
+  merge.init(result);
+  merge.join(result, part[0]);
+  merge.join(result, part[1]);
 }
 
 template <class Space>

@@ -41,6 +41,18 @@ void mdrange(const Space& space, View<const float**, Space> in, View<const float
   //   `space`.
 }
 
+template <class Space>
+void subviews(const Space& space, RowMajor<const float, Space> a, Corner corner, View<float*, Space> row_sums,
+              View<float*, Space> col_sums, RowMajor<float, Space> block) {
+  const int rows = static_cast<int>(row_sums.extent(0));
+  const int cols = static_cast<int>(col_sums.extent(0));
+  // TODO(roughly 4 lines): row_sums(r) for every row r < rows and col_sums(c) for every column
+  //   c < cols, each by one call of the given sum_1d: its input is that row (or column) of a, its
+  //   result that one element of row_sums (or col_sums), both taken as subviews.
+  // TODO(roughly 3 lines): block gets the elements of a in the rows from corner.row and the
+  //   columns from corner.col, as many of each as block has, in one deep_copy on `space`.
+}
+
 KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_RANGES)
 
 }  // namespace kpz::basics::exercise

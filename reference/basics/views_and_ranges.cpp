@@ -1,4 +1,4 @@
-// basics reference solution, steps 1-3: Views and deep_copy, RangePolicy, MDRangePolicy.
+// basics reference solution, steps 1-4: Views and deep_copy, RangePolicy, MDRangePolicy, subviews.
 // exercises/basics/views_and_ranges.cpp is generated from this file by cmake/kpz-skeletons:
 // each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "basics/basics.hpp"
@@ -54,6 +54,25 @@ void mdrange(const Space& space, View<const float**, Space> in, View<const float
   Kokkos::parallel_for(
       "basics::mdrange", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>(space, {0, 0}, {rows, cols}),
       KOKKOS_LAMBDA(int i, int j) { out(i, j) = in(i, j) + u(i) * v(j); });
+  // KPZ-END
+}
+
+template <class Space>
+void subviews(const Space& space, RowMajor<const float, Space> a, Corner corner, View<float*, Space> row_sums,
+              View<float*, Space> col_sums, RowMajor<float, Space> block) {
+  const int rows = static_cast<int>(row_sums.extent(0));
+  const int cols = static_cast<int>(col_sums.extent(0));
+  // KPZ-TODO(roughly 4 lines): row_sums(r) for every row r < rows and col_sums(c) for every column
+  //   c < cols, each by one call of the given sum_1d: its input is that row (or column) of a, its
+  //   result that one element of row_sums (or col_sums), both taken as subviews.
+  for (int r = 0; r < rows; ++r) sum_1d(space, Kokkos::subview(a, r, Kokkos::ALL), Kokkos::subview(row_sums, r));
+  for (int c = 0; c < cols; ++c) sum_1d(space, Kokkos::subview(a, Kokkos::ALL, c), Kokkos::subview(col_sums, c));
+  // KPZ-END
+  // KPZ-TODO(roughly 3 lines): block gets the elements of a in the rows from corner.row and the
+  //   columns from corner.col, as many of each as block has, in one deep_copy on `space`.
+  const auto block_rows = Kokkos::make_pair(corner.row, corner.row + static_cast<int>(block.extent(0)));
+  const auto block_cols = Kokkos::make_pair(corner.col, corner.col + static_cast<int>(block.extent(1)));
+  Kokkos::deep_copy(space, block, Kokkos::subview(a, block_rows, block_cols));
   // KPZ-END
 }
 

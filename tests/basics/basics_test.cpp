@@ -20,7 +20,9 @@ TEST_P(Basics, WorkedExamples) {
       {"views", "[1,3,5,7,9,11,13,15]"},
       {"axpy", "[1,3,5,7,9]"},
       {"mdrange", "[0,2,4,6,10,13,16,19,20,24,28,32]"},
+      {"subviews", "[6,46,86,30,33,36,39,11,12,13,21,22,23]"},
       {"reduce", "[6,-9,5]"},
+      {"custom-reducer", "[8,8,168]"},
       {"scan", "[0,3,3,5,10,10,10,11,15]"},
       {"histogram", "[2,3,0,7,0,2,3,0,7,0]"},
       {"team", "[3,2,1,0,7,6,5,4,9,8]"},
@@ -81,13 +83,14 @@ TEST_P(Basics, BadRequestsAreUsageErrors) {
   EXPECT_THROW(run({"vector", {{"rows", 10}, {"cols", 10}}, 0, 2026, 3}), kpz::UsageError);  // not a power of 2
   // A flat kernel has no team to size; the team steps but --vector use one lane per member.
   EXPECT_THROW(run({"axpy", {{"size", 10}}, 2}), kpz::UsageError);
+  EXPECT_THROW(run({"subviews", {{"rows", 10}}, 2}), kpz::UsageError);
   EXPECT_THROW(run({"team", {{"size", 10}}, 1, 2026, 2}), kpz::UsageError);
   EXPECT_THROW(run({"collectives", {{"segments", 4}}, 1, 2026, 2}), kpz::UsageError);
   EXPECT_THROW(run({"collectives", {{"segments", 1 << 20}, {"length", 1 << 16}}}), kpz::UsageError);
 }
 
 TEST_P(Basics, LargeRandom) {
-  for (const char* variant : {"axpy", "reduce", "scan"}) {
+  for (const char* variant : {"axpy", "reduce", "custom-reducer", "scan"}) {
     const auto r = run({variant, {{"size", (1 << 22) + 3}}, 0, 4242, 0, false});
     KPZ_EXPECT_PASS(r) << " --" << variant;
   }
@@ -97,6 +100,8 @@ TEST_P(Basics, LargeRandom) {
   KPZ_EXPECT_PASS(h);
   const auto m = run({"mdrange", {{"rows", 1500}, {"cols", 1501}}, 0, 4244, 0, false});
   KPZ_EXPECT_PASS(m);
+  const auto sub = run({"subviews", {{"rows", 1500}, {"cols", 1501}}, 0, 4248, 0, false});
+  KPZ_EXPECT_PASS(sub);
   const auto c = run({"collectives", {{"segments", 3000}, {"length", 700}}, 0, 4247, 0, false});
   KPZ_EXPECT_PASS(c);
   const auto v = run({"vector", {{"rows", 3001}, {"cols", 1499}, {"tile", 13}}, 0, 4246, 0, false});

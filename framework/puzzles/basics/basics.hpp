@@ -1,7 +1,7 @@
 #pragma once
 // basics: the on-ramp, one small kernel per Kokkos concept (Views and deep_copy, RangePolicy,
-// MDRangePolicy, reducers, scans, atomics and ScatterView, TeamPolicy, team scratch, vector
-// lanes). The kernel signatures (signatures.inc) are implemented twice, with the same text: by
+// MDRangePolicy, subviews, reducers and a custom reducer, scans, atomics and ScatterView,
+// TeamPolicy, team scratch, vector lanes). The kernel signatures (signatures.inc) are implemented twice, with the same text: by
 // the learner in exercises/basics/ (namespace kpz::basics::exercise) and in reference/basics/
 // (namespace kpz::basics::reference).
 #include <Kokkos_Core.hpp>
@@ -20,11 +20,46 @@ namespace kpz::basics {
 template <class DataType>
 using HostView = Kokkos::View<DataType, Kokkos::HostSpace>;
 
+// A matrix stored row by row on every backend (a plain 2D View takes its space's default layout,
+// LayoutLeft on a GPU): row r is contiguous, column c has a stride of cols elements.
+template <class T, class Space>
+using RowMajor = Kokkos::View<T**, Kokkos::LayoutRight, typename Space::memory_space>;
+
+// Any rank-1 View in Space's memory, contiguous or not (LayoutStride keeps a stride per index): a
+// row and a column of a RowMajor matrix both convert to it.
+template <class T, class Space>
+using Strided = Kokkos::View<T*, Kokkos::LayoutStride, typename Space::memory_space>;
+
+// Given to `subviews` (a 1D routine, as a library offers one): total() becomes the sum of v, on
+// `space`, without waiting. total is a single element (a rank-0 View).
+template <class Space>
+void sum_1d(const Space& space, Strided<const float, Space> v,
+            Kokkos::View<float, typename Space::memory_space> total) {
+  Kokkos::parallel_reduce(
+      "basics::sum_1d", Kokkos::RangePolicy<Space>(space, 0, v.extent(0)),
+      KOKKOS_LAMBDA(int i, float& sum) { sum += v(i); }, total);
+}
+
+// Where `subviews`' block starts in its matrix.
+struct Corner {
+  int row;
+  int col;
+};
+
 // What `reduce` finds: one built-in reduction (the maximum) and one min-loc reduction.
 struct Extremes {
   float max;
   float min;
   int min_index;
+};
+
+// A summary of some values that two summaries can be merged into (Welford, Chan et al.): how many
+// values, their mean and m2, the sum of their squared deviations from the mean (the variance is
+// m2 / count). The summary of no values is {0, 0, 0}.
+struct Moments {
+  int count;
+  float mean;
+  float m2;
 };
 
 // `axpy` launches whole blocks of kBlock indices, as a CUDA grid of kBlock-thread blocks

@@ -1,4 +1,4 @@
-// basics steps 1-3 (--views, --axpy, --mdrange): inputs, validation, oracle and check.
+// basics steps 1-4 (--views, --axpy, --mdrange, --subviews): inputs, validation, oracle and check.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -154,9 +154,80 @@ RunReport mdrange_on(const Space& space, const RunRequest& req) {
   return report;
 }
 
+// --subviews: a random rows x cols matrix (asymmetric around 0) and a random block inside it; the
+// worked example is mdrange's 3 x 4 matrix, 10 i + j, and its 2 x 3 block from (1, 1), which
+// reaches the last row and the last column.
+template <class Space>
+RunReport subviews_on(const Space& space, const RunRequest& req) {
+  const int rows = static_cast<int>(req.params.get("rows"));
+  const int cols = static_cast<int>(req.params.get("cols"));
+  const bool worked = worked_example(req, {"rows", "cols"});
+  Rng rng(req.seed);
+  std::vector<float> a = random_floats(rng, static_cast<std::size_t>(rows) * cols, -1.0, 2.0);  // a[i * cols + j]
+  int h = static_cast<int>(rng.integer(1, rows)), w = static_cast<int>(rng.integer(1, cols));
+  Corner corner{static_cast<int>(rng.integer(0, rows - h)), static_cast<int>(rng.integer(0, cols - w))};
+  if (worked) {
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) a[static_cast<std::size_t>(i) * cols + j] = static_cast<float>(10 * i + j);
+    h = 2, w = 3, corner = Corner{1, 1};
+  }
+  RowMajor<float, Space> da(Kokkos::view_alloc(space, "a"), rows, cols);
+  {
+    auto host = Kokkos::create_mirror_view(da);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) host(i, j) = a[static_cast<std::size_t>(i) * cols + j];
+    Kokkos::deep_copy(space, da, host);
+  }
+  const View<float*, Space> row_sums = poisoned_output<float>(space, "row_sums", static_cast<std::size_t>(rows));
+  const View<float*, Space> col_sums = poisoned_output<float>(space, "col_sums", static_cast<std::size_t>(cols));
+  RowMajor<float, Space> block(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "block"), h, w);
+  poison(block);
+  space.fence();
+  kernels<Space>(req.impl == Impl::reference).subviews(space, da, corner, row_sums, col_sums, block);
+  space.fence();
+  std::vector<float> got = to_host(row_sums);
+  const std::vector<float> got_cols = to_host(col_sums);
+  got.insert(got.end(), got_cols.begin(), got_cols.end());
+  const auto h_block = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), block);
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j) got.push_back(h_block(i, j));
+
+  // The oracle in doubles: the sums within the rounding of a float sum of their terms, the
+  // block's copies exactly.
+  std::vector<double> expected(got.size(), 0.0), bound(got.size(), 0.0), magnitude(rows + cols, 0.0);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const double v = a[static_cast<std::size_t>(i) * cols + j];
+      expected[i] += v, expected[rows + j] += v;
+      magnitude[i] += std::fabs(v), magnitude[rows + j] += std::fabs(v);
+    }
+  for (int i = 0; i < rows; ++i) bound[i] = sum_error_bound(magnitude[i], static_cast<std::size_t>(cols));
+  for (int j = 0; j < cols; ++j) bound[rows + j] = sum_error_bound(magnitude[rows + j], static_cast<std::size_t>(rows));
+  for (int i = 0; i < h; ++i)
+    for (int j = 0; j < w; ++j)
+      expected[rows + cols + i * w + j] = a[static_cast<std::size_t>(corner.row + i) * cols + corner.col + j];
+
+  RunReport report;
+  report.config.set("rows", rows).set("cols", cols).set("block_rows", h).set("block_cols", w);
+  report.config.set("corner_row", corner.row).set("corner_col", corner.col);
+  report.notes.push_back("values: row_sums, col_sums, then block row by row");
+  compare_within(report, got, expected, bound, [rows, cols, w, corner](std::size_t k) {
+    const int i = static_cast<int>(k);
+    if (i < rows) return "row_sums(" + std::to_string(i) + "): sum_1d on row " + std::to_string(i) + " of a (TODO 5)";
+    if (i < rows + cols)
+      return "col_sums(" + std::to_string(i - rows) + "): sum_1d on column " + std::to_string(i - rows) +
+             " of a (TODO 5)";
+    const int e = i - rows - cols;
+    return "block(" + std::to_string(e / w) + ", " + std::to_string(e % w) + "), a(" +
+           std::to_string(corner.row + e / w) + ", " + std::to_string(corner.col + e % w) + ") (TODO 6)";
+  });
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("a", Json::array_of(a)); });
+  return report;
+}
+
 }  // namespace
 
 const Runner run_views = KPZ_ON_REQUEST_SPACE(views_on), run_axpy = KPZ_ON_REQUEST_SPACE(axpy_on),
-             run_mdrange = KPZ_ON_REQUEST_SPACE(mdrange_on);
+             run_mdrange = KPZ_ON_REQUEST_SPACE(mdrange_on), run_subviews = KPZ_ON_REQUEST_SPACE(subviews_on);
 
 }  // namespace kpz::basics

@@ -1,5 +1,8 @@
-// basics steps 4-6 (--reduce, --scan, --histogram): inputs, validation, oracle and check.
+// basics steps 5-8 (--reduce, --custom-reducer, --scan, --histogram): inputs, validation, oracle and
+// check.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,8 +38,50 @@ RunReport reduce_on(const Space& space, const RunRequest& req) {
   report.config.set("size", n);
   report.notes.push_back("values: result.max, result.min, result.min_index");
   compare_exact(report, got, expected, [](std::size_t i) -> std::string {
-    if (i == 0) return "result.max, from the Max reduction (TODO 5)";
-    return i == 1 ? "result.min, from the MinLoc reduction (TODO 6)" : "result.min_index, from MinLoc (TODO 6)";
+    if (i == 0) return "result.max, from the Max reduction (TODO 7)";
+    return i == 1 ? "result.min, from the MinLoc reduction (TODO 8)" : "result.min_index, from MinLoc (TODO 8)";
+  });
+  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("x", Json::array_of(x)); });
+  return report;
+}
+
+// --custom-reducer: values asymmetric around 0 (mean about 1), so that a merge that drops a
+// weight or the spread between two means is far off; the worked example is 1, 3, ..., 15, whose
+// every merge is exact in floats.
+template <class Space>
+RunReport moments_on(const Space& space, const RunRequest& req) {
+  const auto n = static_cast<std::size_t>(req.params.get("size"));
+  Rng rng(req.seed);
+  std::vector<float> x = random_floats(rng, n, -1.0, 3.0);
+  if (worked_example(req, {"size"}))
+    for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(2 * i + 1);
+  auto dx = to_device(space, "x", x);
+  Moments result{kIntPoison, poison_value<float>(), poison_value<float>()};
+  kernels<Space>(req.impl == Impl::reference).moments(space, dx, result);
+  space.fence();
+
+  // The oracle in doubles, two passes. Every backend merges in its own order, so the floats may
+  // differ in their last bits: the mean within the rounding of a float sum of n terms of at most
+  // max |x| (divided by n); m2 within that of n terms of m2 times its condition number
+  // sqrt(1 + n mean^2 / m2) (Chan, Golub and LeVeque), twice over. A wrong weight or a lost term
+  // is off by a fraction of the value itself, far outside both.
+  double sum = 0, largest = 0;
+  for (const float v : x) sum += v, largest = std::max(largest, std::fabs(static_cast<double>(v)));
+  const double mean = sum / static_cast<double>(n);
+  double m2 = 0;
+  for (const float v : x) m2 += (v - mean) * (v - mean);
+  const double conditioned_m2 = std::sqrt(m2 * (m2 + static_cast<double>(n) * mean * mean));
+  const std::vector<double> expected = {static_cast<double>(n), mean, m2};
+  const std::vector<double> bound = {0.0,  // the count is exact (n < 2^24: a float holds it)
+                                     sum_error_bound(largest * static_cast<double>(n), n) / static_cast<double>(n),
+                                     sum_error_bound(2.0 * conditioned_m2, n)};
+  const std::vector<float> got = {static_cast<float>(result.count), result.mean, result.m2};
+  RunReport report;
+  report.config.set("size", n).set("split", n / 3);
+  report.notes.push_back("values: result.count, result.mean, result.m2");
+  compare_within(report, got, expected, bound, [](std::size_t i) -> std::string {
+    const char* what[] = {"result.count", "result.mean", "result.m2"};
+    return std::string(what[i]) + ": init and join (TODOs 9, 10), the reductions (TODO 11)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("x", Json::array_of(x)); });
   return report;
@@ -111,7 +156,7 @@ RunReport histogram_on(const Space& space, const RunRequest& req) {
 
 }  // namespace
 
-const Runner run_reduce = KPZ_ON_REQUEST_SPACE(reduce_on), run_scan = KPZ_ON_REQUEST_SPACE(scan_on),
-             run_histogram = KPZ_ON_REQUEST_SPACE(histogram_on);
+const Runner run_reduce = KPZ_ON_REQUEST_SPACE(reduce_on), run_moments = KPZ_ON_REQUEST_SPACE(moments_on),
+             run_scan = KPZ_ON_REQUEST_SPACE(scan_on), run_histogram = KPZ_ON_REQUEST_SPACE(histogram_on);
 
 }  // namespace kpz::basics

@@ -131,10 +131,10 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
   report.notes.push_back("values: sums, then centered");
   compare_within(report, got, expected, bound, [=](std::size_t k) {
     if (k < static_cast<std::size_t>(segments))
-      return "team " + std::to_string(k) + ": sums(" + std::to_string(k) + ") (TODO 16)";
+      return "team " + std::to_string(k) + ": sums(" + std::to_string(k) + ") (TODO 21)";
     const int s = segment_of[k - segments];
     return "team " + std::to_string(s) + ": centered(" + std::to_string(k - segments) +
-           "), the given loop (begin and end: TODO 15; total: TODO 16)";
+           "), the given loop (begin and end: TODO 20; total: TODO 21)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) {
     inputs.set("offsets", Json::array_of(offsets)).set("values", Json::array_of(values));

@@ -73,6 +73,10 @@ std::vector<BudgetLimit> flat_budget(Variant variant, const Params& p) {
       add("global-reads", 2 * n, "x once per reduction");
       add("global-writes-per-cell", 0, "the results are host values");
       break;
+    case Variant::custom_reducer:
+      add("global-reads", n, "x once: each part by its own reduction");
+      add("global-writes-per-cell", 0, "the results are host values");
+      break;
     case Variant::scan:
       add("global-reads", 2 * n, "counts once per pass of the scan");
       add("global-reads-per-cell-per-team", 2, "counts(i) once per pass");
@@ -119,8 +123,12 @@ std::vector<BudgetLimit> collectives_budget() {
 // `kpuzzles trace`: --team and --scratch on the worked example (10 elements in tiles of 4, three
 // teams, the last one short); --vector on 7 rows of 6 in tiles of 3 rows (three teams, the last
 // one short; 6 columns on 4 lanes); --collectives on its worked example (4 segments, one empty);
-// the flat steps on their worked examples (team size 0: no team).
+// the flat steps on their worked examples (team size 0: no team), but --subviews.
 TraceSpec trace_config(Variant id) {
+  if (id == Variant::subviews)
+    return {.not_traceable_reason =
+                "its kernels read the matrix through subviews, plain Kokkos::Views (strided ones too) whose "
+                "accesses the trace build does not record"};
   if (id == Variant::collectives)
     return traceable({}, 4, [](const Params&, const Json&) { return collectives_budget(); });
   if (id == Variant::vector)
@@ -164,11 +172,14 @@ PuzzleSpec make_spec() {
   // Minutes by docs/instructor/estimates.md's rule (10 + 1.5 per line to write + 5 per new concept,
   // rounded to 5); mdrange and scan are stretch: conv1d --simple needs neither. vector is core:
   // transpose --naive and reduce --team-reduce put work on the lanes. collectives is stretch: the
-  // later puzzles use nested reductions, not team_reduce or team_broadcast.
+  // later puzzles use nested reductions, not team_reduce or team_broadcast. subviews and
+  // custom-reducer are stretch: no later exercise asks for a subview, and the later custom
+  // reducers (butterfly's GroupsMinMax, segscan's SegReducer) are given or in stretch exercises.
   return {
       .name = "basics",
       .summary =
-          "the on-ramp: Views, RangePolicy, MDRangePolicy, reducers, scan, atomics, teams, scratch, lanes, collectives",
+          "the on-ramp: Views, RangePolicy, MDRangePolicy, subviews, reducers, scan, atomics, teams, scratch, lanes, "
+          "collectives",
       .variants =
           {// 4 lines; new: View, host mirror, deep_copy, fence
            sized(Variant::views, "views",
@@ -190,10 +201,36 @@ PuzzleSpec make_spec() {
             .trace = trace_config(Variant::mdrange),
             .minutes = 20,  // 2 lines; new: MDRangePolicy, layouts
             .track = Track::stretch},
+           {.name = "subviews",
+            .id = int(Variant::subviews),
+            .summary = "Kokkos::subview with ALL and ranges: row and column sums by a 1D routine, a block copied out",
+            .options = {{"rows", "rows of a (random inputs and block when given)", 3, 1, 1 << 12},
+                        {"cols", "columns of a (random inputs and block when given)", 4, 1, 1 << 12}},
+            .functions = {"subviews"},
+            // One element; one row (every column a single element); one column (every row one);
+            // rows != cols both ways; a column longer than many rows.
+            .checks = {matrix(1, 1), matrix(1, 37), matrix(37, 1), matrix(2, 3), matrix(100, 33), matrix(33, 100),
+                       matrix(1000, 7)},
+            .trace = trace_config(Variant::subviews),
+            .minutes = 30,  // 7 lines; new: subview with ALL, an index and pairs; strided (LayoutStride) views
+            .track = Track::stretch},
            // 4 lines; new: parallel_reduce, Max, MinLoc
            sized(Variant::reduce, "reduce",
                  "parallel_reduce: the maximum (built-in Max) and the minimum with its index (MinLoc)", 8, kMaxSize,
                  {1, 1000, 2, 3, 65537}, 35, Track::core),
+           {.name = "custom-reducer",
+            .id = int(Variant::custom_reducer),
+            .summary = "a custom reducer (init and join): count, mean and m2 in one pass by Welford's merge (x = 1, 3, "
+                       "..., 15)",
+            .options = {{"size", "N (random inputs when given)", 8, 1, kMaxScanSize}},
+            .functions = {"moments", "MomentsReducer"},
+            // One value (the first part empty); two; three (a part of one value); sizes that
+            // are not multiples of 3 or of the threads.
+            .checks = {CheckCase{{"size", 1}}, CheckCase{{"size", 2}}, CheckCase{{"size", 3}},
+                       CheckCase{{"size", 1000}}, CheckCase{{"size", 4099}}, CheckCase{{"size", 65537}}},
+            .trace = trace_config(Variant::custom_reducer),
+            .minutes = 40,  // 13 lines; new: a custom reducer (init, join), merging summaries (Welford)
+            .track = Track::stretch},
            // 4 lines; new: parallel_scan, the final flag
            sized(Variant::scan, "scan", "parallel_scan: exclusive prefix sums of counts, the total at the end", 8,
                  kMaxScanSize, {1, 1000, 2, 127, 128, 129, 4099}, 25, Track::stretch),
@@ -257,9 +294,10 @@ PuzzleSpec make_spec() {
           [](const RunRequest& req) {
             const auto v = req.variant_as<Variant>();
             if (v < Variant::team) refuse_team_shape(req);
-            return by_enum<Variant::collectives>({run_views, run_axpy, run_mdrange, run_reduce, run_scan, run_histogram,
-                                                  run_teams, run_teams, run_vector, run_collectives},
-                                                 v)(req);
+            return by_enum<Variant::collectives>(
+                {run_views, run_axpy, run_mdrange, run_subviews, run_reduce, run_moments, run_scan, run_histogram,
+                 run_teams, run_teams, run_vector, run_collectives},
+                v)(req);
           },
       // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
       // per element.
@@ -273,8 +311,8 @@ PuzzleSpec make_spec() {
             return 40.0 * static_cast<double>(p.get("rows")) * static_cast<double>(p.get("cols"));
           },
       .course_position = 0,  // before conv1d: every concept conv1d --simple uses is introduced here
-      .learning_order = {"views", "axpy", "mdrange", "reduce", "scan", "histogram", "team", "scratch", "vector",
-                         "collectives"},
+      .learning_order = {"views", "axpy", "mdrange", "subviews", "reduce", "custom-reducer", "scan", "histogram",
+                         "team", "scratch", "vector", "collectives"},
   };
 }
 

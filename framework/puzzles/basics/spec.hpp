@@ -13,7 +13,20 @@ namespace kpz::basics {
 
 // The variants, one per step in course order (VariantSpec::id): spec.cpp's runners are a table
 // in this order (kpz/lookup.hpp), budgets switch on the id.
-enum class Variant { views, axpy, mdrange, reduce, scan, histogram, team, scratch, vector, collectives };
+enum class Variant {
+  views,
+  axpy,
+  mdrange,
+  subviews,
+  reduce,
+  custom_reducer,
+  scan,
+  histogram,
+  team,
+  scratch,
+  vector,
+  collectives
+};
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 26;      // 256 MiB per array of floats
 inline constexpr std::int64_t kMaxScanSize = std::int64_t{1} << 24;  // the int total stays < 2^27
@@ -25,9 +38,9 @@ bool worked_example(const RunRequest& req, std::initializer_list<const char*> op
 // Each step's runner, on the execution space req.space names: spec.cpp picks one by the id (and
 // refuses a team shape for the flat steps first).
 using Runner = RunReport (*)(const RunRequest&);
-extern const Runner run_views, run_axpy, run_mdrange;     // run_flat.cpp
-extern const Runner run_reduce, run_scan, run_histogram;  // run_reductions.cpp
-extern const Runner run_teams, run_collectives;           // run_teams.cpp: team and scratch, collectives
-extern const Runner run_vector;                           // run_lanes.cpp
+extern const Runner run_views, run_axpy, run_mdrange, run_subviews;    // run_flat.cpp
+extern const Runner run_reduce, run_moments, run_scan, run_histogram;  // run_reductions.cpp
+extern const Runner run_teams, run_collectives;                        // run_teams.cpp: team and scratch, collectives
+extern const Runner run_vector;                                        // run_lanes.cpp
 
 }  // namespace kpz::basics
