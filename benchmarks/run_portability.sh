@@ -116,6 +116,54 @@ for s in "$@"; do
         echo "($p on $machine: $(( $(date +%s) - local_start )) s)"
       done
       ;;
+    test-mpi)
+      # The distributed puzzle on the GPU: its tests (1-4 ranks sharing the GPU) and every
+      # reference with its rank counts. Needs a build with MPI (benchmarks/carried_mpi.sh).
+      step "distributed tests on CUDA"
+      ctest --preset cuda -R '^distributed' >"$out/ctest-mpi-cuda.log" 2>&1 || status=1
+      tail -8 "$out/ctest-mpi-cuda.log"
+      build/cuda/framework/cli/kpuzzles check distributed --reference --space cuda >"$out/check-mpi-cuda.log" 2>&1 || status=1
+      tail -3 "$out/check-mpi-cuda.log"
+      ;;
+    mpi-gpu|mpi-cpu)
+      # Scaling of the distributed puzzle: mpiexec starts kpuzzles-bench's ranks directly
+      # (KPZ_RANK_PROCESS: each runs its part). GPU: 1 and 2 ranks sharing it. CPU: ranks x
+      # threads = 16 cores, each rank bound to its own cores; strong scaling at 2^27 elements in
+      # all (512 MiB of floats, past the 16-core host's L3), weak at 2^23 per rank.
+      step "distributed scaling: $s"
+      preset=$([ "$s" = mpi-gpu ] && echo cuda || echo openmp)
+      mpiexec=$(grep -m1 '^MPIEXEC_EXECUTABLE' "build/$preset/CMakeCache.txt" 2>/dev/null | cut -d= -f2)
+      [ -n "$mpiexec" ] || { echo "no MPI in this build"; status=1; continue; }
+      export KPZ_RANK_PROCESS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+      if [ "$s" = mpi-gpu ]; then
+        for r in 1 2; do
+          for mode in "--size 67108864" "--per-rank-size 67108864"; do
+            tag=$([ "${mode#--per}" != "$mode" ] && echo weak || echo strong)
+            timeout 200 "$mpiexec" --oversubscribe -n $r -x KPZ_RANK_PROCESS build/cuda/framework/cli/kpuzzles-bench \
+              bench distributed $mode --json-file "$out/distributed-$tag-r$r-gpu.json" >"$out/distributed-$tag-r$r-gpu.txt" 2>&1 || status=1
+            tail -12 "$out/distributed-$tag-r$r-gpu.txt"
+          done
+        done
+      else
+        for r in 1 2 4 8 16; do
+          t=$(( 16 / r ))
+          for mode in "--size 134217728" "--per-rank-size 8388608"; do
+            tag=$([ "${mode#--per}" != "$mode" ] && echo weak || echo strong)
+            run_ranks() {  # binding
+              timeout 200 "$mpiexec" --oversubscribe -n $r --map-by "slot:PE=$t" --bind-to "$1" -x KPZ_RANK_PROCESS \
+                -x OMP_NUM_THREADS=$t -x OMP_PROC_BIND=spread -x OMP_PLACES=cores \
+                build/openmp/framework/cli/kpuzzles-bench bench distributed $mode \
+                --json-file "$out/distributed-$tag-r$r-cpu16.json" >"$out/distributed-$tag-r$r-cpu16.txt" 2>&1
+            }
+            # Binding each rank to its cores may be refused (a container's view of the CPUs):
+            # then unbound, and the table says so.
+            run_ranks core || { echo "(binding refused: unbound)" >>"$out/distributed-$tag-r$r-cpu16.txt"; run_ranks none; } || status=1
+            tail -12 "$out/distributed-$tag-r$r-cpu16.txt"
+          done
+        done
+      fi
+      unset KPZ_RANK_PROCESS
+      ;;
     *) echo "unknown step '$s'"; exit 2 ;;
   esac
 done
