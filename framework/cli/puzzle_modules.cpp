@@ -34,6 +34,22 @@ std::set<std::string>& loaded_modules() {
   return names;
 }
 
+// Whether the module file carries this framework's registry stamp (kRegistryLayout), read
+// before it is loaded: one built with another version of the registry's types, or before modules
+// had a stamp, would crash kpuzzles when it registers.
+// A file that is no shared object at all (damaged, empty) counts as built here: loading it then
+// says what is wrong with it.
+bool built_for_this_framework(const std::string& file) {
+  static const std::string mine = registry_stamp(kRegistryLayout).text;
+  const std::string bytes = read_text_file(file);
+  if (bytes.compare(0, 4,
+                    "\x7f"
+                    "ELF") != 0)
+    return true;
+  const std::size_t at = bytes.find(kRegistryStampPrefix);
+  return at != std::string::npos && bytes.compare(at, mine.size(), mine) == 0;
+}
+
 // "" when loaded, else why not. RTLD_NOW: a symbol the module lacks fails here, with its name,
 // not in the middle of a run. Never closed: the registry keeps what its registration made.
 std::string load_module(const std::string& puzzle) {
@@ -220,7 +236,7 @@ void use_every_core_for_builds() {
 
 void load_puzzle_modules(const std::vector<std::string>& needed) {
   if (module_puzzles().empty()) return;
-  std::vector<std::string> missing;
+  std::vector<std::string> missing, older;
   for (const auto& p : module_puzzles()) {
     const bool wanted = std::find(needed.begin(), needed.end(), p) != needed.end();
     std::error_code ec;
@@ -232,6 +248,15 @@ void load_puzzle_modules(const std::vector<std::string>& needed) {
     // builds it on first use.
     if (const std::string verifier = verifier_file(p); wanted && !verifier.empty() && !fs::exists(verifier, ec))
       missing.push_back(p);
+    // Built before the framework changed (a new field in PuzzleSpec, say): rebuilt when a command
+    // needs it, left unloaded until then.
+    if (!built_for_this_framework(module_file(p))) {
+      if (!wanted)
+        older.push_back(p);
+      else if (std::find(missing.begin(), missing.end(), p) == missing.end())
+        missing.push_back(p);
+      continue;
+    }
     // A module that cannot be loaded (damaged, or half written by a build under way) stops only
     // the commands that need it; the others say so and go on without it.
     if (const std::string why = load_module(p); !why.empty()) {
@@ -239,6 +264,11 @@ void load_puzzle_modules(const std::vector<std::string>& needed) {
       std::cerr << "kpuzzles: note: " << why << '\n';
     }
   }
+  if (!older.empty())
+    std::cerr << "kpuzzles: note: " << join(older, ", ") << (older.size() == 1 ? " was" : " were")
+              << " built with another version of kpuzzles' framework: rebuilt when a command needs "
+              << (older.size() == 1 ? "it" : "each") << " (all now: cmake --build " << module_build_dir()
+              << " --target puzzles)\n";
   if (missing.empty()) return;
   const ModuleBuildLock lock(true);
   std::cerr << "kpuzzles: building " << (missing.size() == 1 ? "the puzzle " : "the puzzles ") << join(missing, ", ")

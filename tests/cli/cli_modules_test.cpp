@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -148,6 +149,33 @@ TEST_F(CliModules, ADamagedModuleStopsOnlyWhatNeedsIt) {
   EXPECT_EQ(bad.code, 3) << bad.err;
   EXPECT_NE(bad.err.find("could not be loaded"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("--target kpz_module_butterfly"), std::string::npos) << bad.err;
+}
+
+// A module built before the framework's registry types changed (its stamp differs, or it has
+// none) would crash kpuzzles when it registers: it is not loaded, and rebuilt when needed.
+TEST_F(CliModules, AModuleBuiltForAnotherFrameworkIsRebuiltNotLoaded) {
+  const fs::path tree = tree_with("older", {KPZ_COURSE_START});
+  std::string bytes;
+  {
+    std::ifstream in(module_of("butterfly"), std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::size_t at = bytes.find("kpz-registry-layout:");
+  ASSERT_NE(at, std::string::npos) << "no stamp in " << module_of("butterfly");
+  char& digit = bytes[at + std::string("kpz-registry-layout:").size()];
+  digit = digit == '0' ? '1' : '0';
+  std::ofstream(tree / "puzzles" / "kpz-butterfly.so", std::ios::binary) << bytes;
+  const Result other = kpuzzles_in(tree, std::string("run ") + KPZ_COURSE_START + " --reference");
+  EXPECT_EQ(other.code, 0) << other.err;
+  EXPECT_NE(other.err.find("kpuzzles: note: butterfly was built with another version of kpuzzles' framework"),
+            std::string::npos)
+      << other.err;
+  EXPECT_EQ(kpz::test::count_lines(other.err), 1) << other.err;
+  // Needed: rebuilt first (the stand-in cmake fails, so the command says so), never loaded.
+  const Result needed = kpuzzles_in(tree, "run butterfly --reference");
+  EXPECT_EQ(needed.code, 3) << needed.err;
+  EXPECT_NE(needed.err.find("kpuzzles: building the puzzle butterfly"), std::string::npos) << needed.err;
+  EXPECT_NE(needed.err.find("the build of butterfly failed"), std::string::npos) << needed.err;
 }
 
 // `watch` starts with what is built, builds the rest in the background and starts again with every

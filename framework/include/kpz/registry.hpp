@@ -251,10 +251,34 @@ struct PuzzleRegistrar {
   explicit PuzzleRegistrar(PuzzleSpec (*make)()) { Registry::instance().add(make()); }
 };
 
+// The registry's types as a file was compiled with them, stamped into every puzzle module (a .so
+// kpuzzles loads) by KPZ_REGISTER_PUZZLE. A module built before the framework changed them would
+// hand kpuzzles a PuzzleSpec of another shape and crash it: kpuzzles reads the stamp from the file
+// before loading it and rebuilds a module whose stamp differs or is missing
+// (framework/cli/puzzle_modules.cpp). Sizes catch a field added or removed; bump
+// kRegistryRevision for a change that keeps them (a field's type, two fields swapped).
+inline constexpr std::uint64_t kRegistryRevision = 1;
+inline constexpr std::uint64_t kRegistryLayout =
+    kRegistryRevision ^ (sizeof(PuzzleSpec) << 8) ^ (sizeof(VariantSpec) << 20) ^ (sizeof(RunRequest) << 32) ^
+    (sizeof(RunReport) << 44) ^ (sizeof(CheckCase) << 52) ^ (sizeof(RanksSpec) << 58);
+inline constexpr char kRegistryStampPrefix[] = "kpz-registry-layout:";
+struct RegistryStamp {
+  char text[sizeof(kRegistryStampPrefix) + 16] = {};  // the prefix, 16 hex digits, a NUL
+};
+constexpr RegistryStamp registry_stamp(std::uint64_t layout) {
+  RegistryStamp stamp;
+  std::size_t at = 0;
+  for (; kRegistryStampPrefix[at] != '\0'; ++at) stamp.text[at] = kRegistryStampPrefix[at];
+  for (int shift = 60; shift >= 0; shift -= 4) stamp.text[at++] = "0123456789abcdef"[(layout >> shift) & 0xf];
+  return stamp;
+}
+
 }  // namespace kpz
 
 // Registers the PuzzleSpec returned by `make_fn` when the program starts.
-#define KPZ_REGISTER_PUZZLE(make_fn)                                   \
-  static const ::kpz::PuzzleRegistrar kpz_puzzle_registrar_##make_fn { \
-    &make_fn                                                           \
+#define KPZ_REGISTER_PUZZLE(make_fn)                                                 \
+  [[gnu::used]] static constexpr ::kpz::RegistryStamp kpz_registry_stamp_##make_fn = \
+      ::kpz::registry_stamp(::kpz::kRegistryLayout);                                 \
+  static const ::kpz::PuzzleRegistrar kpz_puzzle_registrar_##make_fn {               \
+    &make_fn                                                                         \
   }
