@@ -78,8 +78,8 @@ for s in "$@"; do
     test-cpu)
       step "tests on the 16-core CPU"
       # One test at a time: two test programs of 16 threads each, bound to the same 16 cores
-      # (OMP_PROC_BIND=spread), spin in each other's way at every team barrier; session 10's
-      # run with -j2 printed nothing for 600 s.
+      # (OMP_PROC_BIND=spread), spin in each other's way at every team barrier: a run with -j2
+      # printed nothing for 600 s.
       "${cpu_env[@]}" ctest --preset openmp -j1 --timeout 240 >"$out/ctest-cpu16.log" 2>&1 || status=1
       tail -8 "$out/ctest-cpu16.log"
       "${cpu_env[@]}" build/openmp/framework/cli/kpuzzles check --reference >"$out/check-cpu16.log" 2>&1 || status=1
