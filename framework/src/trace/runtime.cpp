@@ -193,21 +193,50 @@ void record_access(const void* view_data, bool scratch, const void* elem, std::i
                       "have no side effects: write only when final is true");
 }
 
-void note_scratch_view(const void* data, std::size_t elem_size, const std::vector<std::int64_t>& extents,
-                       const std::vector<std::int64_t>& strides, std::size_t bytes_requested, Loc loc) {
+namespace {
+
+std::string scratch_short(int level, const std::string& need, const std::string& which, std::size_t requested,
+                          bool null_pointer) {
+  return "scratch level " + std::to_string(level) + ": the scratch views need " + need +
+         " bytes per team (the sum of their shmem_size; " + which + "), the launch requested " +
+         std::to_string(requested) + ": set_scratch_size asks for too little (" +
+         (null_pointer ? "Kokkos hands out a null pointer silently; on a GPU the kernel reads and writes memory it "
+                         "does not own"
+                       : "every view fit here only because Kokkos pads a view no further than its address needs and "
+                         "may round the request up: with other sizes or on a GPU one gets a null pointer, silently") +
+         ")";
+}
+
+}  // namespace
+
+// What a view needs is what Kokkos' bump allocator may take for it: its bytes (times the team
+// size for thread_scratch) plus up to its alignment to pad the start, which is the padding its
+// shmem_size adds. The sum over the views, in the order they are carved, is the request Kokkos
+// documents as safe; the allocator itself pads only as far as the address needs, and the host
+// backends round the request up, so an undersized request often fits here: the check is this
+// sum, not a null pointer. An empty view never fails in Kokkos and needs nothing.
+void* note_scratch_view(const void* data, std::size_t elem_size, const std::vector<std::int64_t>& extents,
+                        const std::vector<std::int64_t>& strides, std::size_t bytes, std::size_t padding, Loc loc) {
   MemberCore* m = tl_member;
-  if (!m) return;
+  if (!m) return const_cast<void*>(data);
   const int level = m->scratch_level == 1 ? 1 : 0;
-  m->scratch_carved[level] += bytes_requested;
-  if (!data && bytes_requested > 0)
-    throw KernelError("scratch level " + std::to_string(level) + ": the kernel carves at least " +
-                      std::to_string(m->scratch_carved[level]) + " bytes (the view at " + where(loc) + " needs " +
-                      std::to_string(bytes_requested) + " of them), the launch requested " +
-                      std::to_string(m->scratch_requested[level]) +
-                      " per team: set_scratch_size asks for too little (Kokkos hands out a null pointer "
-                      "silently; on a GPU the kernel reads and writes memory it does not own)");
+  if (bytes > 0) {
+    const std::size_t copies = m->scratch_per_thread ? static_cast<std::size_t>(m->team_size) : 1;
+    m->scratch_needed[level] += bytes * copies + padding;
+    if (m->scratch_needed[level] > m->scratch_requested[level] && !m->scratch_short_at[level].file)
+      m->scratch_short_at[level] = loc;
+    if (!data) {
+      m->scratch_null[level] = true;
+      char* block = static_cast<char*>(executor::scratch_stand_in(*m, bytes * copies));
+      if (!block)
+        throw KernelError(scratch_short(level, "at least " + std::to_string(m->scratch_needed[level]),
+                                        "up to the view at " + where(loc) + ", which does not fit",
+                                        m->scratch_requested[level], true));
+      data = block + (m->scratch_per_thread ? static_cast<std::size_t>(m->rank) * bytes : 0);
+    }
+  }
   Session* s = g_session;
-  if (!s || m->launch < 0) return;
+  if (!s || m->launch < 0) return const_cast<void*>(data);
   const std::int32_t loc_id = s->location(loc);
   int occurrence = 0;
   bool found = false;
@@ -219,7 +248,7 @@ void note_scratch_view(const void* data, std::size_t elem_size, const std::vecto
   if (!found) m->scratch_on_line.emplace_back(loc_id, 1);
   auto& index = SessionAccess::index(*s);
   const auto key = std::make_tuple(m->launch, static_cast<std::int32_t>(m->league), data);
-  if (index.scratch.count(key)) return;
+  if (index.scratch.count(key)) return const_cast<void*>(data);
   ViewInfo info;
   info.name = scratch_view_name(loc.file ? loc.file : "", loc.line, occurrence);
   info.scratch = true;
@@ -232,6 +261,16 @@ void note_scratch_view(const void* data, std::size_t elem_size, const std::vecto
   Recording& rec = s->data();
   rec.views.push_back(std::move(info));
   index.scratch.emplace(key, static_cast<std::int32_t>(rec.views.size() - 1));
+  return const_cast<void*>(data);
+}
+
+void MemberCore::check_scratch_request() const {
+  for (int level = 0; level < 2; ++level)
+    if (scratch_needed[level] > scratch_requested[level])
+      throw KernelError(
+          scratch_short(level, std::to_string(scratch_needed[level]),
+                        "the view at " + where(scratch_short_at[level]) + " is the first that does not fit",
+                        scratch_requested[level], scratch_null[level]));
 }
 
 void not_traceable(const std::string& what, Loc loc) {

@@ -2,6 +2,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <thread>
@@ -17,6 +18,23 @@ using executor::where;
 
 // Unwinds a member thread after another member failed.
 struct Aborted {};
+
+// Scratch, filled with 0xFF bytes (NaN floats, -1 integers) so stale reads stand out.
+struct ScratchBlock {
+  std::size_t bytes;
+  void* p;
+  explicit ScratchBlock(std::size_t n) : bytes(n), p(n ? ::operator new(n, std::align_val_t(64)) : nullptr) {
+    if (p) std::memset(p, 0xFF, n);
+  }
+  ScratchBlock(const ScratchBlock&) = delete;
+  ScratchBlock& operator=(const ScratchBlock&) = delete;
+  ~ScratchBlock() {
+    if (p) ::operator delete(p, std::align_val_t(64));
+  }
+};
+
+// A stand-in bigger than this is a size gone wrong, not a request a few bytes short.
+constexpr std::size_t kMaxStandIn = std::size_t{64} << 20;
 
 }  // namespace
 
@@ -44,6 +62,7 @@ class TeamCore {
   int running = 0, arrived = 0, finished = 0, epoch = 0, barriers = 0, collectives = 0;
   bool aborted = false;
   std::exception_ptr error;
+  std::vector<std::unique_ptr<ScratchBlock>> stand_ins;  // scratch_stand_in, in the order carved
 
   std::string team_name() const {
     return "team " + std::to_string(setup.league) + " (league rank " + std::to_string(setup.league) + ")";
@@ -136,19 +155,18 @@ void MemberCore::collective(SyncKind kind, Loc loc, void* slot,
   epoch = t.epoch;
 }
 
+void* executor::scratch_stand_in(MemberCore& m, std::size_t bytes) {
+  if (!m.team || bytes > kMaxStandIn) return nullptr;
+  TeamCore& t = *m.team;
+  std::lock_guard<std::mutex> lk(t.m);
+  const std::size_t k = static_cast<std::size_t>(m.scratch_stand_ins++);
+  if (k == t.stand_ins.size()) t.stand_ins.push_back(std::make_unique<ScratchBlock>(bytes));
+  return k < t.stand_ins.size() && t.stand_ins[k]->bytes == bytes ? t.stand_ins[k]->p : nullptr;
+}
+
 void run_team(const TeamSetup& setup, const std::function<void(MemberCore&, void*, void*)>& body) {
   TeamCore team(setup);
-  // Scratch, filled with 0xFF bytes (NaN floats, -1 integers) so stale reads stand out.
-  struct Buffer {
-    std::size_t bytes;
-    void* p;
-    explicit Buffer(std::size_t n) : bytes(n), p(n ? ::operator new(n, std::align_val_t(64)) : nullptr) {
-      if (p) std::memset(p, 0xFF, n);
-    }
-    ~Buffer() {
-      if (p) ::operator delete(p, std::align_val_t(64));
-    }
-  } l0(setup.scratch_bytes[0]), l1(setup.scratch_bytes[1]);
+  const ScratchBlock l0(setup.scratch_bytes[0]), l1(setup.scratch_bytes[1]);
 
   Session* session = Session::active();
   const Distribution dist = current_distribution();
@@ -174,6 +192,7 @@ void run_team(const TeamSetup& setup, const std::function<void(MemberCore&, void
       }
       body(me, l0.p, l1.p);
       flush_deferred();
+      me.check_scratch_request();
       std::unique_lock<std::mutex> lk(team.m);
       team.state[rank] = TeamCore::kFinished;
       ++team.finished;

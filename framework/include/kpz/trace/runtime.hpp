@@ -184,11 +184,17 @@ struct MemberCore {
   // to be free of side effects).
   const FlatShape* flat = nullptr;
   bool scan_prefix_pass = false;
-  // Scratch per level: what the launch requested for the team, what this member's views carved
-  // so far, and the level of the last team_scratch / thread_scratch call (the next view's).
+  // Scratch per level: what the launch requested for the team, what this member's views need so
+  // far (each view's shmem_size, as Kokkos' bump allocator carves them in order), the first view
+  // that did not fit in the request, and the level and mode of the last team_scratch /
+  // thread_scratch call (the next view's).
   std::size_t scratch_requested[2] = {0, 0};
-  std::size_t scratch_carved[2] = {0, 0};
+  std::size_t scratch_needed[2] = {0, 0};
+  Loc scratch_short_at[2] = {};
   int scratch_level = 0;
+  bool scratch_per_thread = false;
+  bool scratch_null[2] = {false, false};  // Kokkos handed out a null pointer
+  int scratch_stand_ins = 0;              // views given the trace's own memory instead
   // Per (file, line): scratch views constructed so far on that line (to name them).
   std::vector<std::pair<std::int32_t, int>> scratch_on_line;
 
@@ -200,6 +206,9 @@ struct MemberCore {
     flush_deferred();
     ++vepoch;
   }
+  // At the end of the member's kernel: a request below what its scratch views need stops the run,
+  // even where Kokkos' rounding let every view fit.
+  void check_scratch_request() const;
 };
 
 // The member running on this thread (a flat kernel's iteration included), or nullptr outside
@@ -221,8 +230,11 @@ void run_team(const TeamSetup& setup, const std::function<void(MemberCore&, void
 using DescribeFn = void (*)(const void* view_object, ViewInfo& out);
 void record_access(const void* view_data, bool scratch, const void* elem, std::int64_t offset, Access kind, Loc loc,
                    DescribeFn describe, const void* view_object);
-void note_scratch_view(const void* data, std::size_t elem_size, const std::vector<std::int64_t>& extents,
-                       const std::vector<std::int64_t>& strides, std::size_t bytes_requested, Loc loc);
+// A scratch view was carved: `bytes` of elements (per member for thread_scratch) and `padding`,
+// what its shmem_size adds for Kokkos' alignment. Returns where the view's elements are: `data`,
+// or the trace's own memory where Kokkos handed out a null pointer.
+void* note_scratch_view(const void* data, std::size_t elem_size, const std::vector<std::int64_t>& extents,
+                        const std::vector<std::int64_t>& strides, std::size_t bytes, std::size_t padding, Loc loc);
 // Thrown when traced code does something only possible outside team kernels (e.g. View::data()).
 [[noreturn]] void not_traceable(const std::string& what, Loc loc);
 

@@ -123,10 +123,12 @@ class Member {
   // The level is remembered for the scratch view built from the result (its overflow message).
   const scratch_memory_space& team_scratch(int level) const {
     core_->scratch_level = level;
+    core_->scratch_per_thread = false;
     return scratch_.set_team_thread_mode(level, 1, 0);
   }
   const scratch_memory_space& thread_scratch(int level) const {
     core_->scratch_level = level;
+    core_->scratch_per_thread = true;
     return scratch_.set_team_thread_mode(level, team_size(), team_rank());
   }
   const scratch_memory_space& team_shmem() const { return team_scratch(0); }
