@@ -111,9 +111,10 @@ void bug_in_place(const Space& space, const Launch& launch, View<const float*, S
         // val(i): lane i's running max, which only lane i reads or writes; slot(i): what lane i
         // shows its partner in the current step.
         Lanes<Space> val(team.team_scratch(0), tile.size), slot(team.team_scratch(0), tile.size);
+        // No barrier after this load: lane i's member is the one that posts val(i) below (the same
+        // TeamThreadRange), so nothing crosses members until the first post.
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size),
                              [&](int i) { val(i) = i < tile.count ? in(tile.first + i) : 0.0f; });
-        team.team_barrier();
         for (int mask = group / 2; mask >= 1; mask /= 2) {
           Kokkos::parallel_for(Kokkos::TeamThreadRange(team, tile.size), [&](int i) { slot(i) = val(i); });
           team.team_barrier();
