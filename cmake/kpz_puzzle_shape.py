@@ -33,6 +33,10 @@ PUZZLE_ROLES = [
     ("trace_config.cpp", False, "`kpuzzles trace`'s configurations and budgets"),
     ("puzzle.cmake", False, "the puzzle's extra build needs"),
     ("requires.cmake", False, "what the puzzle needs that not every build has"),
+    # A puzzle whose runs span ranks (PuzzleSpec::ranks) starts MPI and gathers its verdict in
+    # code the reference, the skeleton and the benchmark share; kept apart from the contract.
+    ("mpi.hpp", False, "the MPI plumbing a puzzle that spans ranks shares: start, buffers MPI can reach, the verdict"),
+    ("mpi.cpp", False, "that plumbing's host code, the only place with an MPI implementation's #if"),
     ("fast/*", False, "benchmark-grade kernels that are not the lesson (fast/kernels.hpp declares them)"),
 ]
 # benchmarks/<name>/

@@ -41,17 +41,17 @@ int cmd_bench(const std::vector<std::string>& args) {
         "-DKPZ_BUILD_BENCHMARKS=ON and build again to use 'kpuzzles bench'");
 #endif
   if (!spec) throw UsageError("puzzle '" + puzzle.name + "' has no benchmark");
-  const std::vector<Flag> bench_flags = {
-      {"runs", true, "timed runs (median taken)"},
-      {"warmup", true, "untimed runs first"},
-      {"exercise", false, "time your code instead of the reference"},
-      {"json", false, "print JSON"},
-      {"json-file", true, "also write the JSON to this file (the table still prints)"}};
+  std::vector<Flag> bench_flags = {{"runs", true, "timed runs (median taken)"},
+                                   {"warmup", true, "untimed runs first"},
+                                   {"exercise", false, "time your code instead of the reference"},
+                                   {"json", false, "print JSON"},
+                                   {"json-file", true, "also write the JSON to this file (the table still prints)"}};
+  // A command flag, not one of the bench's options (resolve_params below refuses those).
+  if (puzzle.ranks.spans_processes()) bench_flags.push_back({"ranks", true, "MPI ranks the bench runs on"});
   std::vector<Flag> allowed;
   for (const auto& o : spec->options) allowed.push_back({o.name, true, o.help});
   allowed.insert(allowed.end(), bench_flags.begin(), bench_flags.end());
   for (const Flag& f : common_flags()) allowed.push_back(f);
-  if (puzzle.ranks.spans_processes()) allowed.push_back({"ranks", true, "MPI ranks the bench runs on"});
   const ParsedFlags flags =
       parse_flags({args.begin() + 1, args.end()}, allowed, "'kpuzzles bench " + puzzle.name + "'");
   if (!flags.positional.empty())

@@ -12,7 +12,8 @@
 
 namespace kpz::cli {
 
-// True in a process kpuzzles started as one of a puzzle's ranks: it runs its case itself.
+// True in a process kpuzzles started as one of a puzzle's ranks (KPZ_RANK_PROCESS), or that an MPI
+// launcher started (its rank variables): it runs its case itself.
 bool in_rank_process();
 
 // The ranks crashed, hung or could not start: the message names the launch and the first rank's

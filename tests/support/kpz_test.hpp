@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <initializer_list>
 #include <map>
 #include <stdexcept>
@@ -57,6 +58,21 @@ inline RunReport run_case(const std::string& puzzle, const std::string& space, c
     req.params.set(o.name, it == c.options.end() ? o.fallback : it->second, it != c.options.end());
   }
   return spec->run(req);
+}
+
+// The ranks this test binary runs on, for a puzzle whose runs span MPI ranks: tests/CMakeLists.txt
+// starts its suites under the launcher with KPZ_TEST_RANKS=R (0: not started that way).
+inline int test_ranks() {
+  const char* v = std::getenv("KPZ_TEST_RANKS");
+  return v && *v ? std::atoi(v) : 0;
+}
+
+// Whether a check runs in this binary: one that names its rank count (CheckCase::ranks) runs in
+// the suite started with that many ranks, where its sizes fit (an even split of N = 3 needs at
+// most 3 ranks); every other case runs in every suite. All the ranks of a suite read the same
+// variable, so all of them skip alike.
+inline bool check_runs_here(const CheckCase& check) {
+  return check.rank_count == 0 || test_ranks() == 0 || check.rank_count == test_ranks();
 }
 
 // The fixture of a puzzle's tests, instantiated once per execution space (its parameter).

@@ -1,0 +1,35 @@
+// distributed exercise: fill in every TODO, then run `kpuzzles run distributed`
+// (or the tests). Host builds race-check every pass; `kpuzzles trace distributed --<variant>`
+// draws the accesses. The solution is in reference/distributed/, but try first: the hints are in
+// docs/puzzles/distributed.md. Generated from the reference: `kpuzzles reset distributed` restores it
+// (your work is kept as a backup).
+#include <vector>
+
+#include "distributed/distributed.hpp"
+
+namespace kpz::distributed::exercise {
+
+template <class Space>
+void halo_conv(const Space& space, const Space& side, MPI_Comm comm, const HaloPlan& plan, View<float*, Space> ext,
+               View<const float*, Space> b, View<float*, Space> out) {
+  // Where MPI reads and writes ext: ext itself, or its host mirror when MPI cannot reach the
+  // device (buffer.data()[i] is ext(i)). The parts of the slice other ranks need go there first.
+  const MpiBuffer<float, Space> buffer(space, ext);
+  for (const HaloPiece& piece : plan.sends) buffer.to_mpi(piece.offset, piece.count);
+  const std::int64_t valid = plan.count + plan.halo;  // outputs read no further
+  std::vector<MPI_Request> requests(plan.receives.size() + plan.sends.size(), MPI_REQUEST_NULL);
+  // TODO(roughly 8 lines): post a non-blocking receive for every piece of plan.receives (it
+  //   lands after the slice, at its offset within the halo) and a non-blocking send for every
+  //   piece of plan.sends, each with its own entry of `requests`.
+  // TODO(roughly 1 line): while the messages are in flight, compute the outputs that need no
+  //   halo, [0, plan.interior()), on the second instance, `side`.
+  // TODO(roughly 1 line): wait for all of `requests`.
+  buffer.from_mpi(plan.count, plan.halo);
+  conv_outputs(space, View<const float*, Space>(ext), b, out, plan.interior(), plan.count, valid);
+  side.fence();
+  space.fence();
+}
+
+KPZ_FOR_EACH_SPACE(KPZ_DISTRIBUTED_INSTANTIATE_HALO)
+
+}  // namespace kpz::distributed::exercise

@@ -1,0 +1,183 @@
+#pragma once
+// distributed: three patterns of the course across MPI ranks. Every rank holds a slice of the
+// global arrays (a Partition), runs Kokkos on it, and talks to the other ranks with MPI:
+//   global_sum      a rank-local reduction, then one MPI_Allreduce;
+//   halo_conv       conv1d, out[i] = sum over j < K with i + j < N of a[i + j] * b[j], whose
+//                   K - 1 inputs past a slice come from the following ranks (halo_plan), the
+//                   interior computed while the messages fly;
+//   segmented_scan  a segmented inclusive scan: the rank-local scan, the carry from the ranks
+//                   before through MPI_Exscan with the segmented operator, then the fix-up.
+// The kernel list below is implemented twice with the same text: by the learner in
+// exercises/distributed/ (namespace kpz::distributed::exercise) and in reference/distributed/.
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "distributed/mpi.hpp"
+#include "kpz/kernel_table.hpp"
+#include "kpz/spaces.hpp"
+#include "kpz/types.hpp"
+
+// The kernels, each called once on every rank with that rank's slice; `comm` holds all the ranks.
+// One list per file of the reference (global_sum.cpp, halo.cpp, segmented_scan.cpp).
+#define KPZ_DISTRIBUTED_SUM_KERNELS(KERNEL, Space)                                              \
+  /* total = the sum of every rank's slice, on every rank. */                                  \
+  KERNEL(global_sum, (const Space& space, MPI_Comm comm, ::kpz::View<const std::int64_t*, Space> slice, \
+                      std::int64_t& total))
+#define KPZ_DISTRIBUTED_HALO_KERNELS(KERNEL, Space)                                             \
+  /* ext holds this rank's slice of a (plan.count elements), then room for plan.halo elements   \
+     that plan.receives lists; out[i] = conv1d's output for global element plan.first + i. The   \
+     ranks in plan.sends get their parts of this rank's slice. b has K elements. `side` is a    \
+     second instance of the space (partition_space) for the work that overlaps the messages;    \
+     ext is ready on both. */                                                                  \
+  KERNEL(halo_conv, (const Space& space, const Space& side, MPI_Comm comm,                      \
+                     const ::kpz::distributed::HaloPlan& plan, ::kpz::View<float*, Space> ext,  \
+                     ::kpz::View<const float*, Space> b, ::kpz::View<float*, Space> out))
+#define KPZ_DISTRIBUTED_SCAN_KERNELS(KERNEL, Space)                                             \
+  /* out = the segmented inclusive scan of the global values (heads: 1 where a segment starts), \
+     restricted to this rank's slice. */                                                       \
+  KERNEL(segmented_scan, (const Space& space, MPI_Comm comm, ::kpz::View<const std::int64_t*, Space> values, \
+                          ::kpz::View<const std::uint8_t*, Space> heads, ::kpz::View<std::int64_t*, Space> out))
+#define KPZ_DISTRIBUTED_KERNELS(KERNEL, Space) \
+  KPZ_DISTRIBUTED_SUM_KERNELS(KERNEL, Space)   \
+  KPZ_DISTRIBUTED_HALO_KERNELS(KERNEL, Space)  \
+  KPZ_DISTRIBUTED_SCAN_KERNELS(KERNEL, Space)
+
+namespace kpz::distributed {
+
+
+// ---- The partition: which rank owns which global elements ----
+
+// Rank r owns [first(r), first(r) + count(r)); the slices are consecutive and cover [0, n).
+struct Partition {
+  std::vector<std::int64_t> offsets;  // ranks + 1 entries: offsets[r] = first(r), offsets.back() = n
+  int ranks() const { return static_cast<int>(offsets.size()) - 1; }
+  std::int64_t size() const { return offsets.back(); }
+  std::int64_t first(int r) const { return offsets[r]; }
+  std::int64_t count(int r) const { return offsets[r + 1] - offsets[r]; }
+  int owner(std::int64_t i) const;  // the rank whose slice holds global element i
+};
+
+// n elements over `ranks`: slices of n / ranks elements, the first n % ranks one longer.
+Partition even_partition(std::int64_t n, int ranks);
+// n elements cut at ranks - 1 seeded random points (--uneven 1): slices may be empty or shorter
+// than a halo. Every rank draws the same cuts from the same seed.
+Partition uneven_partition(std::int64_t n, int ranks, std::uint64_t seed);
+
+// ---- The halo: who sends which global range to whom ----
+
+// One message of the halo exchange: `count` elements of a starting at global index `first`.
+// In HaloPlan::receives, `peer` sends them and they go to ext(plan.count + offset); in
+// HaloPlan::sends, `peer` receives them and they come from ext(offset), this rank's slice.
+struct HaloPiece {
+  int peer;
+  std::int64_t first;
+  std::int64_t count;
+  std::int64_t offset;
+};
+
+// Rank `rank`'s part of the exchange for K = halo + 1 taps: its slice, the halo it needs (the
+// halo elements past its slice, cut at n; none for an empty slice), and its messages, in rank
+// order. A halo longer than the next slice spans several following ranks.
+struct HaloPlan {
+  int rank = 0;
+  std::int64_t first = 0;  // the slice's first global element
+  std::int64_t count = 0;  // the slice's length
+  std::int64_t halo = 0;   // elements received after the slice (at most K - 1)
+  std::int64_t n = 0;      // the global size
+  int taps = 1;            // K
+  std::vector<HaloPiece> receives;
+  std::vector<HaloPiece> sends;
+  // Outputs [0, interior) read only the slice; [interior, count) also read the halo.
+  std::int64_t interior() const;
+};
+HaloPlan halo_plan(const Partition& part, int rank, int taps);
+
+// The kernels of both implementations, and their table (kpz/kernel_table.hpp).
+KPZ_KERNELS(KPZ_DISTRIBUTED_KERNELS)
+#define KPZ_DISTRIBUTED_INSTANTIATE_SUM(S) KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_SUM_KERNELS, S)
+#define KPZ_DISTRIBUTED_INSTANTIATE_HALO(S) KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_HALO_KERNELS, S)
+#define KPZ_DISTRIBUTED_INSTANTIATE_SCAN(S) KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_SCAN_KERNELS, S)
+
+// ---- Given kernels the learner's code calls ----
+
+// out(i) for i in [begin, end): the convolution of ext (slice then halo) with b, terms cut at
+// valid = plan.count + plan.halo (past the global end). Launched on `space`; does not fence.
+template <class Space>
+void conv_outputs(const Space& space, View<const float*, Space> ext, View<const float*, Space> b,
+                  View<float*, Space> out, std::int64_t begin, std::int64_t end, std::int64_t valid) {
+  if (end <= begin) return;
+  const int taps = static_cast<int>(b.extent(0));
+  Kokkos::parallel_for(
+      "distributed::conv_outputs", Kokkos::RangePolicy<Space>(space, begin, end), KOKKOS_LAMBDA(const std::int64_t i) {
+        const int last = valid - i < taps ? static_cast<int>(valid - i) : taps;
+        float sum = 0;
+        for (int j = 0; j < last; ++j) sum += ext(i + j) * b(j);
+        out(i) = sum;
+      });
+}
+
+// A rank's slice summarised under the segmented operator: `value` sums from the slice's last
+// segment head to its end (the whole slice when no head is in it), `flag` says a head is in it.
+struct SegPair {
+  std::int64_t value;
+  std::int64_t flag;
+};
+
+// What the rank-local scan leaves for the carry: the slice's summary, and its first head (the
+// slice's length when it has none), before which the carry from earlier ranks is still missing.
+struct LocalScan {
+  SegPair total;
+  std::int64_t first_head;
+};
+
+// The segmented inclusive scan of this slice alone (as if a segment started at the slice's
+// start), in out; built from sum scans only (Kokkos' scans take no custom operator portably).
+template <class Space>
+LocalScan local_segmented_scan(const Space& space, View<const std::int64_t*, Space> values,
+                               View<const std::uint8_t*, Space> heads, View<std::int64_t*, Space> out) {
+  const std::int64_t n = static_cast<std::int64_t>(values.extent(0));
+  if (n == 0) return {{0, 0}, 0};
+  // prefix(i): values summed over [0, i]; seg(i): heads in [0, i], so segment seg(i) - 1 holds i.
+  View<std::int64_t*, Space> prefix(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "prefix"), n);
+  View<std::int64_t*, Space> seg(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "seg"), n);
+  // prefix before each head, by segment: written for every segment that is read
+  View<std::int64_t*, Space> base(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "base"), n);
+  Kokkos::parallel_scan(
+      "distributed::prefix", Kokkos::RangePolicy<Space>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
+        sum += values(i);
+        if (final) prefix(i) = sum;
+      });
+  std::int64_t heads_total = 0;
+  Kokkos::parallel_scan(
+      "distributed::segments", Kokkos::RangePolicy<Space>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
+        sum += heads(i) ? 1 : 0;
+        if (final) seg(i) = sum;
+      },
+      heads_total);
+  Kokkos::parallel_for(
+      "distributed::bases", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+        if (heads(i)) base(seg(i) - 1) = prefix(i) - values(i);
+      });
+  Kokkos::parallel_for(
+      "distributed::segment_sums", Kokkos::RangePolicy<Space>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) { out(i) = seg(i) == 0 ? prefix(i) : prefix(i) - base(seg(i) - 1); });
+  std::int64_t first_head = n;
+  Kokkos::parallel_reduce(
+      "distributed::first_head", Kokkos::RangePolicy<Space>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+        if (heads(i) && i < m) m = i;
+      },
+      Kokkos::Min<std::int64_t>(first_head));
+  space.fence();
+  std::int64_t last = 0;
+  Kokkos::deep_copy(last, Kokkos::subview(out, n - 1));
+  return {{last, heads_total > 0 ? 1 : 0}, heads_total > 0 ? first_head : n};
+}
+
+}  // namespace kpz::distributed

@@ -1,0 +1,67 @@
+// distributed's oracles and the verdict's words: host code, run on rank 0 over the global inputs.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "distributed/spec.hpp"
+
+namespace kpz::distributed {
+
+std::int64_t sum_oracle(const std::vector<std::int64_t>& values) {
+  std::int64_t sum = 0;
+  for (const std::int64_t v : values) sum += v;
+  return sum;
+}
+
+void halo_oracle(const HaloInputs& in, std::vector<double>& expected, std::vector<double>& bound) {
+  const std::size_t n = in.a.size(), k = in.b.size();
+  expected.assign(n, 0.0);
+  bound.assign(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum = 0, abs_sum = 0;
+    std::size_t terms = 0;
+    for (std::size_t j = 0; j < k && i + j < n; ++j, ++terms) {
+      const double p = static_cast<double>(in.a[i + j]) * in.b[j];
+      sum += p;
+      abs_sum += std::fabs(p);
+    }
+    expected[i] = sum;
+    bound[i] = sum_error_bound(abs_sum, terms);
+  }
+}
+
+std::vector<std::int64_t> scan_oracle(const ScanInputs& in) {
+  std::vector<std::int64_t> out(in.values.size());
+  std::int64_t run = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    run = in.heads[i] ? in.values[i] : run + in.values[i];
+    out[i] = run;
+  }
+  return out;
+}
+
+std::vector<std::int64_t> segment_sums(const ScanInputs& in, const std::vector<std::int64_t>& scan) {
+  std::vector<std::int64_t> sums;
+  for (std::size_t i = 0; i < scan.size(); ++i)
+    if (i + 1 == scan.size() || in.heads[i + 1]) sums.push_back(scan[i]);
+  return sums;
+}
+
+OwnerFn slice_owner(const Partition& part) {
+  return [part](std::size_t index) {
+    const auto i = static_cast<std::int64_t>(index);
+    const int r = part.owner(i);
+    return "rank " + std::to_string(r) + ", element " + std::to_string(i) + " of its slice " +
+           std::to_string(part.first(r)) + ".." + std::to_string(part.first(r) + part.count(r) - 1);
+  };
+}
+
+std::string describe_slices(const Partition& part) {
+  std::string s;
+  for (int r = 0; r < part.ranks(); ++r)
+    s += (r ? ", rank " : "rank ") + std::to_string(r) + " [" + std::to_string(part.first(r)) + ", " +
+         std::to_string(part.first(r) + part.count(r)) + ")";
+  return s;
+}
+
+}  // namespace kpz::distributed
