@@ -26,8 +26,8 @@ void halo_conv_waiting(const Space& space, MPI_Comm comm, const HaloPlan& plan, 
   for (const HaloPiece& piece : plan.sends) buffer.to_mpi(piece.offset, piece.count);
   std::vector<MPI_Request> requests;
   for (const HaloPiece& piece : plan.receives)
-    MPI_Irecv(buffer.data() + plan.count + piece.offset, static_cast<int>(piece.count), MPI_FLOAT, piece.peer, 0,
-              comm, &requests.emplace_back());
+    MPI_Irecv(buffer.data() + plan.count + piece.offset, static_cast<int>(piece.count), MPI_FLOAT, piece.peer, 0, comm,
+              &requests.emplace_back());
   for (const HaloPiece& piece : plan.sends)
     MPI_Isend(buffer.data() + piece.offset, static_cast<int>(piece.count), MPI_FLOAT, piece.peer, 0, comm,
               &requests.emplace_back());
@@ -78,7 +78,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const MPI_Comm comm = world();
   const int rank = world_rank(), ranks = world_size();
   const std::int64_t per_rank = req.params.get("per-rank-size");
-  const std::int64_t n = per_rank                ? per_rank * ranks
+  const std::int64_t n = per_rank                 ? per_rank * ranks
                          : req.params.get("size") ? req.params.get("size")
                          : is_gpu_v<Space>        ? std::int64_t{1} << 26
                                                   : std::int64_t{1} << 22;
@@ -147,8 +147,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       to_device(space, "values", std::vector<std::int64_t>(values.begin() + first, values.begin() + first + count));
   std::int64_t total = 0;
   add_row(
-      "global sum (local reduction, MPI_Allreduce)", sizeof(std::int64_t) * static_cast<double>(n),
-      [&] { total = 0; }, [&] { kern.global_sum(space, comm, slice, total); },
+      "global sum (local reduction, MPI_Allreduce)", sizeof(std::int64_t) * static_cast<double>(n), [&] { total = 0; },
+      [&] { kern.global_sum(space, comm, slice, total); },
       [&] { agree_or_throw(comm, total == sum_oracle(values), "global sum"); });
 
   // The segmented scan.
@@ -160,8 +160,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   View<std::int64_t*, Space> scanned(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "scanned"), count);
   const std::vector<std::int64_t> want = scan_oracle(scan);
   add_row(
-      "segmented scan (local scan, MPI_Exscan carry, fix-up)", 17.0 * static_cast<double>(n),
-      [&] { poison(scanned); }, [&] { kern.segmented_scan(space, comm, sv, sh, scanned); },
+      "segmented scan (local scan, MPI_Exscan carry, fix-up)", 17.0 * static_cast<double>(n), [&] { poison(scanned); },
+      [&] { kern.segmented_scan(space, comm, sv, sh, scanned); },
       [&] {
         const std::vector<std::int64_t> got = to_host(scanned);
         bool ok = true;

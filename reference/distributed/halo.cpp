@@ -21,8 +21,8 @@ void halo_conv(const Space& space, const Space& side, MPI_Comm comm, const HaloP
   //   piece of plan.sends, each with its own entry of `requests`.
   std::size_t next = 0;
   for (const HaloPiece& piece : plan.receives)
-    MPI_Irecv(buffer.data() + plan.count + piece.offset, static_cast<int>(piece.count), MPI_FLOAT, piece.peer, 0,
-              comm, &requests[next++]);
+    MPI_Irecv(buffer.data() + plan.count + piece.offset, static_cast<int>(piece.count), MPI_FLOAT, piece.peer, 0, comm,
+              &requests[next++]);
   for (const HaloPiece& piece : plan.sends)
     MPI_Isend(buffer.data() + piece.offset, static_cast<int>(piece.count), MPI_FLOAT, piece.peer, 0, comm,
               &requests[next++]);

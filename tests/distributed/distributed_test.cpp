@@ -66,7 +66,8 @@ TEST_P(Distributed, GlobalSumOfOneToHundredOnEveryRank) {
 
 TEST_P(Distributed, UnevenSplitsWithEmptyRanksAndShortSlices) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    KPZ_EXPECT_PASS(run({.variant = "halo", .options = {{"size", 11}, {"kernel-size", 7}, {"uneven", 1}}, .seed = seed}));
+    KPZ_EXPECT_PASS(
+        run({.variant = "halo", .options = {{"size", 11}, {"kernel-size", 7}, {"uneven", 1}}, .seed = seed}));
     KPZ_EXPECT_PASS(run({.variant = "segmented-scan", .options = {{"size", 9}, {"uneven", 1}}, .seed = seed}));
     KPZ_EXPECT_PASS(run({.variant = "global-sum", .options = {{"size", 5}, {"uneven", 1}}, .seed = seed}));
   }
@@ -83,7 +84,8 @@ TEST_P(Distributed, AnEvenSplitSmallerThanTheWorldIsRefusedOnEveryRank) {
 
 TEST_P(Distributed, LargeRandomCases) {
   KPZ_EXPECT_PASS(run({.variant = "halo", .options = {{"size", 300001}, {"kernel-size", 33}}, .keep_arrays = false}));
-  KPZ_EXPECT_PASS(run({.variant = "segmented-scan", .options = {{"size", 200003}, {"uneven", 1}}, .keep_arrays = false}));
+  KPZ_EXPECT_PASS(
+      run({.variant = "segmented-scan", .options = {{"size", 200003}, {"uneven", 1}}, .keep_arrays = false}));
   KPZ_EXPECT_PASS(run({.variant = "global-sum", .options = {{"size", 1000003}}, .keep_arrays = false}));
 }
 

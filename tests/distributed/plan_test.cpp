@@ -101,8 +101,7 @@ TEST(DistributedHaloPlan, EveryPartitionAndFilterLength) {
       for (const int taps : {1, 2, 4, 17, 60})
         for (std::uint64_t seed = 0; seed < 6; ++seed) {
           if (seed == 0 && n < ranks) continue;
-          expect_plan_consistent(seed == 0 ? dd::even_partition(n, ranks) : dd::uneven_partition(n, ranks, seed),
-                                 taps);
+          expect_plan_consistent(seed == 0 ? dd::even_partition(n, ranks) : dd::uneven_partition(n, ranks, seed), taps);
         }
 }
 

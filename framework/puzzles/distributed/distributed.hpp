@@ -9,8 +9,8 @@
 //                   before through MPI_Exscan with the segmented operator, then the fix-up.
 // The kernel list below is implemented twice with the same text: by the learner in
 // exercises/distributed/ (namespace kpz::distributed::exercise) and in reference/distributed/.
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
@@ -23,22 +23,22 @@
 
 // The kernels, each called once on every rank with that rank's slice; `comm` holds all the ranks.
 // One list per file of the reference (global_sum.cpp, halo.cpp, segmented_scan.cpp).
-#define KPZ_DISTRIBUTED_SUM_KERNELS(KERNEL, Space)                                              \
-  /* total = the sum of every rank's slice, on every rank. */                                  \
-  KERNEL(global_sum, (const Space& space, MPI_Comm comm, ::kpz::View<const std::int64_t*, Space> slice, \
-                      std::int64_t& total))
-#define KPZ_DISTRIBUTED_HALO_KERNELS(KERNEL, Space)                                             \
+#define KPZ_DISTRIBUTED_SUM_KERNELS(KERNEL, Space)            \
+  /* total = the sum of every rank's slice, on every rank. */ \
+  KERNEL(global_sum,                                          \
+         (const Space& space, MPI_Comm comm, ::kpz::View<const std::int64_t*, Space> slice, std::int64_t& total))
+#define KPZ_DISTRIBUTED_HALO_KERNELS(KERNEL, Space)                                                       \
   /* ext holds this rank's slice of a (plan.count elements), then room for plan.halo elements   \
      that plan.receives lists; out[i] = conv1d's output for global element plan.first + i. The   \
      ranks in plan.sends get their parts of this rank's slice. b has K elements. `side` is a    \
      second instance of the space (partition_space) for the work that overlaps the messages;    \
-     ext is ready on both. */                                                                  \
-  KERNEL(halo_conv, (const Space& space, const Space& side, MPI_Comm comm,                      \
-                     const ::kpz::distributed::HaloPlan& plan, ::kpz::View<float*, Space> ext,  \
-                     ::kpz::View<const float*, Space> b, ::kpz::View<float*, Space> out))
-#define KPZ_DISTRIBUTED_SCAN_KERNELS(KERNEL, Space)                                             \
+     ext is ready on both. */         \
+  KERNEL(halo_conv,                                                                                       \
+         (const Space& space, const Space& side, MPI_Comm comm, const ::kpz::distributed::HaloPlan& plan, \
+          ::kpz::View<float*, Space> ext, ::kpz::View<const float*, Space> b, ::kpz::View<float*, Space> out))
+#define KPZ_DISTRIBUTED_SCAN_KERNELS(KERNEL, Space)                                                          \
   /* out = the segmented inclusive scan of the global values (heads: 1 where a segment starts), \
-     restricted to this rank's slice. */                                                       \
+     restricted to this rank's slice. */            \
   KERNEL(segmented_scan, (const Space& space, MPI_Comm comm, ::kpz::View<const std::int64_t*, Space> values, \
                           ::kpz::View<const std::uint8_t*, Space> heads, ::kpz::View<std::int64_t*, Space> out))
 #define KPZ_DISTRIBUTED_KERNELS(KERNEL, Space) \
@@ -47,7 +47,6 @@
   KPZ_DISTRIBUTED_SCAN_KERNELS(KERNEL, Space)
 
 namespace kpz::distributed {
-
 
 // ---- The partition: which rank owns which global elements ----
 

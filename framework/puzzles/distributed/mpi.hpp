@@ -2,8 +2,8 @@
 // The MPI plumbing distributed's reference and skeleton share: starting MPI once per process,
 // the datatype of a SegPair, and where the halo's bytes go to MPI (device memory, or host mirrors
 // when this MPI cannot read the device's). No backend #if outside this file and mpi.cpp.
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>

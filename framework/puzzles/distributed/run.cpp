@@ -64,14 +64,17 @@ RunReport run_global_sum(const Space& space, const RunRequest& req, const World&
   const View<const std::int64_t*, Space> slice = slice_on(space, "slice", values, part, w.rank);
   std::int64_t total = poison_value<std::int64_t>();
   kernels<Space>(req.impl == Impl::reference).global_sum(space, w.comm, slice, total);
-  return verdict(req, w, std::vector<std::int64_t>{total}, [&](RunReport& report, const std::vector<std::int64_t>& got) {
-    set_config(report, req, w, part);
-    report.config.set("worked_example", worked);
-    const std::vector<std::int64_t> expected(static_cast<std::size_t>(w.size), sum_oracle(values));
-    report.notes.push_back("out[r]: the total rank r holds");
-    compare_exact(report, got, expected, [](std::size_t r) { return "rank " + std::to_string(r); });
-    keep_arrays(report, req, got, expected, [](Json&) {});
-  }, [&](Json& inputs) { inputs.set("values", Json::array_of(values)); });
+  return verdict(
+      req, w, std::vector<std::int64_t>{total},
+      [&](RunReport& report, const std::vector<std::int64_t>& got) {
+        set_config(report, req, w, part);
+        report.config.set("worked_example", worked);
+        const std::vector<std::int64_t> expected(static_cast<std::size_t>(w.size), sum_oracle(values));
+        report.notes.push_back("out[r]: the total rank r holds");
+        compare_exact(report, got, expected, [](std::size_t r) { return "rank " + std::to_string(r); });
+        keep_arrays(report, req, got, expected, [](Json&) {});
+      },
+      [&](Json& inputs) { inputs.set("values", Json::array_of(values)); });
 }
 
 // "rank 1 -> rank 0: a[8, 11)", every message of the exchange, for the run's notes.
@@ -104,16 +107,19 @@ RunReport run_halo(const Space& space, const RunRequest& req, const World& w) {
   space.fence();
   kernels<Space>(req.impl == Impl::reference).halo_conv(parts[0], parts[1], w.comm, plan, ext, b, out);
   space.fence();
-  return verdict(req, w, to_host(out), [&](RunReport& report, const std::vector<float>& got) {
-    set_config(report, req, w, part);
-    report.config.set("kernel_size", taps).set("worked_example", worked);
-    report.notes.push_back("messages: " + describe_messages(part, taps));
-    report.notes.push_back(MpiBuffer<float, Space>::path());
-    std::vector<double> expected, bound;
-    halo_oracle(in, expected, bound);
-    compare_within(report, got, expected, bound, slice_owner(part));
-    keep_arrays(report, req, got, expected, [](Json&) {});
-  }, [&](Json& inputs) { inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b)); });
+  return verdict(
+      req, w, to_host(out),
+      [&](RunReport& report, const std::vector<float>& got) {
+        set_config(report, req, w, part);
+        report.config.set("kernel_size", taps).set("worked_example", worked);
+        report.notes.push_back("messages: " + describe_messages(part, taps));
+        report.notes.push_back(MpiBuffer<float, Space>::path());
+        std::vector<double> expected, bound;
+        halo_oracle(in, expected, bound);
+        compare_within(report, got, expected, bound, slice_owner(part));
+        keep_arrays(report, req, got, expected, [](Json&) {});
+      },
+      [&](Json& inputs) { inputs.set("a", Json::array_of(in.a)).set("b", Json::array_of(in.b)); });
 }
 
 template <class Space>
@@ -128,20 +134,21 @@ RunReport run_segmented_scan(const Space& space, const RunRequest& req, const Wo
   space.fence();
   kernels<Space>(req.impl == Impl::reference).segmented_scan(space, w.comm, values, heads, out);
   space.fence();
-  return verdict(req, w, to_host(out), [&](RunReport& report, const std::vector<std::int64_t>& got) {
-    set_config(report, req, w, part);
-    report.config.set("worked_example", worked);
-    const std::vector<std::int64_t> expected = scan_oracle(in);
-    if (n <= 64) {
-      std::string sums;
-      for (const std::int64_t s : segment_sums(in, got)) sums += (sums.empty() ? "" : " ") + std::to_string(s);
-      report.notes.push_back("segment sums (out at each segment's end): " + sums);
-    }
-    compare_exact(report, got, expected, slice_owner(part));
-    keep_arrays(report, req, got, expected, [](Json&) {});
-  }, [&](Json& inputs) {
-    inputs.set("values", Json::array_of(in.values)).set("heads", Json::array_of(in.heads));
-  });
+  return verdict(
+      req, w, to_host(out),
+      [&](RunReport& report, const std::vector<std::int64_t>& got) {
+        set_config(report, req, w, part);
+        report.config.set("worked_example", worked);
+        const std::vector<std::int64_t> expected = scan_oracle(in);
+        if (n <= 64) {
+          std::string sums;
+          for (const std::int64_t s : segment_sums(in, got)) sums += (sums.empty() ? "" : " ") + std::to_string(s);
+          report.notes.push_back("segment sums (out at each segment's end): " + sums);
+        }
+        compare_exact(report, got, expected, slice_owner(part));
+        keep_arrays(report, req, got, expected, [](Json&) {});
+      },
+      [&](Json& inputs) { inputs.set("values", Json::array_of(in.values)).set("heads", Json::array_of(in.heads)); });
 }
 
 template <class Space>

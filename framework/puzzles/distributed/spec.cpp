@@ -72,7 +72,8 @@ PuzzleSpec make_spec() {
                     .options = {size(10), uneven},
                     .functions = {"segmented_scan", "combine_pairs"},
                     // Segments spanning ranks, empty ranks, one element, one rank.
-                    .checks = {n(10, 1), n(10, 3), n(10, 4), nu(5, 4), nu(300, 3), n(4, 4), nu(1, 3), n(5000, 4), nu(77, 2)},
+                    .checks = {n(10, 1), n(10, 3), n(10, 4), nu(5, 4), nu(300, 3), n(4, 4), nu(1, 3), n(5000, 4),
+                               nu(77, 2)},
                     .minutes = 40,  // 12 lines; new: a user-defined non-commutative MPI_Op, MPI_Exscan
                     .track = Track::stretch}},
       .run = run,
