@@ -25,12 +25,20 @@ World this_world() {
   return {comm, world_rank(), world_size()};
 }
 
-// Elements [first, first + count) of a host vector, on the device.
+// Elements [first, first + count) of a host vector, on the device, with poisoned guard elements
+// after them in the same allocation: a kernel that reads past its slice's end gets the poison and
+// a wrong answer on every run, not whatever the memory after a tight allocation holds (often 0,
+// which a sum would not notice). No race check traces this puzzle, so the guard stands in for
+// its bounds check.
 template <class Space, class T>
 View<T*, Space> slice_on(const Space& space, const char* label, const std::vector<T>& all, const Partition& part,
                          int rank) {
+  constexpr std::int64_t kGuard = 16;
   const auto from = all.begin() + part.first(rank);
-  return to_device(space, label, std::vector<T>(from, from + part.count(rank)));
+  std::vector<T> padded(from, from + part.count(rank));
+  padded.resize(padded.size() + kGuard, poison_value<T>());
+  const View<T*, Space> guarded = to_device(space, label, padded);
+  return Kokkos::subview(guarded, std::pair<std::int64_t, std::int64_t>(0, part.count(rank)));
 }
 
 // The verdict: rank 0 gathers every rank's slice of the output and `judge`s it; every rank
