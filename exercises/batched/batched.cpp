@@ -1,6 +1,5 @@
 // batched exercise: fill in every TODO, then run `kpuzzles run batched`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace batched --<variant>`
-// draws the accesses. The solution is in reference/batched/, but try first: the hints are in
+// (or the tests). The solution is in reference/batched/, but try first: the hints are in
 // docs/puzzles/batched.md. Generated from the reference: `kpuzzles reset batched` restores it
 // (your work is kept as a backup).
 #include <KokkosBlas1_team_dot.hpp>

@@ -1,6 +1,5 @@
 // distributed exercise: fill in every TODO, then run `kpuzzles run distributed`
-// (or the tests). Host builds race-check every pass; `kpuzzles trace distributed --<variant>`
-// draws the accesses. The solution is in reference/distributed/, but try first: the hints are in
+// (or the tests). The solution is in reference/distributed/, but try first: the hints are in
 // docs/puzzles/distributed.md. Generated from the reference: `kpuzzles reset distributed` restores it
 // (your work is kept as a backup).
 #include "distributed/distributed.hpp"

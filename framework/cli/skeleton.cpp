@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <regex>
 
@@ -30,15 +32,30 @@ std::string rstrip(std::string s) {
 
 }  // namespace
 
-std::string skeleton_header(const std::string& puzzle, bool has_bug_hunt) {
+std::string skeleton_header(const std::string& puzzle, bool has_bug_hunt, bool race_checked) {
   return "// " + puzzle + " exercise: fill in every TODO" + (has_bug_hunt ? " and fix the bug hunts" : "") +
-         ", then run `kpuzzles run " + puzzle +
-         "`\n// (or the tests). Host builds race-check every pass; `kpuzzles trace " + puzzle +
-         " --<variant>`\n// draws the accesses. The solution is in reference/" + puzzle +
-         "/, but try first: the hints are in\n// docs/puzzles/" + puzzle +
+         ", then run `kpuzzles run " + puzzle + "`\n// (or the tests)." +
+         (race_checked ? " Host builds race-check every pass; `kpuzzles trace " + puzzle +
+                             " --<variant>`\n// draws the accesses."
+                       : "") +
+         " The solution is in reference/" + puzzle + "/, but try first: the hints are in\n// docs/puzzles/" + puzzle +
          ".md. Generated from the reference: `kpuzzles reset " + puzzle +
          "` restores it\n// (your work is kept as a backup).\n";
 }
+
+namespace {
+
+// Whether the race check traces the puzzle of `source` (reference/<puzzle>/<file>): not when its
+// requires.cmake leaves it out of the trace build (batched: Kokkos Kernels takes Kokkos Views;
+// distributed: its ranks are several processes).
+bool race_checked(const std::string& puzzle, const std::string& source) {
+  const std::filesystem::path root = std::filesystem::path(source).parent_path().parent_path().parent_path();
+  std::ifstream in(root / "framework" / "puzzles" / puzzle / "requires.cmake");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return text.find("KPZ_TRACE") == std::string::npos;
+}
+
+}  // namespace
 
 std::string skeleton_from_reference(const std::string& text, const std::string& puzzle, const std::string& source) {
   static const std::regex todo_re(R"(^(\s*)// KPZ-TODO\((roughly \d+ lines?)\): (.+)$)");
@@ -50,7 +67,8 @@ std::string skeleton_from_reference(const std::string& text, const std::string& 
   const std::vector<std::string> lines = split_lines(text);
   std::size_t i = 0;
   while (i < lines.size() && lines[i].rfind("//", 0) == 0) ++i;
-  std::string header = skeleton_header(puzzle, text.find("// KPZ-BUG(") != std::string::npos);
+  std::string header =
+      skeleton_header(puzzle, text.find("// KPZ-BUG(") != std::string::npos, race_checked(puzzle, source));
   header.pop_back();
   std::vector<std::string> out{header};
   const std::string from = "kpz::" + ns_of(puzzle) + "::reference", to = "kpz::" + ns_of(puzzle) + "::exercise";

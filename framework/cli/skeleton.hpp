@@ -12,8 +12,8 @@ struct SkeletonError : std::runtime_error {
 };
 
 // The comment that replaces the reference's leading comment; it names bug hunts only in a file
-// that has one.
-std::string skeleton_header(const std::string& puzzle, bool has_bug_hunt = false);
+// that has one, and the race check only for a puzzle it traces.
+std::string skeleton_header(const std::string& puzzle, bool has_bug_hunt = false, bool race_checked = true);
 
 // Each `// KPZ-TODO(roughly N lines): text` ... `// KPZ-END` block becomes
 // `// TODO(roughly N lines): text` and the text's continuation lines (the lines right after it at
