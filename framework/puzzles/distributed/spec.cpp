@@ -13,8 +13,8 @@
 namespace kpz::distributed {
 namespace {
 
-// The launcher's words: this build's mpiexec, then its flags ("--oversubscribe" with Open MPI, so
-// that a 2-core laptop runs 4 ranks), one word each.
+// The launcher's words: this build's mpiexec, then its flags (with Open MPI "--oversubscribe", so
+// that a 2-core laptop runs 4 ranks, and "--bind-to none": cmake/KpzMPI.cmake), one word each.
 std::vector<std::string> launcher() {
   std::vector<std::string> words{KPZ_MPIEXEC};
   std::istringstream flags(KPZ_MPIEXEC_FLAGS);
