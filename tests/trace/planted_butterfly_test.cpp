@@ -14,6 +14,7 @@
 #include "butterfly/butterfly.hpp"
 #include "kpz/trace/analysis.hpp"
 #include "kpz/transfer.hpp"
+#include "source_line.hpp"
 
 namespace kpz::butterfly::planted {
 
@@ -50,11 +51,7 @@ using kpz::trace::Distribution;
 const std::string kFile = "planted_butterfly_test.cpp";
 
 int line_of(const char* statement) {
-  std::ifstream in(__FILE__);
-  std::string l;
-  for (int n = 1; std::getline(in, l); ++n)
-    if (l.find(statement) != std::string::npos) return n;
-  return -1;
+  return kpz::test::line_of(__FILE__, statement);
 }
 
 const char* const kPost = "[&](int i) { slot(i) = val(i); }";

@@ -12,6 +12,7 @@
 #include "conv1d/launch.hpp"
 #include "kpz/trace/analysis.hpp"
 #include "kpz/transfer.hpp"
+#include "source_line.hpp"
 
 namespace kpz::conv1d::planted {
 
@@ -66,11 +67,7 @@ using kpz::trace::Distribution;
 const std::string kLaunchFile = "planted_conv1d_test.cpp";
 
 int line_of(const char* statement) {
-  std::ifstream in(__FILE__);
-  std::string l;
-  for (int n = 1; std::getline(in, l); ++n)
-    if (l.find(statement) != std::string::npos) return n;
-  return -1;
+  return kpz::test::line_of(__FILE__, statement);
 }
 
 const char* const kWrite = "s_a(i) = g < n ? a(g) : 0.0f;";

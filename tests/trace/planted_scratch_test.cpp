@@ -16,6 +16,7 @@
 #include "conv1d/conv1d.hpp"
 #include "kpz/trace/analysis.hpp"
 #include "kpz/transfer.hpp"
+#include "source_line.hpp"
 
 namespace kpz::planted_scratch {
 
@@ -82,11 +83,7 @@ constexpr Distribution kBoth[] = {Distribution::cyclic, Distribution::blockwise}
 const std::string kFile = "planted_scratch_test.cpp";
 
 int line_of(const char* statement) {
-  std::ifstream in(__FILE__);
-  std::string l;
-  for (int n = 1; std::getline(in, l); ++n)
-    if (l.find(statement) != std::string::npos) return n;
-  return -1;
+  return kpz::test::line_of(__FILE__, statement);
 }
 
 // A traced launch: the error that stopped it, or nothing and the outputs.

@@ -8,6 +8,7 @@
 #include "conv1d/launch.hpp"
 #include "conv1d/spec.hpp"
 #include "kpz/check.hpp"
+#include "kpz/convolution_oracle.hpp"
 #include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
@@ -44,24 +45,6 @@ Inputs make_inputs(const RunRequest& req, bool worked_example) {
   for (auto& x : in.a) x = static_cast<float>(rng.uniform(-2.0, 3.0));
   for (auto& x : in.b) x = static_cast<float>(rng.uniform(-1.0, 1.5));
   return in;
-}
-
-// Double-precision oracle and, per element, the rounding a float kernel may show.
-void oracle(const Inputs& in, std::vector<double>& expected, std::vector<double>& bound) {
-  const std::size_t n = in.a.size(), k = in.b.size();
-  expected.assign(n, 0.0);
-  bound.assign(n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    double sum = 0, abs_sum = 0;
-    std::size_t terms = 0;
-    for (std::size_t j = 0; j < k && i + j < n; ++j, ++terms) {
-      const double p = static_cast<double>(in.a[i + j]) * in.b[j];
-      sum += p;
-      abs_sum += std::fabs(p);
-    }
-    expected[i] = sum;
-    bound[i] = sum_error_bound(abs_sum, terms);
-  }
 }
 
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
@@ -149,7 +132,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const std::vector<float> got = to_host(out);
 
   std::vector<double> expected, bound;
-  oracle(in, expected, bound);
+  convolution_oracle(in.a, in.b, expected, bound);
 
   RunReport report;
   report.config.set("size", n).set("kernel_size", k);

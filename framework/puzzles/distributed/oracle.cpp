@@ -13,23 +13,6 @@ std::int64_t sum_oracle(const std::vector<std::int64_t>& values) {
   return sum;
 }
 
-void halo_oracle(const HaloInputs& in, std::vector<double>& expected, std::vector<double>& bound) {
-  const std::size_t n = in.a.size(), k = in.b.size();
-  expected.assign(n, 0.0);
-  bound.assign(n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    double sum = 0, abs_sum = 0;
-    std::size_t terms = 0;
-    for (std::size_t j = 0; j < k && i + j < n; ++j, ++terms) {
-      const double p = static_cast<double>(in.a[i + j]) * in.b[j];
-      sum += p;
-      abs_sum += std::fabs(p);
-    }
-    expected[i] = sum;
-    bound[i] = sum_error_bound(abs_sum, terms);
-  }
-}
-
 std::vector<std::int64_t> scan_oracle(const ScanInputs& in) {
   std::vector<std::int64_t> out(in.values.size());
   std::int64_t run = 0;
