@@ -15,8 +15,14 @@
 
 namespace kpz::cli {
 
-int cmd_run(const std::vector<std::string>& args) {
-  const PuzzleSpec& spec = find_puzzle(args, "run");
+namespace {
+
+// Arrays a --json report carries up to this --size (above it only with --full-arrays), and the
+// length a printed array shows whole.
+constexpr std::int64_t kJsonArrays = 4096;
+constexpr std::size_t kInlineArrays = 64;
+
+std::vector<Flag> run_flags(const PuzzleSpec& spec) {
   std::vector<Flag> own = {{"reference", false, "run the solution instead of your code"},
                            {"json", false, "print one JSON object"},
                            {"steps", false, "print the puzzle's step-by-step tables (where it has them)"}};
@@ -26,16 +32,24 @@ int cmd_run(const std::vector<std::string>& args) {
               {"full-arrays", false, "--json: every array, at any --size (default: up to 4096)"},
               {"no-race-check", false, "run even when the race check finds a bug (it may crash or pass by luck)"},
               {"help", false, "list variants and options"}});
-  if (spec.ranks.spans_processes())
+  if (spec.ranks.spans_processes()) {
     own.push_back({"ranks", true, "MPI ranks the case runs on (default " + std::to_string(spec.ranks.fallback) + ")"});
-  const ParsedFlags flags = parse_puzzle_flags(args, spec, "run", own);
-  if (flags.has("help")) {
-    print_puzzle_help(spec);
-    return 0;
+    own.push_back({"cases", true, "kpuzzles' own launches of a check: run each ';'-separated case's flags in turn"});
   }
-  const double limit = time_limit_from(flags);
-  const VariantSpec& variant = chosen_variant(spec, flags);
+  return own;
+}
+
+// One case from its flags: the request, and the flags that repeat it (for a crash report or the
+// time limit's message).
+struct RunCase {
   RunRequest req;
+  std::string args;
+};
+
+RunCase case_from_flags(const PuzzleSpec& spec, const ParsedFlags& flags, const std::vector<Flag>& own) {
+  const VariantSpec& variant = chosen_variant(spec, flags);
+  RunCase c;
+  RunRequest& req = c.req;
   req.variant = &variant;
   req.impl = flags.has("reference") ? Impl::reference : Impl::exercise;
   req.params = resolve_params(spec, variant, flags, own);
@@ -44,24 +58,71 @@ int cmd_run(const std::vector<std::string>& args) {
   apply_common(req, flags);
   const auto ranks_flag = flags.values.find("ranks");
   req.ranks = ranks_from(spec, ranks_flag == flags.values.end() ? nullptr : &ranks_flag->second);
-  const PrintStyle style{use_color(), 64};
   const auto& values = req.params.values();
   const auto size = values.find("size");
   // --json with every array at the default size was 36.7 MB on one line, and at 2^26 held
   // 15.9 GB before std::bad_alloc: large arrays only when asked for.
-  constexpr std::int64_t kJsonArrays = 4096;
   const bool small = size == values.end() || size->second <= kJsonArrays;
   req.keep_arrays = (flags.has("json") && (small || flags.has("full-arrays"))) || size == values.end() ||
-                    static_cast<std::size_t>(size->second) <= style.max_inline;
-
-  // The case as flags that repeat it, for a crash report or the time limit's message.
-  std::string case_args = "--" + variant.name;
+                    static_cast<std::size_t>(size->second) <= kInlineArrays;
+  c.args = "--" + variant.name;
   for (const auto& option : variant.options)
     if (req.params.given(option.name))
-      case_args += " --" + option.name + " " + std::to_string(req.params.get(option.name));
+      c.args += " --" + option.name + " " + std::to_string(req.params.get(option.name));
   for (const char* name : {"team-size", "vector-length", "seed", "ranks"})
     if (const auto it = flags.values.find(name); it != flags.values.end())
-      case_args += std::string(" --") + name + " " + it->second;
+      c.args += std::string(" --") + name + " " + it->second;
+  return c;
+}
+
+// The rank side of a batched check (rank_launch.hpp run_cases_on_ranks): every case in turn in
+// this process, one JSON line per case with its index. A case this rank refuses is a record too,
+// so that the cases after it still run; a crash or a hang ends the launch, naming its case.
+int run_cases_here(const PuzzleSpec& spec, const std::string& cases, const std::vector<Flag>& own) {
+  bool all_pass = true;
+  std::int64_t index = 0;
+  for (const std::vector<std::string>& words : split_cases(cases)) {
+    Json j = Json::object();
+    try {
+      std::vector<std::string> args{spec.name};
+      args.insert(args.end(), words.begin(), words.end());
+      const ParsedFlags flags = parse_puzzle_flags(args, spec, "run", own);
+      const RunCase c = case_from_flags(spec, flags, own);
+      const TimeLimit watchdog(time_limit_from(flags), spec.name + " " + c.args);
+      const CrashContext crash(
+          spec.name + " " + c.args + " (" + std::string(to_string(c.req.impl)) + ", " + c.req.space + ")",
+          crash_next_step(spec.name, c.args, c.req.impl));
+      const RunReport report = spec.run(c.req);
+      all_pass = all_pass && report.pass;
+      if (!report.follower) j = report_json(spec.name, c.req, report);
+    } catch (const UsageError& e) {
+      all_pass = false;
+      j.set("usage_error", std::string(e.what()));
+    }
+    if (j.size() > 0) std::cout << j.set("case", index).dump() << '\n' << std::flush;
+    ++index;
+  }
+  return all_pass ? 0 : 1;
+}
+
+}  // namespace
+
+int cmd_run(const std::vector<std::string>& args) {
+  const PuzzleSpec& spec = find_puzzle(args, "run");
+  const std::vector<Flag> own = run_flags(spec);
+  const ParsedFlags flags = parse_puzzle_flags(args, spec, "run", own);
+  if (flags.has("help")) {
+    print_puzzle_help(spec);
+    return 0;
+  }
+  if (const auto cases = flags.values.find("cases"); cases != flags.values.end())
+    return run_cases_here(spec, cases->second, own);
+  const double limit = time_limit_from(flags);
+  const RunCase one = case_from_flags(spec, flags, own);
+  RunRequest req = one.req;
+  const VariantSpec& variant = *req.variant;
+  const std::string& case_args = one.args;
+  const PrintStyle style{use_color(), kInlineArrays};
 
   if (req.impl == Impl::exercise) announce_stale_binary({spec.name});
   // A puzzle that spans ranks runs as other processes (rank_launch.hpp); they keep the time limit

@@ -163,33 +163,52 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
   // On a GPU the device's own schedule is the test (and compute-sanitizer's racecheck).
   const std::string run_space = space.empty() ? default_space_name() : space;
   const int rounds = judged || run_space == "cuda" || order == RaceOrder::skip ? 1 : kUnjudgedRounds;
-  // The first round's cases are what a pass shows; a later round shows only a failure.
-  for (int round = 0; round < rounds && result.pass; ++round) {
-    std::vector<CaseResult> cases;
+  // Every round's cases, planned first: a puzzle on ranks runs them all in one launch per rank
+  // count (rank_launch.hpp: a launch costs about a second, a case a few milliseconds).
+  std::vector<std::vector<CaseResult>> planned(rounds);
+  std::vector<RunRequest> requests;
+  for (int round = 0; round < rounds; ++round)
     for (const CheckCase* check : checks) {
-      CaseResult c;
+      CaseResult& c = planned[round].emplace_back();
       c.args = "--" + variant.name + (check ? " " + check_flags(*check) : "");
-      c.request = check_request(puzzle, variant, check, impl, space.empty() ? default_space_name() : space);
+      c.request = check_request(puzzle, variant, check, impl, run_space);
       c.request.seed += static_cast<std::uint64_t>(round);
       if (round > 0) c.args += " --seed " + std::to_string(c.request.seed);
       const auto& values = c.request.params.values();
       const auto size = values.find("size");
       c.request.keep_arrays = keep_arrays && (size == values.end() || size->second <= 64);
-      try {
-        const CrashContext crash(
-            puzzle.name + " " + c.args + " (" + std::string(to_string(impl)) + ", " + c.request.space + ")",
-            crash_next_step(puzzle.name, c.args, impl));
-        crash_if_asked(puzzle.name + "/" + variant.name);
-        c.report = run_case(puzzle, c.request, kCaseTimeLimit);
-      } catch (const UsageError& e) {
-        c.usage_error = e.what();
-      } catch (const RanksFailed& e) {
-        c.crash = e.what();
+      requests.push_back(c.request);
+    }
+  const bool on_ranks = puzzle.ranks.spans_processes() && !in_rank_process();
+  const std::vector<CaseOutcome> batched =
+      on_ranks ? run_cases_on_ranks(puzzle, requests, kCaseTimeLimit) : std::vector<CaseOutcome>{};
+  std::size_t next = 0;
+  // The first round's cases are what a pass shows; a later round shows only a failure.
+  for (int round = 0; round < rounds && result.pass; ++round) {
+    std::vector<CaseResult>& cases = planned[round];
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      CaseResult& c = cases[i];
+      if (on_ranks) {
+        const CaseOutcome& o = batched[next++];
+        c.report = o.report;
+        c.usage_error = o.usage_error;
+        c.crash = o.crash;
+      } else {
+        try {
+          const CrashContext crash(
+              puzzle.name + " " + c.args + " (" + std::string(to_string(impl)) + ", " + c.request.space + ")",
+              crash_next_step(puzzle.name, c.args, impl));
+          crash_if_asked(puzzle.name + "/" + variant.name);
+          c.report = run_case(puzzle, c.request, kCaseTimeLimit);
+        } catch (const UsageError& e) {
+          c.usage_error = e.what();
+        } catch (const RanksFailed& e) {
+          c.crash = e.what();
+        }
       }
-      const bool ok = c.usage_error.empty() && c.crash.empty() && c.report.pass;
-      cases.push_back(std::move(c));
-      if (!ok) {
+      if (!(c.usage_error.empty() && c.crash.empty() && c.report.pass)) {
         result.pass = false;
+        cases.resize(i + 1);
         break;
       }
     }

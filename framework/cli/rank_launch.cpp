@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 
 #include "cli.hpp"
@@ -19,6 +20,8 @@ namespace {
 
 // Set on the launched ranks (they inherit it through the launcher): run the case here.
 constexpr const char* kRankProcess = "KPZ_RANK_PROCESS";
+// Between the cases of `kpuzzles run <puzzle> --cases`: no flag or value holds it.
+constexpr char kCaseSeparator = ';';
 
 // The case as `kpuzzles run` flags: the options given here, so that each rank sees the same
 // options given (a puzzle runs its worked example when the sizes are not given); the others are
@@ -58,6 +61,33 @@ std::string why_ranks_failed(const std::string& output) {
          (last.empty() ? std::string("(none)") : last);
 }
 
+// The ranks enforce each case's limit themselves (a hang names the case); the margin covers the
+// launcher's start and a rank that never reaches its own watchdog.
+double launch_limit(double time_limit_s, std::size_t cases) {
+  if (time_limit_s <= 0) return 0;
+  return time_limit_s * static_cast<double>(cases) + std::min(30.0, time_limit_s);
+}
+
+// The ranks refused the case (exit 2): their one line, without the program's prefix.
+std::string refusal_line(const std::string& output) {
+  const std::string prefix = "kpuzzles: ";
+  const std::size_t at = output.find(prefix);
+  const std::size_t from = at == std::string::npos ? 0 : at + prefix.size();
+  return output.substr(from, output.find('\n', from) - from);
+}
+
+// The ranks crashed, hung or could not start while running `req`.
+std::string launch_failure(const PuzzleSpec& spec, const RunRequest& req, const ProcessResult& r) {
+  const std::string launch =
+      spec.ranks.launcher.front() + " " + spec.ranks.count_flag + " " + std::to_string(req.ranks);
+  return "the " + std::to_string(req.ranks) + " ranks of " + spec.name + " --" + req.variant->name + " (" + launch +
+         ") ended with " + describe_exit(r) + ": " + why_ranks_failed(r.output) +
+         (r.exit_code == kExitTimeLimit
+              ? " (on ranks, also a receive or a wait that no rank's send matches, or a collective that "
+                "some rank never calls)"
+              : "");
+}
+
 }  // namespace
 
 bool in_rank_process() {
@@ -94,27 +124,89 @@ int ranks_from(const PuzzleSpec& spec, const std::string* text) {
 RunReport run_case(const PuzzleSpec& spec, const RunRequest& req, double time_limit_s) {
   if (!spec.ranks.spans_processes() || in_rank_process()) return spec.run(req);
   const std::vector<std::string> argv = rank_launch_argv(spec.ranks, req.ranks, rank_words(spec, req, time_limit_s));
-  // The ranks enforce the limit themselves (a hang names the case); the margin covers the
-  // launcher's start and a rank that never reaches its own watchdog.
-  const double margin = std::min(30.0, time_limit_s);
-  const ProcessResult r = run_process(argv, rank_environment(spec.ranks), time_limit_s > 0 ? time_limit_s + margin : 0);
-  const std::string launch =
-      spec.ranks.launcher.front() + " " + spec.ranks.count_flag + " " + std::to_string(req.ranks);
+  const ProcessResult r = run_process(argv, rank_environment(spec.ranks), launch_limit(time_limit_s, 1));
   Json j;
   if ((r.exit_code == 0 || r.exit_code == 1) && last_json_line(r.output, j) && j.find("pass"))
     return report_from_json(j);
-  if (r.exit_code == 2) {  // the ranks refused the case: their one line, without the program's prefix
-    const std::string prefix = "kpuzzles: ";
-    const std::size_t at = r.output.find(prefix);
-    const std::size_t from = at == std::string::npos ? 0 : at + prefix.size();
-    throw UsageError(r.output.substr(from, r.output.find('\n', from) - from));
+  if (r.exit_code == 2) throw UsageError(refusal_line(r.output));
+  throw RanksFailed(launch_failure(spec, req, r));
+}
+
+std::vector<std::vector<std::string>> split_cases(const std::string& cases) {
+  std::vector<std::vector<std::string>> out;
+  std::istringstream items(cases);
+  for (std::string item; std::getline(items, item, kCaseSeparator);) {
+    std::istringstream words(item);
+    std::vector<std::string>& c = out.emplace_back();
+    for (std::string w; words >> w;) c.push_back(w);
+    if (c.empty()) out.pop_back();
   }
-  throw RanksFailed("the " + std::to_string(req.ranks) + " ranks of " + spec.name + " --" + req.variant->name + " (" +
-                    launch + ") ended with " + describe_exit(r) + ": " + why_ranks_failed(r.output) +
-                    (r.exit_code == kExitTimeLimit
-                         ? " (on ranks, also a receive or a wait that no rank's send matches, or a collective that "
-                           "some rank never calls)"
-                         : ""));
+  return out;
+}
+
+std::vector<CaseOutcome> run_cases_on_ranks(const PuzzleSpec& spec, const std::vector<RunRequest>& requests,
+                                            double time_limit_s) {
+  std::vector<CaseOutcome> outcomes(requests.size());
+  // A run uses the world it is in: one launch per rank count, its cases in the given order, the
+  // launches in the order of their first cases.
+  std::map<int, std::vector<std::size_t>> by_count;
+  for (std::size_t i = 0; i < requests.size(); ++i) by_count[requests[i].ranks].push_back(i);
+  std::vector<const std::vector<std::size_t>*> launches;
+  for (const auto& [count, members] : by_count) launches.push_back(&members);
+  std::sort(launches.begin(), launches.end(), [](auto* a, auto* b) { return a->front() < b->front(); });
+  const auto failed = [](const CaseOutcome& o) { return !o.usage_error.empty() || !o.crash.empty() || !o.report.pass; };
+  std::size_t first_failure = requests.size();
+  for (const std::vector<std::size_t>* launch : launches) {
+    // Cases after a failure are not looked at (a skeleton that hangs would hang in every launch).
+    if (launch->front() > first_failure) continue;
+    const std::vector<std::size_t>& members = *launch;
+    const int count = requests[members.front()].ranks;
+    std::string cases;
+    for (const std::size_t i : members) {
+      const std::vector<std::string> words = rank_words(spec, requests[i], time_limit_s);
+      // The words after `<self> run <puzzle>`: the case's own flags.
+      for (std::size_t w = 3; w < words.size(); ++w) cases += words[w] + ' ';
+      cases += kCaseSeparator;
+    }
+    const std::vector<std::string> argv =
+        rank_launch_argv(spec.ranks, count, {learner_paths().self, "run", spec.name, "--cases", cases});
+    const ProcessResult r = run_process(argv, rank_environment(spec.ranks), launch_limit(time_limit_s, members.size()));
+    std::vector<bool> heard(members.size(), false);
+    for (const std::string& line : split_lines(r.output)) {
+      if (line.empty() || line[0] != '{') continue;
+      Json j;
+      try {
+        j = Json::parse(line);
+      } catch (const JsonError&) {
+        continue;
+      }
+      const std::int64_t k = j["case"].as_int(-1);
+      // Every rank refuses a case it cannot run; the first record of a case is the one kept.
+      if (k < 0 || k >= static_cast<std::int64_t>(members.size()) || heard[k]) continue;
+      heard[k] = true;
+      CaseOutcome& o = outcomes[members[k]];
+      if (j.find("usage_error"))
+        o.usage_error = j["usage_error"].as_string();
+      else
+        o.report = report_from_json(j);
+    }
+    // The launch ended before its first unheard case reported: that case is why.
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      if (heard[k]) continue;
+      const RunRequest& req = requests[members[k]];
+      if (r.exit_code == 2)
+        outcomes[members[k]].usage_error = refusal_line(r.output);
+      else
+        outcomes[members[k]].crash = launch_failure(spec, req, r);
+      break;
+    }
+    for (const std::size_t i : members)
+      if (failed(outcomes[i])) {
+        first_failure = std::min(first_failure, i);
+        break;
+      }
+  }
+  return outcomes;
 }
 
 }  // namespace kpz::cli

@@ -27,6 +27,25 @@ struct RanksFailed : std::runtime_error {
 // RanksFailed when they crash or pass `time_limit_s` (0: no limit).
 RunReport run_case(const PuzzleSpec& spec, const RunRequest& req, double time_limit_s);
 
+// What one case of run_cases_on_ranks came to: a report, the ranks' refusal (a UsageError's
+// line), or why the launch ended before it reported (a crash or hang: RanksFailed's message).
+struct CaseOutcome {
+  RunReport report;
+  std::string usage_error;
+  std::string crash;
+};
+
+// Runs several cases of a puzzle that spans ranks with one launch per rank count instead of one
+// per case (a launch costs about half a second: MPI's start, Kokkos', the modules'): each rank
+// runs the cases in order (`kpuzzles run <puzzle> --cases`) and the first rank prints one record
+// per case. The outcomes are in the order of `requests`; a case after a crash in its launch has
+// none of the three set (it did not run). `time_limit_s` is per case.
+std::vector<CaseOutcome> run_cases_on_ranks(const PuzzleSpec& spec, const std::vector<RunRequest>& requests,
+                                            double time_limit_s);
+
+// The rank side of run_cases_on_ranks: the cases of `--cases` as run flags, one case per item.
+std::vector<std::vector<std::string>> split_cases(const std::string& cases);
+
 // The launcher's command for `ranks` copies of `words` and the variables they need.
 std::vector<std::string> rank_launch_argv(const RanksSpec& ranks, int count, const std::vector<std::string>& words);
 EnvList rank_environment(const RanksSpec& ranks);

@@ -3,7 +3,11 @@
 // report, their refusal a UsageError with their line, their crash a RanksFailed naming it.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "kpz/errors.hpp"
 #include "kpz/registry.hpp"
@@ -95,6 +99,91 @@ TEST(RankLaunch, RanksFlagOnlyForPuzzlesThatSpanRanks) {
   one_process.name = "zz-one";
   EXPECT_EQ(kpz::cli::ranks_from(one_process, nullptr), 1);
   EXPECT_THROW(kpz::cli::ranks_from(one_process, &three), kpz::UsageError);
+}
+
+// A batched check (run_cases_on_ranks): the stand-in launcher sees `-n R kpuzzles run zz-ranks
+// --cases "<case>;<case>;..."` as $1 .. $7, logs its rank count, and answers each case with the
+// line the script's `answer` function prints for it (its index and --size are $1 and $2).
+kpz::PuzzleSpec batch_launched_by(const std::string& log, const std::string& answer) {
+  return puzzle_launched_by("answer() { " + answer + "\n}\n" +
+                            R"sh(test "$6" = --cases || exit 9
+                               echo "$2" >> ')sh" +
+                            log + R"sh('
+                               k=0
+                               printf '%s\n' "$7" | tr ';' '\n' | while read -r c; do
+                                 test -n "$c" || continue
+                                 answer $k "$(printf '%s\n' "$c" | sed -n 's/.*--size \([0-9]*\).*/\1/p')"
+                                 k=$((k + 1))
+                               done)sh");
+}
+
+std::string report_line(const char* pass) {
+  return std::string(R"(echo "{\"case\":$1,\"pass\":)") + pass +
+         R"(,\"checked\":$2,\"mismatch_count\":0,\"mismatches\":[],\"notes\":[],\"output\":[],\"expected\":[]}")";
+}
+
+std::string launches_logged(const std::string& log) {
+  std::ifstream in(log);
+  std::ostringstream all;
+  all << in.rdbuf();
+  return all.str();
+}
+
+std::vector<kpz::RunRequest> requests_for(const kpz::PuzzleSpec& spec, const std::vector<std::pair<int, int>>& cases) {
+  std::vector<kpz::RunRequest> out;
+  for (const auto& [ranks, size] : cases) {
+    out.push_back(request_for(spec, ranks));
+    out.back().params.set("size", size, true);
+  }
+  return out;
+}
+
+TEST(RankLaunch, BatchedCasesComeBackInOrderFromOneLaunchPerRankCount) {
+  const std::string log = testing::TempDir() + "kpz-batch-order.log";
+  std::remove(log.c_str());
+  const auto spec = batch_launched_by(log, report_line("true"));
+  const auto out = kpz::cli::run_cases_on_ranks(spec, requests_for(spec, {{2, 10}, {3, 11}, {2, 12}}), 30);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].report.checked, 10u);
+  EXPECT_EQ(out[1].report.checked, 11u);
+  EXPECT_EQ(out[2].report.checked, 12u);
+  for (const auto& o : out) EXPECT_TRUE(o.report.pass && o.usage_error.empty() && o.crash.empty());
+  EXPECT_EQ(launches_logged(log), "2\n3\n");
+}
+
+TEST(RankLaunch, ABatchKeepsEachRefusalAndNamesTheCaseACrashEnded) {
+  const std::string log = testing::TempDir() + "kpz-batch-crash.log";
+  // Case 0 is refused by both ranks, case 1 passes, case 2 crashes the launch, case 3 never runs.
+  const auto spec = batch_launched_by(log, R"(case $1 in
+      0) echo '{"case":0,"usage_error":"--size 3 is smaller than --ranks 4"}'
+         echo '{"case":0,"usage_error":"--size 3 is smaller than --ranks 4"}' ;;
+      1) )" + report_line("true") + R"( ;;
+      *) echo 'kpuzzles: CRASHED: zz-ranks --only (exercise, serial): signal 11 (segmentation fault)'
+         kill -SEGV $$ ;;
+    esac)");
+  const auto out = kpz::cli::run_cases_on_ranks(spec, requests_for(spec, {{2, 3}, {2, 5}, {2, 7}, {2, 9}}), 30);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].usage_error, "--size 3 is smaller than --ranks 4");
+  EXPECT_TRUE(out[1].report.pass);
+  EXPECT_EQ(out[1].report.checked, 5u);
+  EXPECT_NE(out[2].crash.find("the 2 ranks of zz-ranks --only (/bin/sh -n 2)"), std::string::npos) << out[2].crash;
+  EXPECT_NE(out[2].crash.find("signal 11"), std::string::npos) << out[2].crash;
+  EXPECT_TRUE(out[3].crash.empty() && out[3].usage_error.empty() && !out[3].report.pass);
+}
+
+TEST(RankLaunch, ABatchThatHangsIsStoppedAndLaterLaunchesAreSkipped) {
+  const std::string log = testing::TempDir() + "kpz-batch-hang.log";
+  std::remove(log.c_str());
+  // The 2-rank launch answers its first case and hangs in its second; the 3-rank launch, whose
+  // cases all come after the hang, would only repeat the wait.
+  const auto spec =
+      batch_launched_by(log, R"(if [ "$1" = 0 ]; then )" + report_line("true") + R"(; else sleep 60; fi)");
+  const auto out = kpz::cli::run_cases_on_ranks(spec, requests_for(spec, {{2, 4}, {2, 6}, {3, 8}}), 0.3);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_TRUE(out[0].report.pass);
+  EXPECT_FALSE(out[1].crash.empty());
+  EXPECT_TRUE(out[2].crash.empty() && !out[2].report.pass);
+  EXPECT_EQ(launches_logged(log), "2\n");
 }
 
 }  // namespace
