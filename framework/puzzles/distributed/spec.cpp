@@ -73,7 +73,7 @@ PuzzleSpec make_spec() {
                     .track = Track::stretch},
                    {.name = "segmented-scan",
                     .id = int(Variant::segmented_scan),
-                    .summary = "keys {0,0,0,1,1,2,2,2,2,3}, values 0..9 over the ranks: the carry by MPI_Exscan with "
+                    .summary = "keys {0,0,0,1,1,1,2,2,2,3}, values 0..9 over the ranks: the carry by MPI_Exscan with "
                                "the segmented operator",
                     .options = {size(10), uneven},
                     .functions = {"segmented_scan", "combine_pairs"},
