@@ -98,6 +98,12 @@ bool in_rank_process() {
   return false;
 }
 
+int launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"})
+    if (const char* v = std::getenv(name); v && *v) return std::atoi(v);
+  return 0;
+}
+
 std::vector<std::string> rank_launch_argv(const RanksSpec& ranks, int count, const std::vector<std::string>& words) {
   std::vector<std::string> argv = ranks.launcher;
   argv.insert(argv.end(), {ranks.count_flag, std::to_string(count)});

@@ -16,6 +16,10 @@ namespace kpz::cli {
 // launcher started (its rank variables): it runs its case itself.
 bool in_rank_process();
 
+// This process's rank as its MPI launcher numbered it (Open MPI, Hydra, srun), 0 where none did:
+// for messages that every rank would print the same (the first rank prints them).
+int launcher_rank();
+
 // The ranks crashed, hung or could not start: the message names the launch and the first rank's
 // crash line (or the launcher's last lines).
 struct RanksFailed : std::runtime_error {

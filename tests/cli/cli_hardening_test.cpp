@@ -193,6 +193,19 @@ TEST(CliExitCodes, BenchOfAWrongExerciseExitsOne) {
   EXPECT_EQ(reference.code, 0) << reference.err;
 }
 
+TEST(CliExitCodes, BenchOfAWrongExerciseOnRanksSaysItOnce) {
+  if (kpuzzles("run distributed --help").code != 0) GTEST_SKIP() << "this build has no MPI (no distributed puzzle)";
+  if (kpuzzles("check distributed --variant halo").code == 0) GTEST_SKIP() << "--halo is solved in exercises/";
+  // Every rank finds the wrong answer (the bench agrees on it); the first rank says so.
+  const Result r = kpuzzles("bench distributed --exercise --size 4096 --ranks 3 --runs 1 --warmup 0");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  std::size_t said = 0;
+  for (std::size_t at = r.err.find("kpuzzles: wrong answer"); at != std::string::npos;
+       at = r.err.find("kpuzzles: wrong answer", at + 1))
+    ++said;
+  EXPECT_EQ(said, 1u) << r.err;
+}
+
 TEST(CliExitCodes, OutputThatCannotBeWrittenExitsThree) {
   const Result full = sh("env", "run conv1d --simple --reference", ">/dev/full");
   EXPECT_EQ(full.code, 3) << full.err;
