@@ -91,10 +91,14 @@ std::string launch_failure(const PuzzleSpec& spec, const RunRequest& req, const 
 }  // namespace
 
 bool in_rank_process() {
-  // Also a process an MPI launcher started (Open MPI's mpiexec, MPICH's Hydra, srun with PMI or
-  // PMIx): `mpiexec -n 4 kpuzzles-bench bench distributed` is one bench on 4 ranks, not 4 launches.
-  for (const char* name : {kRankProcess, "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+  // Also a process an MPI launcher started: `mpiexec -n 4 kpuzzles-bench bench distributed` is
+  // one bench on 4 ranks, not 4 launches. Open MPI's mpiexec marks every process it starts.
+  for (const char* name : {kRankProcess, "OMPI_COMM_WORLD_SIZE"})
     if (const char* v = std::getenv(name); v && *v) return true;
+  // Hydra's PMI and srun's variables are also set in a step of one task, such as the shell of
+  // `srun --pty bash`, which is no puzzle's rank: there kpuzzles starts the ranks itself.
+  for (const char* name : {"PMI_SIZE", "SLURM_STEP_NUM_TASKS"})
+    if (const char* v = std::getenv(name); v && std::atoi(v) > 1) return true;
   return false;
 }
 

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <initializer_list>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -86,6 +89,52 @@ TEST(RankLaunch, ACrashNamesTheLaunchAndTheCrashLine) {
 TEST(RankLaunch, AHangIsStoppedAtTheLimit) {
   const auto spec = puzzle_launched_by("sleep 60");
   EXPECT_THROW(kpz::cli::run_case(spec, request_for(spec, 2), 0.2), kpz::cli::RanksFailed);
+}
+
+// The environment of one test, put back afterwards.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(std::initializer_list<std::pair<const char*, const char*>> vars) {
+    for (const auto& [name, value] : vars) {
+      const char* old = std::getenv(name);
+      saved_.push_back({name, old ? std::optional<std::string>(old) : std::nullopt});
+      setenv(name, value, 1);
+    }
+  }
+  ~ScopedEnv() {
+    for (const auto& [name, old] : saved_)
+      old ? (void)setenv(name.c_str(), old->c_str(), 1) : (void)unsetenv(name.c_str());
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
+TEST(RankLaunch, AOneTaskShellOfTheSchedulerIsNotARank) {
+  // kpuzzles' own test runs may be ranks themselves (ctest under mpiexec): only the variables set here count.
+  const ScopedEnv clean(
+      {{"KPZ_RANK_PROCESS", ""}, {"OMPI_COMM_WORLD_SIZE", ""}, {"PMI_SIZE", ""}, {"SLURM_STEP_NUM_TASKS", ""}});
+  {
+    const ScopedEnv srun_pty({{"SLURM_STEP_NUM_TASKS", "1"}, {"PMIX_RANK", "0"}, {"SLURM_PROCID", "0"}});
+    EXPECT_FALSE(kpz::cli::in_rank_process());
+  }
+  {
+    const ScopedEnv srun_n4({{"SLURM_STEP_NUM_TASKS", "4"}, {"PMIX_RANK", "2"}, {"SLURM_PROCID", "2"}});
+    EXPECT_TRUE(kpz::cli::in_rank_process());
+    EXPECT_EQ(kpz::cli::launcher_rank(), 2);
+  }
+  {
+    const ScopedEnv hydra({{"PMI_SIZE", "3"}, {"PMI_RANK", "1"}});
+    EXPECT_TRUE(kpz::cli::in_rank_process());
+  }
+  {
+    const ScopedEnv open_mpi({{"OMPI_COMM_WORLD_SIZE", "1"}, {"OMPI_COMM_WORLD_RANK", "0"}});
+    EXPECT_TRUE(kpz::cli::in_rank_process());
+  }
+  {
+    const ScopedEnv ours({{"KPZ_RANK_PROCESS", "1"}});
+    EXPECT_TRUE(kpz::cli::in_rank_process());
+  }
 }
 
 TEST(RankLaunch, RanksFlagOnlyForPuzzlesThatSpanRanks) {
