@@ -224,7 +224,8 @@ int run_command(std::vector<std::string> args) {
     Kokkos::ScopeGuard kokkos(kokkos_settings());
     return command->fn({args.begin() + 1, args.end()});
   } catch (const UsageError& e) {
-    std::cerr << "kpuzzles: " << printable(e.what()) << '\n';
+    // One write per line: the ranks of a puzzle on ranks all refuse at once into one stream.
+    std::cerr << "kpuzzles: " + printable(e.what()) + '\n';
     return 2;
   } catch (const std::exception& e) {
     std::string what = e.what();
@@ -232,7 +233,7 @@ int run_command(std::vector<std::string> args) {
     if (dynamic_cast<const std::bad_alloc*>(&e) || what.find("failed to allocate") != std::string::npos)
       what += "; out of memory: this run needs more than this machine can give (" + memory_of_machine() +
               " in all), try a smaller --size";
-    std::cerr << "kpuzzles: error: " << printable(what) << '\n';
+    std::cerr << "kpuzzles: error: " + printable(what) + '\n';
     return 3;
   }
 }

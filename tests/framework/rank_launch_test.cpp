@@ -72,6 +72,20 @@ TEST(RankLaunch, TheRanksRefusalIsAUsageErrorWithTheirLine) {
   }
 }
 
+TEST(RankLaunch, ARefusalCutByAnotherRanksLineIsStillOneLine) {
+  // Two ranks refusing at once: one wrote its prefix, the other its whole line, then the first
+  // the rest of its own.
+  const auto spec = puzzle_launched_by(
+      R"(printf 'kpuzzles: kpuzzles: --size 2 is smaller than the 3 ranks\n--size 2 is smaller than the 3 ranks\n' >&2
+         exit 2)");
+  try {
+    kpz::cli::run_case(spec, request_for(spec, 3), 30);
+    FAIL() << "no UsageError";
+  } catch (const kpz::UsageError& e) {
+    EXPECT_STREQ(e.what(), "--size 2 is smaller than the 3 ranks");
+  }
+}
+
 TEST(RankLaunch, ACrashNamesTheLaunchAndTheCrashLine) {
   const auto spec = puzzle_launched_by(
       R"(echo 'kpuzzles: CRASHED: zz-ranks --only (exercise, serial): signal 11 (segmentation fault)'; kill -SEGV $$)");
