@@ -133,39 +133,52 @@ struct LocalScan {
   std::int64_t first_head;
 };
 
+// The segmented operator over a range of the slice, placed: `first` is the range's first element
+// (-1: the identity). Kokkos' scans call join with the earlier range as dest on some backends and
+// as src on others (segscan/launch.hpp's TileCarries found it on CUDA); the placement lets join
+// order the two itself.
+struct PlacedSegPair {
+  std::int64_t value;
+  std::int64_t flag;
+  std::int64_t first;
+};
+
+// The segmented inclusive scan of one slice, as if a segment started at its start, in one pass.
+template <class Space>
+struct LocalSegmentedScan {
+  using value_type = PlacedSegPair;
+  View<const std::int64_t*, Space> values;
+  View<const std::uint8_t*, Space> heads;
+  View<std::int64_t*, Space> out;
+
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type{0, 0, -1}; }
+  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
+    if (src.first < 0) return;
+    if (dest.first < 0 || src.first < dest.first) {
+      // src is earlier: dest = src then dest
+      dest = value_type{dest.flag ? dest.value : src.value + dest.value, src.flag | dest.flag, src.first};
+      return;
+    }
+    dest = value_type{src.flag ? src.value : dest.value + src.value, dest.flag | src.flag, dest.first};
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, value_type& update, const bool final) const {
+    join(update, value_type{values(i), heads(i) ? 1 : 0, i});
+    if (final) out(i) = update.value;
+  }
+};
+
 // The segmented inclusive scan of this slice alone (as if a segment started at the slice's
-// start), in out; built from sum scans only (Kokkos' scans take no custom operator portably).
+// start), in out, with the slice's summary and first head.
 template <class Space>
 LocalScan local_segmented_scan(const Space& space, View<const std::int64_t*, Space> values,
                                View<const std::uint8_t*, Space> heads, View<std::int64_t*, Space> out) {
   const std::int64_t n = static_cast<std::int64_t>(values.extent(0));
   if (n == 0) return {{0, 0}, 0};
-  // prefix(i): values summed over [0, i]; seg(i): heads in [0, i], so segment seg(i) - 1 holds i.
-  View<std::int64_t*, Space> prefix(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "prefix"), n);
-  View<std::int64_t*, Space> seg(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "seg"), n);
-  // prefix before each head, by segment: written for every segment that is read
-  View<std::int64_t*, Space> base(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "base"), n);
-  Kokkos::parallel_scan(
-      "distributed::prefix", Kokkos::RangePolicy<Space>(space, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
-        sum += values(i);
-        if (final) prefix(i) = sum;
-      });
-  std::int64_t heads_total = 0;
-  Kokkos::parallel_scan(
-      "distributed::segments", Kokkos::RangePolicy<Space>(space, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
-        sum += heads(i) ? 1 : 0;
-        if (final) seg(i) = sum;
-      },
-      heads_total);
-  Kokkos::parallel_for(
-      "distributed::bases", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-        if (heads(i)) base(seg(i) - 1) = prefix(i) - values(i);
-      });
-  Kokkos::parallel_for(
-      "distributed::segment_sums", Kokkos::RangePolicy<Space>(space, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i) { out(i) = seg(i) == 0 ? prefix(i) : prefix(i) - base(seg(i) - 1); });
+  PlacedSegPair total{0, 0, -1};
+  Kokkos::parallel_scan("distributed::local_segmented_scan", Kokkos::RangePolicy<Space>(space, 0, n),
+                        LocalSegmentedScan<Space>{.values = values, .heads = heads, .out = out}, total);
+  if (!total.flag) return {{total.value, 0}, n};  // no head: the whole slice continues a segment
+  // Min's identity (the largest int64) is what a slice without a head would give.
   std::int64_t first_head = n;
   Kokkos::parallel_reduce(
       "distributed::first_head", Kokkos::RangePolicy<Space>(space, 0, n),
@@ -173,10 +186,7 @@ LocalScan local_segmented_scan(const Space& space, View<const std::int64_t*, Spa
         if (heads(i) && i < m) m = i;
       },
       Kokkos::Min<std::int64_t>(first_head));
-  space.fence();
-  std::int64_t last = 0;
-  Kokkos::deep_copy(last, Kokkos::subview(out, n - 1));
-  return {{last, heads_total > 0 ? 1 : 0}, heads_total > 0 ? first_head : n};
+  return {{total.value, 1}, first_head};
 }
 
 }  // namespace kpz::distributed
