@@ -2,7 +2,8 @@
 // its page draws: axpy against the copy (a map runs at copy speed), the MDRange kernel on a
 // LayoutRight and on a LayoutLeft matrix (the layout that matches the backend's iteration order
 // wins), and the histogram with atomics against the one with a ScatterView, with few bins (every
-// thread hits the same counters) and with many.
+// thread hits the same counters) and with many. `--scratch-levels 1` times step 13 instead: per-team
+// histogram tables in level-0 and level-1 scratch against atomics straight into the output.
 #include <array>
 #include <cmath>
 #include <functional>
@@ -12,9 +13,11 @@
 #include <vector>
 
 #include "basics/basics.hpp"
+#include "basics/spec.hpp"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
 #include "kpz/check.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
@@ -81,8 +84,70 @@ void add_layout_row(BenchReport& report, const Space& space, const BenchRequest&
                          .timing = time_kernel(space, req.cfg, launch)});
 }
 
+// --scratch-levels: N values into B bins, B = 256 ... 65536 (or --bins), uniform and with half the
+// values in the 8 lowest bins (hot bins, numbered first as a program that knows them would), by
+// atomics straight into bins, by a ScatterView, and by step 13's kernel with its per-team table all
+// in level 1, split (the lowest bins that fit in level 0, the rest in level 1) or all in level 0
+// (where it fits). One team per slot the device runs at once (4 per core on a CPU): each team
+// zeroes and merges its table once, and counts N / teams values.
+template <class Space>
+BenchReport levels_bench(const Space& space, const BenchRequest& req) {
+  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
+                        : is_gpu_v<Space>      ? std::size_t{1} << 26
+                                               : std::size_t{1} << 24;
+  BenchReport report = open_bench_report("basics", space, req, n);
+  const LaunchShape shape =
+      launch_shape(space, levels_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  const long long slots = std::max(1, space.concurrency() / (shape.team_size * shape.vector_length));
+  const long long teams = is_gpu_v<Space> ? slots : 4 * slots;
+  const Launch launch{.team_size = shape.team_size,
+                      .tile = static_cast<int>((static_cast<long long>(n) + teams - 1) / teams),
+                      .vector_length = shape.vector_length};
+  report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
+  report.config.set("tile", launch.tile).set("teams", (static_cast<long long>(n) + launch.tile - 1) / launch.tile);
+  const auto k = kernels<Space>(req.impl == Impl::reference);
+  const std::vector<int> bin_counts = req.params.get("bins")
+                                          ? std::vector<int>{static_cast<int>(req.params.get("bins"))}
+                                          : std::vector<int>{256, 1024, 4096, 16384, 65536};
+  for (const bool hot : {false, true})
+    for (const int b : bin_counts) {
+      const std::vector<int> hvalues = hot_values(req.seed, n, b, hot ? 0.5 : 0.0, true);
+      const auto values = to_device(space, "values", hvalues);
+      std::vector<int> want(static_cast<std::size_t>(b), 0);
+      for (const int v : hvalues) ++want[static_cast<std::size_t>(v)];
+      View<int*, Space> bins(Kokkos::view_alloc(space, "bins"), b);
+      const std::string group = std::to_string(b) + " bins, " + (hot ? "hot" : "uniform");
+      const int fit = level0_bins_max<Space>(b);
+      double atomics_s = 0;
+      const auto row = [&](const std::string& name, const auto& launch_row) {
+        BenchRow& r = add_checked_row(
+            report, space, req.cfg, {.name = name + ", " + group, .kind = "puzzle", .group = group, .bytes = 4.0 * n},
+            [&] { Kokkos::deep_copy(space, bins, -1); }, launch_row,
+            [&] { require(to_host(bins) == want, name + ", " + group); });
+        if (atomics_s == 0) atomics_s = r.timing.median_s;
+        r.extra.push_back({"vs atomics", atomics_s / r.timing.median_s});
+      };
+      row("atomic_add into bins", [&] { k.histogram_atomic(space, values, bins); });
+      row("ScatterView", [&] { k.histogram_scatter(space, values, bins); });
+      row("tables in level 1", [&] { k.histogram_levels(space, launch, 0, values, bins); });
+      if (fit < b)
+        row("tables split (" + std::to_string(fit) + " in level 0)",
+            [&] { k.histogram_levels(space, launch, fit, values, bins); });
+      else
+        row("tables in level 0", [&] { k.histogram_levels(space, launch, b, values, bins); });
+    }
+  report.notes.push_back(
+      "bytes model: the N int values read once (4 N bytes), the counters' traffic left out (what any histogram moves)");
+  report.notes.push_back("level 0 holds " + std::to_string(level0_bins_max<Space>(1 << 30)) +
+                         " int counters per team on " + std::string(space_name<Space>()) +
+                         "; level 1 is global memory on a GPU, and on a CPU the same "
+                         "heap as level 0");
+  return report;
+}
+
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
+  if (req.params.get("scratch-levels")) return levels_bench(space, req);
   const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
                         : is_gpu_v<Space>      ? std::size_t{1} << 26
                                                : std::size_t{1} << 22;
@@ -180,8 +245,12 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 }
 
 KPZ_REGISTER_BENCH(
-    "basics", {size_option("N (0: 2^26 on a GPU, 2^22 on the host)", std::int64_t{1} << 28)},
-    "the on-ramp: axpy vs a copy, MDRange on LayoutRight vs LayoutLeft, histogram atomics vs ScatterView");
+    "basics",
+    {size_option("N (0: 2^26 on a GPU, 2^22 on the host; 2^24 with --scratch-levels)", std::int64_t{1} << 28),
+     switch_option("scratch-levels", "step 13 instead: per-team tables in level 0 / 1 scratch vs atomics"),
+     {"bins", "bins for --scratch-levels (0: 256, 1024, 4096, 16384 and 65536)", 0, 0, 1 << 20}},
+    "the on-ramp: axpy vs a copy, MDRange on LayoutRight vs LayoutLeft, histogram atomics vs "
+    "ScatterView; with --scratch-levels 1, per-team histogram tables in level-0 and level-1 scratch");
 
 }  // namespace
 

@@ -82,6 +82,17 @@ std::size_t scratch_bytes(int tile) {
   return ScratchView<float*, Space>::shmem_size(tile);
 }
 
+// `histogram_levels`: the most bins of a table of int counters that level-0 scratch holds on Space
+// (CUDA: 48 KiB a block, less what Kokkos keeps; host backends: 32 KiB), at most `bins`.
+template <class Space>
+int level0_bins_max(int bins) {
+  int fit = 0;
+  for (int step = 1 << 30; step > 0; step /= 2)
+    if (fit + step <= bins && ScratchView<int*, Space>::shmem_size(fit + step) <= scratch_size_max<Space>(0))
+      fit += step;
+  return fit;
+}
+
 // The kernels of signatures.inc: declarations in exercise:: and reference::, Kernels, kernels().
 KPZ_KERNELS(KPZ_BASICS_KERNELS)
 
@@ -92,3 +103,4 @@ KPZ_KERNELS(KPZ_BASICS_KERNELS)
 #define KPZ_BASICS_INSTANTIATE_RANGES(S) KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_RANGE_KERNELS, S)
 #define KPZ_BASICS_INSTANTIATE_REDUCTIONS(S) KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_REDUCTION_KERNELS, S)
 #define KPZ_BASICS_INSTANTIATE_TEAMS(S) KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_TEAM_KERNELS, S)
+#define KPZ_BASICS_INSTANTIATE_LEVELS(S) KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_LEVEL_KERNELS, S)

@@ -123,8 +123,11 @@ std::vector<BudgetLimit> collectives_budget() {
 // `kpuzzles trace`: --team and --scratch on the worked example (10 elements in tiles of 4, three
 // teams, the last one short); --vector on 7 rows of 6 in tiles of 3 rows (three teams, the last
 // one short; 6 columns on 4 lanes); --collectives on its worked example (4 segments, one empty);
+// --scratch-levels on its worked example (12 values in tiles of 4, 5 bins, 2 of them in level 0);
 // the flat steps on their worked examples (team size 0: no team), but --subviews.
 TraceSpec trace_config(Variant id) {
+  if (id == Variant::scratch_levels)
+    return traceable({{"level0-bins", 2}}, 4, [](const Params& p, const Json&) { return levels_budget(p); });
   if (id == Variant::subviews)
     return {.not_traceable_reason =
                 "its kernels read the matrix through subviews, plain Kokkos::Views (strided ones too) whose "
@@ -169,6 +172,9 @@ PuzzleSpec make_spec() {
   const auto rows_of = [](std::int64_t rows, std::int64_t cols, std::int64_t tile) {
     return CheckCase{{"rows", rows}, {"cols", cols}, {"tile", tile}};
   };
+  const auto levels = [](std::int64_t n, std::int64_t bins, std::int64_t tile, std::int64_t level0) {
+    return CheckCase{{"size", n}, {"bins", bins}, {"tile", tile}, {"level0-bins", level0}};
+  };
   // Minutes by docs/instructor/estimates.md's rule (10 + 1.5 per line to write + 5 per new concept,
   // rounded to 5); mdrange and scan are stretch: conv1d --simple needs neither. vector is core:
   // transpose --naive and reduce --team-reduce put work on the lanes. collectives is stretch: the
@@ -179,7 +185,7 @@ PuzzleSpec make_spec() {
       .name = "basics",
       .summary =
           "the on-ramp: Views, RangePolicy, MDRangePolicy, subviews, reducers, scan, atomics, teams, scratch, lanes, "
-          "collectives",
+          "collectives, scratch levels",
       .variants =
           {// 4 lines; new: View, host mirror, deep_copy, fence
            sized(Variant::views, "views",
@@ -289,14 +295,33 @@ PuzzleSpec make_spec() {
             .team_sweep = {segs(20, 50)},
             .trace = trace_config(Variant::collectives),
             .minutes = 35,  // 9 lines; new: team_broadcast, team_reduce
+            .track = Track::stretch},
+           {.name = "scratch-levels",
+            .id = int(Variant::scratch_levels),
+            .summary = "level-0 and level-1 scratch: a per-team histogram table too big for level 0 (12 values, 5 "
+                       "bins, 2 in level 0)",
+            .options = {{"size", "values (random, half in 8 hot bins, when size or bins is given)", 12, 1, kMaxSize},
+                        {"bins", "bins (random values when size or bins is given)", 5, 1, 1 << 23},
+                        {"tile", "values per team", 4, 1, 1 << 24},
+                        {"level0-bins", "the lowest bins, in level 0 (-1: as many as level 0 holds)", -1, -1, 1 << 23}},
+            .functions = {"histogram_levels"},
+            // One value, one bin; one bin (every value on one counter); a short last tile with the
+            // table split; all in level 1; all in level 0 with one member; more bins than values;
+            // 2^16 bins (level 0 too small anywhere) on 4 lanes.
+            .checks = {levels(1, 1, 1, -1), levels(1000, 1, 64, -1), levels(999, 300, 64, 100),
+                       levels(5000, 4096, 1000, 0), levels(3000, 50, 7, 50).team(1), levels(3, 20, 4, -1),
+                       levels(20000, 1 << 16, 4096, -1).lanes(4)},
+            .team_sweep = {levels(2000, 100, 128, 30)},
+            .trace = trace_config(Variant::scratch_levels),
+            .minutes = 45,  // 23 lines; new: level-1 scratch, one table over two levels
             .track = Track::stretch}},
       .run =
           [](const RunRequest& req) {
             const auto v = req.variant_as<Variant>();
             if (v < Variant::team) refuse_team_shape(req);
-            return by_enum<Variant::collectives>(
+            return by_enum<Variant::scratch_levels>(
                 {run_views, run_axpy, run_mdrange, run_subviews, run_reduce, run_moments, run_scan, run_histogram,
-                 run_teams, run_teams, run_vector, run_collectives},
+                 run_teams, run_teams, run_vector, run_collectives, run_levels},
                 v)(req);
           },
       // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
@@ -312,7 +337,7 @@ PuzzleSpec make_spec() {
           },
       .course_position = 0,  // before conv1d: every concept conv1d --simple uses is introduced here
       .learning_order = {"views", "axpy", "mdrange", "subviews", "reduce", "custom-reducer", "scan", "histogram",
-                         "team", "scratch", "vector", "collectives"},
+                         "team", "scratch", "vector", "collectives", "scratch-levels"},
   };
 }
 

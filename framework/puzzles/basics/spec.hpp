@@ -1,12 +1,14 @@
 #pragma once
 // What basics' runners share: the runners, in files by group of steps (run_flat.cpp,
-// run_reductions.cpp, run_teams.cpp, run_lanes.cpp): each validates on the host, makes the
+// run_reductions.cpp, run_teams.cpp, run_lanes.cpp, run_levels.cpp): each validates on the host, makes the
 // inputs, poisons the outputs, launches the exercise or the reference kernel and checks the
 // result against its oracle. spec.cpp registers them.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
+#include "kpz/launch_shape.hpp"
 #include "kpz/registry.hpp"
 
 namespace kpz::basics {
@@ -25,7 +27,8 @@ enum class Variant {
   team,
   scratch,
   vector,
-  collectives
+  collectives,
+  scratch_levels
 };
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 26;      // 256 MiB per array of floats
@@ -42,5 +45,14 @@ extern const Runner run_views, run_axpy, run_mdrange, run_subviews;    // run_fl
 extern const Runner run_reduce, run_moments, run_scan, run_histogram;  // run_reductions.cpp
 extern const Runner run_teams, run_collectives;                        // run_teams.cpp: team and scratch, collectives
 extern const Runner run_vector;                                        // run_lanes.cpp
+extern const Runner run_levels;                                        // run_levels.cpp
+
+// --scratch-levels (run_levels.cpp), shared with the benchmark: what its kernel asks of a launch,
+// its trace budget, and n values below `bins` of which a share hot_share falls in kHotBins hot
+// bins (the lowest ones when hot_first, else spread over the range), the rest uniform.
+inline constexpr int kHotBins = 8;
+KernelNeeds levels_needs();
+std::vector<BudgetLimit> levels_budget(const Params& p);
+std::vector<int> hot_values(std::uint64_t seed, std::size_t n, int bins, double hot_share, bool hot_first);
 
 }  // namespace kpz::basics
