@@ -17,7 +17,7 @@ class ScratchLevels : public kpz::test::PuzzleTest {
 TEST_P(ScratchLevels, WorkedExample) {
   const auto r = run({"scratch-levels", {}});
   KPZ_EXPECT_PASS(r);
-  EXPECT_EQ(r.output.dump(), "[2,2,1,1,6]");
+  EXPECT_EQ(r.output.dump(), "[3,3,1,1,4]");
   EXPECT_EQ(r.config.find("level0_bins")->dump(), "2");
 }
 
@@ -46,8 +46,8 @@ TEST_P(ScratchLevels, TablesTooBigForALevelAreUsageErrors) {
 }
 
 TEST_P(ScratchLevels, LargeRandomWithTheDefaultSplit) {
-  const auto r = run({"scratch-levels", {{"size", (1 << 22) + 3}, {"bins", 1 << 16}, {"tile", 1 << 16}}, 0, 4249, 0,
-                      false});
+  const auto r =
+      run({"scratch-levels", {{"size", (1 << 22) + 3}, {"bins", 1 << 16}, {"tile", 1 << 16}}, 0, 4249, 0, false});
   KPZ_EXPECT_PASS(r);
   EXPECT_NE(r.config.find("level0_bins")->dump(), "0");
   EXPECT_NE(r.config.find("level1_bins")->dump(), "0");

@@ -56,12 +56,11 @@ namespace {
 template <class Space>
 void check_levels(int bins, int fast_bins) {
   using Table = ScratchView<int*, Space>;
-  check_scratch_option<Space>(
-      "basics --scratch-levels with " + std::to_string(fast_bins) + " bins in level 0", "--level0-bins", fast_bins,
-      0, [](int x) { return Table::shmem_size(x); });
-  check_scratch_option<Space>(
-      "basics --scratch-levels with " + std::to_string(bins - fast_bins) + " bins in level 1", "--bins", bins, 1,
-      [fast_bins](int x) { return Table::shmem_size(std::max(0, x - fast_bins)); });
+  check_scratch_option<Space>("basics --scratch-levels with " + std::to_string(fast_bins) + " bins in level 0",
+                              "--level0-bins", fast_bins, 0, [](int x) { return Table::shmem_size(x); });
+  check_scratch_option<Space>("basics --scratch-levels with " + std::to_string(bins - fast_bins) + " bins in level 1",
+                              "--bins", bins, 1,
+                              [fast_bins](int x) { return Table::shmem_size(std::max(0, x - fast_bins)); });
 }
 
 // --level0-bins, or by default as many of the lowest bins as level 0 holds (2 of the worked
@@ -87,10 +86,12 @@ RunReport levels_on(const Space& space, const RunRequest& req) {
   const Launch launch{.team_size = shape.team_size, .tile = tile, .vector_length = shape.vector_length};
 
   // Half the values in a few hot bins spread over both levels, the rest uniform: counts that
-  // differ, and counters that many members hit at once.
+  // differ, and counters that many members hit at once. The worked example is the race check's
+  // configuration: two members of a team meet on a level-0 counter in teams 0 and 1 and on a
+  // level-1 counter in teams 0 and 2, so a plain += on either part is a race there.
   const bool worked = worked_example(req, {"size", "bins"});
   std::vector<int> values = hot_values(req.seed, static_cast<std::size_t>(n), bins, 0.5, false);
-  if (worked) values = {4, 1, 4, 0, 4, 2, 1, 4, 0, 4, 3, 4};
+  if (worked) values = {1, 4, 1, 4, 0, 2, 0, 3, 4, 0, 4, 1};
   auto dvalues = to_device(space, "values", values);
   const View<int*, Space> dbins = poisoned_output<int>(space, "bins", static_cast<std::size_t>(bins));
   space.fence();
