@@ -14,12 +14,42 @@ void views(const Space& space, HostView<const float*> in, HostView<float*> out) 
   typename View<float*, Space>::host_mirror_type h;  // the same data's copy in host memory
   // TODO(roughly 4 lines): allocate d and its host mirror h, fill h from in, copy h to d. d
   //   holds n floats in the memory of `space` (label "d"); the copy to d runs on `space`.
-  // The work on the device (step 2 explains RangePolicy): d(i) = 2 d(i) + 1.
+  // The work on the device (step 3 explains RangePolicy): d(i) = 2 d(i) + 1.
   Kokkos::parallel_for(
       "basics::views", Kokkos::RangePolicy<Space>(space, 0, d.extent(0)),
       KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
   // TODO(roughly 3 lines): copy d back into h, wait for that copy, then copy h into out. The
   //   copy into h runs on `space`; the one into out on the host.
+}
+
+// --dualview: the work of --views with a DualView, which holds the data on both sides and keeps
+// track of which side is newer. The framework calls these four in order and checks dv after each.
+template <class Space>
+void dualview_fill(HostView<const float*> in, DualView<float*, Space> dv) {
+  const int n = static_cast<int>(in.extent(0));
+  // TODO(roughly 3 lines): dv's host side holds in(i) for every i < n, and dv knows that its
+  //   host side is now the newer one.
+}
+
+template <class Space>
+void dualview_to_device(const Space& space, DualView<float*, Space> dv) {
+  // TODO(roughly 1 line): dv's device side holds what its host side holds, copied on `space`.
+}
+
+template <class Space>
+void dualview_compute(const Space& space, DualView<float*, Space> dv) {
+  const auto d = dv.view_device();
+  // The work on the device, as in --views: d(i) = 2 d(i) + 1.
+  Kokkos::parallel_for(
+      "basics::dualview", Kokkos::RangePolicy<Space>(space, 0, d.extent(0)),
+      KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
+  // TODO(roughly 1 line): dv knows that its device side is now the newer one.
+}
+
+template <class Space>
+void dualview_to_host(const Space& space, DualView<float*, Space> dv) {
+  // TODO(roughly 1 line): dv's host side holds what its device side holds, copied on `space`
+  //   (the framework waits for `space` before it reads).
 }
 
 template <class Space>

@@ -1,4 +1,4 @@
-// basics reference solution, steps 5-8: parallel_reduce with reducers, a custom reducer,
+// basics reference solution, steps 6-9: parallel_reduce with reducers, a custom reducer,
 // parallel_scan, atomics and ScatterView. exercises/basics/reductions.cpp is generated from this file by
 // cmake/kpz-skeletons: each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "basics/basics.hpp"

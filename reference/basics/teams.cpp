@@ -1,4 +1,4 @@
-// basics reference solution, steps 9-12: TeamPolicy and TeamThreadRange, team scratch, the vector
+// basics reference solution, steps 10-13: TeamPolicy and TeamThreadRange, team scratch, the vector
 // lanes of a member, then the team's collectives.
 // exercises/basics/teams.cpp is generated from this file by cmake/kpz-skeletons: each
 // KPZ-TODO ... KPZ-END block becomes a TODO for the learner.

@@ -1,4 +1,5 @@
-// basics reference solution, steps 1-4: Views and deep_copy, RangePolicy, MDRangePolicy, subviews.
+// basics reference solution, steps 1-5: Views and deep_copy, DualView, RangePolicy, MDRangePolicy,
+// subviews.
 // exercises/basics/views_and_ranges.cpp is generated from this file by cmake/kpz-skeletons:
 // each KPZ-TODO ... KPZ-END block becomes a TODO for the learner.
 #include "basics/basics.hpp"
@@ -17,7 +18,7 @@ void views(const Space& space, HostView<const float*> in, HostView<float*> out) 
   for (int i = 0; i < n; ++i) h(i) = in(i);
   Kokkos::deep_copy(space, d, h);
   // KPZ-END
-  // The work on the device (step 2 explains RangePolicy): d(i) = 2 d(i) + 1.
+  // The work on the device (step 3 explains RangePolicy): d(i) = 2 d(i) + 1.
   Kokkos::parallel_for(
       "basics::views", Kokkos::RangePolicy<Space>(space, 0, d.extent(0)),
       KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
@@ -26,6 +27,46 @@ void views(const Space& space, HostView<const float*> in, HostView<float*> out) 
   Kokkos::deep_copy(space, h, d);
   space.fence();
   for (int i = 0; i < n; ++i) out(i) = h(i);
+  // KPZ-END
+}
+
+// --dualview: the work of --views with a DualView, which holds the data on both sides and keeps
+// track of which side is newer. The framework calls these four in order and checks dv after each.
+template <class Space>
+void dualview_fill(HostView<const float*> in, DualView<float*, Space> dv) {
+  const int n = static_cast<int>(in.extent(0));
+  // KPZ-TODO(roughly 3 lines): dv's host side holds in(i) for every i < n, and dv knows that its
+  //   host side is now the newer one.
+  const auto h = dv.view_host();
+  for (int i = 0; i < n; ++i) h(i) = in(i);
+  dv.modify_host();
+  // KPZ-END
+}
+
+template <class Space>
+void dualview_to_device(const Space& space, DualView<float*, Space> dv) {
+  // KPZ-TODO(roughly 1 line): dv's device side holds what its host side holds, copied on `space`.
+  dv.sync_device(space);
+  // KPZ-END
+}
+
+template <class Space>
+void dualview_compute(const Space& space, DualView<float*, Space> dv) {
+  const auto d = dv.view_device();
+  // The work on the device, as in --views: d(i) = 2 d(i) + 1.
+  Kokkos::parallel_for(
+      "basics::dualview", Kokkos::RangePolicy<Space>(space, 0, d.extent(0)),
+      KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
+  // KPZ-TODO(roughly 1 line): dv knows that its device side is now the newer one.
+  dv.modify_device();
+  // KPZ-END
+}
+
+template <class Space>
+void dualview_to_host(const Space& space, DualView<float*, Space> dv) {
+  // KPZ-TODO(roughly 1 line): dv's host side holds what its device side holds, copied on `space`
+  //   (the framework waits for `space` before it reads).
+  dv.sync_host(space);
   // KPZ-END
 }
 

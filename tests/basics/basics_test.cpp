@@ -18,6 +18,7 @@ class Basics : public kpz::test::PuzzleTest {
 TEST_P(Basics, WorkedExamples) {
   const std::pair<const char*, const char*> examples[] = {
       {"views", "[1,3,5,7,9,11,13,15]"},
+      {"dualview", "[1,3,5,7,9,11,13,15]"},
       {"axpy", "[1,3,5,7,9]"},
       {"mdrange", "[0,2,4,6,10,13,16,19,20,24,28,32]"},
       {"subviews", "[6,46,86,30,33,36,39,11,12,13,21,22,23]"},
@@ -35,6 +36,11 @@ TEST_P(Basics, WorkedExamples) {
     KPZ_EXPECT_PASS(r) << " --" << variant;
     EXPECT_EQ(r.output.dump(), out) << " --" << variant;
   }
+  // --tools' launch counts are the seed's: the values are the counts the workload made.
+  const auto tools = run({"tools", {}});
+  KPZ_EXPECT_PASS(tools);
+  EXPECT_EQ(tools.output.dump(), tools.expected.dump());
+  EXPECT_NE(run({"tools", {}, 0, 2027}).inputs.dump(), tools.inputs.dump());
 }
 
 TEST_P(Basics, AxpyLaunchIsPaddedToWholeBlocks) {
@@ -84,13 +90,14 @@ TEST_P(Basics, BadRequestsAreUsageErrors) {
   // A flat kernel has no team to size; the team steps but --vector use one lane per member.
   EXPECT_THROW(run({"axpy", {{"size", 10}}, 2}), kpz::UsageError);
   EXPECT_THROW(run({"subviews", {{"rows", 10}}, 2}), kpz::UsageError);
+  EXPECT_THROW(run({"tools", {{"elements", 10}}, 2}), kpz::UsageError);
   EXPECT_THROW(run({"team", {{"size", 10}}, 1, 2026, 2}), kpz::UsageError);
   EXPECT_THROW(run({"collectives", {{"segments", 4}}, 1, 2026, 2}), kpz::UsageError);
   EXPECT_THROW(run({"collectives", {{"segments", 1 << 20}, {"length", 1 << 16}}}), kpz::UsageError);
 }
 
 TEST_P(Basics, LargeRandom) {
-  for (const char* variant : {"axpy", "reduce", "custom-reducer", "scan"}) {
+  for (const char* variant : {"dualview", "axpy", "reduce", "custom-reducer", "scan"}) {
     const auto r = run({variant, {{"size", (1 << 22) + 3}}, 0, 4242, 0, false});
     KPZ_EXPECT_PASS(r) << " --" << variant;
   }

@@ -1,4 +1,4 @@
-// basics steps 1-4 (--views, --axpy, --mdrange, --subviews): inputs, validation, oracle and check.
+// basics steps 1 and 3-5 (--views, --axpy, --mdrange, --subviews): inputs, validation, oracle and check.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -213,13 +213,13 @@ RunReport subviews_on(const Space& space, const RunRequest& req) {
   report.notes.push_back("values: row_sums, col_sums, then block row by row");
   compare_within(report, got, expected, bound, [rows, cols, w, corner](std::size_t k) {
     const int i = static_cast<int>(k);
-    if (i < rows) return "row_sums(" + std::to_string(i) + "): sum_1d on row " + std::to_string(i) + " of a (TODO 5)";
+    if (i < rows) return "row_sums(" + std::to_string(i) + "): sum_1d on row " + std::to_string(i) + " of a (TODO 9)";
     if (i < rows + cols)
       return "col_sums(" + std::to_string(i - rows) + "): sum_1d on column " + std::to_string(i - rows) +
-             " of a (TODO 5)";
+             " of a (TODO 9)";
     const int e = i - rows - cols;
     return "block(" + std::to_string(e / w) + ", " + std::to_string(e % w) + "), a(" +
-           std::to_string(corner.row + e / w) + ", " + std::to_string(corner.col + e % w) + ") (TODO 6)";
+           std::to_string(corner.row + e / w) + ", " + std::to_string(corner.col + e % w) + ") (TODO 10)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("a", Json::array_of(a)); });
   return report;

@@ -108,7 +108,7 @@ RunReport levels_on(const Space& space, const RunRequest& req) {
   report.config.set("worked_example", worked);
   compare_exact(report, got, expected, [fast_bins](std::size_t b) {
     return "bin " + std::to_string(b) + " (level " + (static_cast<int>(b) < fast_bins ? "0" : "1") +
-           " of each team's table): the launch (TODO 22), the count (TODO 23) or the merge (TODO 24)";
+           " of each team's table): the launch (TODO 26), the count (TODO 27) or the merge (TODO 28)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("values", Json::array_of(values)); });
   return report;

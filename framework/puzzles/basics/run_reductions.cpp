@@ -1,4 +1,4 @@
-// basics steps 5-8 (--reduce, --custom-reducer, --scan, --histogram): inputs, validation, oracle and
+// basics steps 6-9 (--reduce, --custom-reducer, --scan, --histogram): inputs, validation, oracle and
 // check.
 #include <algorithm>
 #include <cmath>
@@ -38,8 +38,8 @@ RunReport reduce_on(const Space& space, const RunRequest& req) {
   report.config.set("size", n);
   report.notes.push_back("values: result.max, result.min, result.min_index");
   compare_exact(report, got, expected, [](std::size_t i) -> std::string {
-    if (i == 0) return "result.max, from the Max reduction (TODO 7)";
-    return i == 1 ? "result.min, from the MinLoc reduction (TODO 8)" : "result.min_index, from MinLoc (TODO 8)";
+    if (i == 0) return "result.max, from the Max reduction (TODO 11)";
+    return i == 1 ? "result.min, from the MinLoc reduction (TODO 12)" : "result.min_index, from MinLoc (TODO 12)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("x", Json::array_of(x)); });
   return report;
@@ -81,7 +81,7 @@ RunReport moments_on(const Space& space, const RunRequest& req) {
   report.notes.push_back("values: result.count, result.mean, result.m2");
   compare_within(report, got, expected, bound, [](std::size_t i) -> std::string {
     const char* what[] = {"result.count", "result.mean", "result.m2"};
-    return std::string(what[i]) + ": init and join (TODOs 9, 10), the reductions (TODO 11)";
+    return std::string(what[i]) + ": init and join (TODOs 13, 14), the reductions (TODO 15)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("x", Json::array_of(x)); });
   return report;

@@ -1,4 +1,4 @@
-// basics steps 7, 8 and 10 (--team, --scratch, --collectives): launch shape, scratch check, inputs,
+// basics steps 10, 11 and 13 (--team, --scratch, --collectives): launch shape, scratch check, inputs,
 // oracle and check.
 #include <algorithm>
 #include <cmath>
@@ -131,10 +131,10 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
   report.notes.push_back("values: sums, then centered");
   compare_within(report, got, expected, bound, [=](std::size_t k) {
     if (k < static_cast<std::size_t>(segments))
-      return "team " + std::to_string(k) + ": sums(" + std::to_string(k) + ") (TODO 21)";
+      return "team " + std::to_string(k) + ": sums(" + std::to_string(k) + ") (TODO 25)";
     const int s = segment_of[k - segments];
     return "team " + std::to_string(s) + ": centered(" + std::to_string(k - segments) +
-           "), the given loop (begin and end: TODO 20; total: TODO 21)";
+           "), the given loop (begin and end: TODO 24; total: TODO 25)";
   });
   keep_arrays(report, req, got, expected, [&](Json& inputs) {
     inputs.set("offsets", Json::array_of(offsets)).set("values", Json::array_of(values));

@@ -124,10 +124,19 @@ std::vector<BudgetLimit> collectives_budget() {
 // teams, the last one short); --vector on 7 rows of 6 in tiles of 3 rows (three teams, the last
 // one short; 6 columns on 4 lanes); --collectives on its worked example (4 segments, one empty);
 // --scratch-levels on its worked example (12 values in tiles of 4, 5 bins, 2 of them in level 0);
-// the flat steps on their worked examples (team size 0: no team), but --subviews.
+// the flat steps on their worked examples (team size 0: no team), but --subviews, --dualview and
+// --tools.
 TraceSpec trace_config(Variant id) {
   if (id == Variant::scratch_levels)
     return traceable({{"level0-bins", 2}}, 4, [](const Params& p, const Json&) { return levels_budget(p); });
+  if (id == Variant::dualview)
+    return {.not_traceable_reason =
+                "a DualView holds plain Kokkos::Views, whose accesses the trace build does not record; the step is "
+                "judged by the DualView's flags after each of its functions instead"};
+  if (id == Variant::tools)
+    return {.not_traceable_reason =
+                "the trace build runs kernels on its own executor, which Kokkos Tools never hear of, and the step's "
+                "code is host callbacks, no kernel"};
   if (id == Variant::subviews)
     return {.not_traceable_reason =
                 "its kernels read the matrix through subviews, plain Kokkos::Views (strided ones too) whose "
@@ -181,16 +190,26 @@ PuzzleSpec make_spec() {
   // later puzzles use nested reductions, not team_reduce or team_broadcast. subviews and
   // custom-reducer are stretch: no later exercise asks for a subview, and the later custom
   // reducers (butterfly's GroupsMinMax, segscan's SegReducer) are given or in stretch exercises.
+  // dualview and tools are stretch: no later exercise holds a DualView or registers a callback.
   return {
       .name = "basics",
       .summary =
-          "the on-ramp: Views, RangePolicy, MDRangePolicy, subviews, reducers, scan, atomics, teams, scratch, lanes, "
-          "collectives, scratch levels",
+          "the on-ramp: Views, DualView, RangePolicy, MDRangePolicy, subviews, reducers, scan, atomics, teams, "
+          "scratch, lanes, collectives, scratch levels, Kokkos Tools",
       .variants =
           {// 4 lines; new: View, host mirror, deep_copy, fence
            sized(Variant::views, "views",
                  "Views, a host mirror and deep_copy: out = 2 in + 1 computed on the device (in = 0..7)", 8, kMaxSize,
                  {1, 2, 127, 128, 129, 1000, 4099}, 35, Track::core),
+           {.name = "dualview",
+            .id = int(Variant::dualview),
+            .summary = "DualView: --views' work in four steps, each marking or syncing a side (in = 0..7)",
+            .options = {{"size", "N (random inputs when given)", 8, 1, kMaxSize}},
+            .functions = {"dualview_fill", "dualview_to_device", "dualview_compute", "dualview_to_host"},
+            .checks = {CheckCase{{"size", 1}}, CheckCase{{"size", 127}}, CheckCase{{"size", 4099}}},
+            .trace = trace_config(Variant::dualview),
+            .minutes = 30,  // 6 lines; new: DualView, marking a side modified, syncing
+            .track = Track::stretch},
            // 3 lines; new: RangePolicy, KOKKOS_LAMBDA, a guard
            sized(Variant::axpy, "axpy",
                  "RangePolicy with a guard: z = alpha x + y over a launch padded to blocks of 128", 5, kMaxSize,
@@ -314,14 +333,26 @@ PuzzleSpec make_spec() {
             .team_sweep = {levels(2000, 100, 128, 30)},
             .trace = trace_config(Variant::scratch_levels),
             .minutes = 45,  // 23 lines; new: level-1 scratch, one table over two levels
+            .track = Track::stretch},
+           {.name = "tools",
+            .id = int(Variant::tools),
+            .summary = "Kokkos Tools: count and time every kernel of a workload by label, with callbacks of your own",
+            .options = {{"elements", "elements each kernel works on", 4096, 1, kMaxSize},
+                        {"launches", "the most launches of one kernel (each a seeded-random 1 to this)", 5, 1, 1000}},
+            .functions = {"time_kernels", "begin_kernel", "end_kernel"},
+            // One element; one launch of each kernel; many launches of large kernels.
+            .checks = {CheckCase{{"elements", 1}}, CheckCase{{"elements", 1000}, {"launches", 1}},
+                       CheckCase{{"elements", 100000}, {"launches", 40}}},
+            .trace = trace_config(Variant::tools),
+            .minutes = 50,  // 21 lines; new: Kokkos Tools callbacks, kernel ids, registering and unregistering
             .track = Track::stretch}},
       .run =
           [](const RunRequest& req) {
             const auto v = req.variant_as<Variant>();
-            if (v < Variant::team) refuse_team_shape(req);
-            return by_enum<Variant::scratch_levels>(
-                {run_views, run_axpy, run_mdrange, run_subviews, run_reduce, run_moments, run_scan, run_histogram,
-                 run_teams, run_teams, run_vector, run_collectives, run_levels},
+            if (v < Variant::team || v == Variant::tools) refuse_team_shape(req);
+            return by_enum<Variant::tools>(
+                {run_views, run_dualview, run_axpy, run_mdrange, run_subviews, run_reduce, run_moments, run_scan,
+                 run_histogram, run_teams, run_teams, run_vector, run_collectives, run_levels, run_tools},
                 v)(req);
           },
       // `kpuzzles run`'s peak: the arrays, their host copies and the oracle's doubles, about 40 bytes
@@ -331,13 +362,15 @@ PuzzleSpec make_spec() {
             const auto& values = p.values();
             const auto size = values.find("size");
             if (size != values.end()) return 40.0 * static_cast<double>(size->second);
+            if (variant.id == int(Variant::tools))  // two arrays of floats, no oracle arrays
+              return 8.0 * static_cast<double>(p.get("elements"));
             if (variant.id == int(Variant::collectives))  // at most 2 x length + 1 values a segment
               return 40.0 * static_cast<double>(p.get("segments")) * static_cast<double>(2 * p.get("length") + 1);
             return 40.0 * static_cast<double>(p.get("rows")) * static_cast<double>(p.get("cols"));
           },
       .course_position = 0,  // before conv1d: every concept conv1d --simple uses is introduced here
-      .learning_order = {"views", "axpy", "mdrange", "subviews", "reduce", "custom-reducer", "scan", "histogram",
-                         "team", "scratch", "vector", "collectives", "scratch-levels"},
+      .learning_order = {"views", "dualview", "axpy", "mdrange", "subviews", "reduce", "custom-reducer", "scan",
+                         "histogram", "team", "scratch", "vector", "collectives", "scratch-levels", "tools"},
   };
 }
 

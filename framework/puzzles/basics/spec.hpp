@@ -1,8 +1,9 @@
 #pragma once
 // What basics' runners share: the runners, in files by group of steps (run_flat.cpp,
-// run_reductions.cpp, run_teams.cpp, run_lanes.cpp, run_levels.cpp): each validates on the host, makes the
-// inputs, poisons the outputs, launches the exercise or the reference kernel and checks the
-// result against its oracle. spec.cpp registers them.
+// run_dualview.cpp, run_reductions.cpp, run_teams.cpp, run_lanes.cpp, run_levels.cpp,
+// run_tools.cpp): each validates on the host, makes the inputs, poisons the outputs, launches the
+// exercise or the reference kernel and checks the result against its oracle. spec.cpp registers
+// them.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -17,6 +18,7 @@ namespace kpz::basics {
 // in this order (kpz/lookup.hpp), budgets switch on the id.
 enum class Variant {
   views,
+  dualview,
   axpy,
   mdrange,
   subviews,
@@ -28,7 +30,8 @@ enum class Variant {
   scratch,
   vector,
   collectives,
-  scratch_levels
+  scratch_levels,
+  tools
 };
 
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 26;      // 256 MiB per array of floats
@@ -42,6 +45,7 @@ bool worked_example(const RunRequest& req, std::initializer_list<const char*> op
 // refuses a team shape for the flat steps first).
 using Runner = RunReport (*)(const RunRequest&);
 extern const Runner run_views, run_axpy, run_mdrange, run_subviews;    // run_flat.cpp
+extern const Runner run_dualview;                                      // run_dualview.cpp
 extern const Runner run_reduce, run_moments, run_scan, run_histogram;  // run_reductions.cpp
 extern const Runner run_teams, run_collectives;                        // run_teams.cpp: team and scratch, collectives
 extern const Runner run_vector;                                        // run_lanes.cpp
@@ -54,5 +58,16 @@ inline constexpr int kHotBins = 8;
 KernelNeeds levels_needs();
 std::vector<BudgetLimit> levels_budget(const Params& p);
 std::vector<int> hot_values(std::uint64_t seed, std::size_t n, int bins, double hot_share, bool hot_first);
+
+extern const Runner run_tools;  // run_tools.cpp
+
+// --dualview's and --tools' runs on a kernel table the caller gives (basics.hpp's Kernels): the
+// tests plant one mistake in a copy of the reference's table and read the verdict.
+template <class Space>
+struct Kernels;
+template <class Space>
+RunReport dualview_with(const Space& space, const RunRequest& req, const Kernels<Space>& k);
+template <class Space>
+RunReport tools_with(const Space& space, const RunRequest& req, const Kernels<Space>& k);
 
 }  // namespace kpz::basics
