@@ -45,7 +45,7 @@ std::vector<std::string> rank_words(const PuzzleSpec& spec, const RunRequest& re
 }
 
 // One line on why the ranks failed: a rank's crash line, else a rank's own error line, else the
-// launcher's last line (an MPI that could not start prints pages; its last line names the launch).
+// launcher's last lines (an MPI that could not start prints pages; its last lines name why).
 std::string why_ranks_failed(const std::string& output) {
   const auto line_at = [&](std::size_t at) { return output.substr(at, output.find('\n', at) - at); };
   if (const std::string crash = crash_line(output); !crash.empty()) return crash;
@@ -53,12 +53,19 @@ std::string why_ranks_failed(const std::string& output) {
     if (output.compare(at, 10, "kpuzzles: ") == 0) return line_at(at + 10);
     if (output.find('\n', at) == std::string::npos) break;
   }
-  std::string last;
+  // The launcher's last three lines: a usage error names the option it refused above its
+  // "Type ... --help" line.
+  std::vector<std::string> last;
   std::istringstream lines(output);
   for (std::string l; std::getline(lines, l);)
-    if (l.find_first_not_of(" \t\r") != std::string::npos) last = l.substr(l.find_first_not_of(" \t\r"));
-  return "no rank reported (did MPI start? `kpuzzles doctor` runs every puzzle); the launcher's last line: " +
-         (last.empty() ? std::string("(none)") : last);
+    if (l.find_first_not_of(" \t\r") != std::string::npos) {
+      last.push_back(l.substr(l.find_first_not_of(" \t\r")));
+      if (last.size() > 3) last.erase(last.begin());
+    }
+  std::string tail;
+  for (const std::string& l : last) tail += (tail.empty() ? "" : " | ") + l;
+  return "no rank reported (did MPI start? `kpuzzles doctor` runs every puzzle); the launcher's last lines: " +
+         (tail.empty() ? std::string("(none)") : tail);
 }
 
 // The ranks enforce each case's limit themselves (a hang names the case); the margin covers the

@@ -100,6 +100,19 @@ TEST(RankLaunch, ACrashNamesTheLaunchAndTheCrashLine) {
   }
 }
 
+TEST(RankLaunch, ALauncherThatRefusesItsOptionsSaysWhichOne) {
+  const auto spec = puzzle_launched_by(
+      R"(echo 'mpiexec: Error: unknown option "--bogus"'; echo "Type 'mpiexec --help' for usage."; exit 1)");
+  try {
+    kpz::cli::run_case(spec, request_for(spec, 2), 30);
+    FAIL() << "no RanksFailed";
+  } catch (const kpz::cli::RanksFailed& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(R"(unknown option "--bogus")"), std::string::npos) << what;
+    EXPECT_NE(what.find("for usage"), std::string::npos) << what;
+  }
+}
+
 TEST(RankLaunch, AHangIsStoppedAtTheLimit) {
   const auto spec = puzzle_launched_by("sleep 60");
   EXPECT_THROW(kpz::cli::run_case(spec, request_for(spec, 2), 0.2), kpz::cli::RanksFailed);

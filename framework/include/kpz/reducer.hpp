@@ -17,7 +17,11 @@ template <class Derived, class Value>
 struct Reducer {
   using reducer = Derived;  // Kokkos::is_reducer: T::reducer is T
   using value_type = Value;
-  using result_view_type = Kokkos::View<value_type, Kokkos::AnonymousSpace, Kokkos::MemoryUnmanaged>;
+  // The result of a parallel_reduce over a policy is a host value, as for Kokkos' own reducers
+  // (Kokkos::Sum<T, Space = HostSpace>): a GPU backend copies it back. In AnonymousSpace, which
+  // every space may access, CUDA wrote it from the device through the host pointer (an illegal
+  // address: basics --custom-reducer on an H200). Nested reductions use reference() only.
+  using result_view_type = Kokkos::View<value_type, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
   KOKKOS_INLINE_FUNCTION explicit Reducer(value_type& result) : result_(&result) {}
   KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result_; }
