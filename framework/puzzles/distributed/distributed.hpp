@@ -182,9 +182,9 @@ LocalScan local_segmented_scan(const Space& space, View<const std::int64_t*, Spa
   if (n == 0) return {{0, 0}, 0};
   View<std::int64_t*, Space> prefix(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "prefix"), n);
   ScanHeads total{0, -1, n};
-  Kokkos::parallel_scan(
-      "distributed::prefix_and_heads", Kokkos::RangePolicy<Space>(space, 0, n),
-      PrefixAndHeads<Space>{.values = values, .heads = heads, .prefix = prefix, .out = out, .n = n}, total);
+  Kokkos::parallel_scan("distributed::prefix_and_heads", Kokkos::RangePolicy<Space>(space, 0, n),
+                        PrefixAndHeads<Space>{.values = values, .heads = heads, .prefix = prefix, .out = out, .n = n},
+                        total);
   Kokkos::parallel_for(
       "distributed::since_head", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
         const std::int64_t h = out(i);  // the sum before the head, taken off
