@@ -128,8 +128,9 @@ for s in "$@"; do
     mpi-gpu|mpi-cpu)
       # Scaling of the distributed puzzle: mpiexec starts kpuzzles-bench's ranks directly
       # (KPZ_RANK_PROCESS: each runs its part). GPU: 1 and 2 ranks sharing it. CPU: ranks x
-      # threads = 16 cores, each rank bound to its own cores; strong scaling at 2^27 elements in
-      # all (512 MiB of floats, past the 16-core host's L3), weak at 2^23 per rank.
+      # threads = 16 cores, each rank bound to its own cores; strong scaling at 2^26 elements in
+      # all (the bench's most: input and output 512 MiB, past the 16-core host's L3), weak at
+      # 2^22 per rank (2^26 on 16 ranks). GPU: strong 2^26, weak 2^25 per rank.
       step "distributed scaling: $s"
       preset=$([ "$s" = mpi-gpu ] && echo cuda || echo openmp)
       mpiexec=$(grep -m1 '^MPIEXEC_EXECUTABLE' "build/$preset/CMakeCache.txt" 2>/dev/null | cut -d= -f2)
@@ -137,7 +138,7 @@ for s in "$@"; do
       export KPZ_RANK_PROCESS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
       if [ "$s" = mpi-gpu ]; then
         for r in 1 2; do
-          for mode in "--size 67108864" "--per-rank-size 67108864"; do
+          for mode in "--size 67108864" "--per-rank-size 33554432"; do
             tag=$([ "${mode#--per}" != "$mode" ] && echo weak || echo strong)
             timeout 200 "$mpiexec" --oversubscribe -n $r -x KPZ_RANK_PROCESS build/cuda/framework/cli/kpuzzles-bench \
               bench distributed $mode --json-file "$out/distributed-$tag-r$r-gpu.json" >"$out/distributed-$tag-r$r-gpu.txt" 2>&1 || status=1
@@ -147,7 +148,7 @@ for s in "$@"; do
       else
         for r in 1 2 4 8 16; do
           t=$(( 16 / r ))
-          for mode in "--size 134217728" "--per-rank-size 8388608"; do
+          for mode in "--size 67108864" "--per-rank-size 4194304"; do
             tag=$([ "${mode#--per}" != "$mode" ] && echo weak || echo strong)
             run_ranks() {  # binding
               timeout 200 "$mpiexec" --oversubscribe -n $r --map-by "slot:PE=$t" --bind-to "$1" -x KPZ_RANK_PROCESS \
