@@ -90,7 +90,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     if (!json_file)
       throw UsageError("--json-file: cannot write " + cli::quoted(it->second) + "; give a file in an existing folder");
   }
-  if (puzzle.ranks.spans_processes() && !in_rank_process()) {
+  if (starts_ranks(puzzle)) {
     // The bench runs as its ranks, started by the puzzle's launcher in this process's place
     // (their output streams as it comes); each gets the same flags.
     std::vector<std::string> words{learner_paths().self, "bench"};

@@ -115,8 +115,12 @@ int cmd_run(const std::vector<std::string>& args) {
     print_puzzle_help(spec);
     return 0;
   }
-  if (const auto cases = flags.values.find("cases"); cases != flags.values.end())
+  if (const auto cases = flags.values.find("cases"); cases != flags.values.end()) {
+    if (split_cases(cases->second).empty())
+      throw UsageError("--cases: no case given; it takes run flags, ';' between cases (\"--" +
+                       spec.variants.front().name + " --size 10;--" + spec.variants.front().name + " --seed 3\")");
     return run_cases_here(spec, cases->second, own);
+  }
   const double limit = time_limit_from(flags);
   const RunCase one = case_from_flags(spec, flags, own);
   RunRequest req = one.req;
@@ -127,7 +131,7 @@ int cmd_run(const std::vector<std::string>& args) {
   if (req.impl == Impl::exercise) announce_stale_binary({spec.name});
   // A puzzle that spans ranks runs as other processes (rank_launch.hpp); they keep the time limit
   // and name their own crashes.
-  const bool on_ranks = spec.ranks.spans_processes() && !in_rank_process();
+  const bool on_ranks = starts_ranks(spec);
   // The race check first (race_check.hpp): a run of racy code passes or fails by luck, and one
   // past a View's end or its scratch may crash.
   RaceCheck race;

@@ -179,7 +179,7 @@ ExerciseResult check_exercise(const PuzzleSpec& puzzle, const VariantSpec& varia
       c.request.keep_arrays = keep_arrays && (size == values.end() || size->second <= 64);
       requests.push_back(c.request);
     }
-  const bool on_ranks = puzzle.ranks.spans_processes() && !in_rank_process();
+  const bool on_ranks = starts_ranks(puzzle);
   const std::vector<CaseOutcome> batched =
       on_ranks ? run_cases_on_ranks(puzzle, requests, kCaseTimeLimit) : std::vector<CaseOutcome>{};
   std::size_t next = 0;

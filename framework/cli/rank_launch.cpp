@@ -26,8 +26,8 @@ constexpr char kCaseSeparator = ';';
 // The case as `kpuzzles run` flags: the options given here, so that each rank sees the same
 // options given (a puzzle runs its worked example when the sizes are not given); the others are
 // the defaults of the same binary.
-std::vector<std::string> rank_words(const PuzzleSpec& spec, const RunRequest& req, double time_limit_s) {
-  std::vector<std::string> words{learner_paths().self, "run", spec.name, "--" + req.variant->name};
+std::vector<std::string> case_flags(const RunRequest& req, double time_limit_s) {
+  std::vector<std::string> words{"--" + req.variant->name};
   for (const auto& [name, value] : req.params.values())
     if (req.params.given(name)) words.insert(words.end(), {"--" + name, std::to_string(value)});
   if (req.team_size > 0) words.insert(words.end(), {"--team-size", std::to_string(req.team_size)});
@@ -111,6 +111,10 @@ bool in_rank_process() {
   return false;
 }
 
+bool starts_ranks(const PuzzleSpec& spec) {
+  return spec.ranks.spans_processes() && !in_rank_process();
+}
+
 int launcher_rank() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"})
     if (const char* v = std::getenv(name); v && *v) return std::atoi(v);
@@ -141,8 +145,10 @@ int ranks_from(const PuzzleSpec& spec, const std::string* text) {
 }
 
 RunReport run_case(const PuzzleSpec& spec, const RunRequest& req, double time_limit_s) {
-  if (!spec.ranks.spans_processes() || in_rank_process()) return spec.run(req);
-  const std::vector<std::string> argv = rank_launch_argv(spec.ranks, req.ranks, rank_words(spec, req, time_limit_s));
+  if (!starts_ranks(spec)) return spec.run(req);
+  std::vector<std::string> words{learner_paths().self, "run", spec.name};
+  for (std::string& w : case_flags(req, time_limit_s)) words.push_back(std::move(w));
+  const std::vector<std::string> argv = rank_launch_argv(spec.ranks, req.ranks, words);
   const ProcessResult r = run_process(argv, rank_environment(spec.ranks), launch_limit(time_limit_s, 1));
   Json j;
   if ((r.exit_code == 0 || r.exit_code == 1) && last_json_line(r.output, j) && j.find("pass"))
@@ -182,9 +188,7 @@ std::vector<CaseOutcome> run_cases_on_ranks(const PuzzleSpec& spec, const std::v
     const int count = requests[members.front()].ranks;
     std::string cases;
     for (const std::size_t i : members) {
-      const std::vector<std::string> words = rank_words(spec, requests[i], time_limit_s);
-      // The words after `<self> run <puzzle>`: the case's own flags.
-      for (std::size_t w = 3; w < words.size(); ++w) cases += words[w] + ' ';
+      for (const std::string& w : case_flags(requests[i], time_limit_s)) cases += w + ' ';
       cases += kCaseSeparator;
     }
     const std::vector<std::string> argv =

@@ -16,6 +16,10 @@ namespace kpz::cli {
 // launcher started (its rank variables): it runs its case itself.
 bool in_rank_process();
 
+// True where a case of `spec` runs as ranks this process starts: the puzzle spans processes and
+// this process is not one of its ranks.
+bool starts_ranks(const PuzzleSpec& spec);
+
 // This process's rank as its MPI launcher numbered it (Open MPI, Hydra, srun), 0 where none did:
 // for messages that every rank would print the same (the first rank prints them).
 int launcher_rank();

@@ -206,6 +206,14 @@ TEST(CliExitCodes, BenchOfAWrongExerciseOnRanksSaysItOnce) {
   EXPECT_EQ(said, 1u) << r.err;
 }
 
+TEST(CliExitCodes, CasesWithoutACaseExitTwo) {
+  if (kpuzzles("run distributed --help").code != 0) GTEST_SKIP() << "this build has no MPI (no distributed puzzle)";
+  const Result r = kpuzzles("run distributed --cases ' ; '");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--cases: no case given"), std::string::npos) << r.err;
+}
+
 TEST(CliExitCodes, OutputThatCannotBeWrittenExitsThree) {
   const Result full = sh("env", "run conv1d --simple --reference", ">/dev/full");
   EXPECT_EQ(full.code, 3) << full.err;
