@@ -11,6 +11,7 @@
 #include "kpz/launch_shape.hpp"
 #include "kpz/registry.hpp"
 #include "kpz_test.hpp"
+#include "segscan/launch.hpp"
 #include "segscan/segscan.hpp"
 
 namespace {
@@ -193,6 +194,15 @@ TEST_P(VectorScan, BadRequestsAreRejected) {
   EXPECT_THROW(run({"vector-scan", {{"size", 100}}}, 3), kpz::UsageError);  // not a power of two
   EXPECT_THROW(run({"vector-scan", {{"size", 100}, {"bad-input", 1}}}), kpz::UsageError);
   EXPECT_THROW(run({"vector-scan", {{"size", 100}}, 100000}), kpz::UsageError);  // team too large
+  // More tiles than one carries scan keeps in order on CUDA (kMaxCarryTiles): refused on every
+  // backend, naming the smallest tile that fits.
+  const std::int64_t n = 2 * kpz::segscan::kMaxCarryTiles + 1;
+  try {
+    run({"vector-scan", {{"size", n}, {"tile", 2}}});
+    ADD_FAILURE() << "N = " << n << " in tiles of 2 was accepted";
+  } catch (const kpz::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("use --tile 3 or more"), std::string::npos) << e.what();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Spaces, VectorScan, ::testing::ValuesIn(kpz::enabled_space_names()));
