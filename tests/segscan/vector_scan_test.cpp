@@ -190,6 +190,14 @@ TEST_P(VectorScan, SeedsAndIntegersAreExact) {
   }
 }
 
+// As many tiles as one carries scan takes (kMaxCarryTiles): on CUDA the carries are still kept
+// in order there. Only on a GPU: a host would take seconds over four million tiles of 2.
+TEST_P(VectorScan, TheMostTilesOneCarriesScanTakes) {
+  if (GetParam() != "cuda") GTEST_SKIP() << "the limit is CUDA's; checked on a GPU";
+  const std::int64_t n = 2 * kpz::segscan::kMaxCarryTiles;
+  KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", 2}, {"int", 1}}})) << n / 2 << " tiles of 2";
+}
+
 TEST_P(VectorScan, BadRequestsAreRejected) {
   EXPECT_THROW(run({"vector-scan", {{"size", 100}}}, 3), kpz::UsageError);  // not a power of two
   EXPECT_THROW(run({"vector-scan", {{"size", 100}, {"bad-input", 1}}}), kpz::UsageError);
