@@ -4,6 +4,7 @@
 // them), the global sum, the segmented scan, and the same run's local copy. --size is the global
 // size (strong scaling); --per-rank-size gives each rank that many (weak scaling).
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -53,6 +54,19 @@ Timing time_on_ranks(const Space& space, MPI_Comm comm, const BenchConfig& cfg, 
   std::vector<double> seconds;
   for (int i = 0; i < cfg.runs; ++i) seconds.push_back(once());
   return summarize(std::move(seconds));
+}
+
+// MPI's own cost between ranks 0 and 1, for the page's alpha + m / beta: `reps` round trips of
+// `bytes`-byte messages from host memory (what MpiBuffer hands MPI when it stages). The other
+// ranks only meet the barriers.
+void ping_pong(MPI_Comm comm, int rank, std::vector<char>& buffer, int reps) {
+  if (rank > 1) return;
+  const int n = static_cast<int>(buffer.size()), peer = 1 - rank;
+  for (int i = 0; i < reps; ++i) {
+    if (rank == 0) MPI_Send(buffer.data(), n, MPI_BYTE, peer, 7, comm);
+    MPI_Recv(buffer.data(), n, MPI_BYTE, peer, 7, comm, MPI_STATUS_IGNORE);
+    if (rank == 1) MPI_Send(buffer.data(), n, MPI_BYTE, peer, 7, comm);
+  }
 }
 
 // Each row's median, minimum and maximum: the largest over the ranks, on rank 0.
@@ -169,8 +183,40 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
         agree_or_throw(comm, ok, "segmented scan");
       });
 
+  // The messages alone: one-way time = a round trip's half; alpha from the small message, beta
+  // from the large one's time beyond alpha.
+  struct Message {
+    std::size_t bytes;
+    int reps;
+  };
+  const Message small{.bytes = 8, .reps = 1000}, large{.bytes = std::size_t{4} << 20, .reps = 20};
+  if (ranks > 1)
+    for (const Message& m : {small, large}) {
+      std::vector<char> buffer(m.bytes, static_cast<char>(rank));
+      report.rows.push_back(
+          {.name = "MPI ping-pong between ranks 0 and 1, " + std::to_string(m.bytes) + "-byte messages, " +
+                   std::to_string(m.reps) + " round trips, " + group,
+           .kind = "library",
+           .group = group,
+           .bytes = 2.0 * m.reps * static_cast<double>(m.bytes),
+           .timing = time_on_ranks(space, comm, req.cfg, [&] { ping_pong(comm, rank, buffer, m.reps); })});
+    }
+
   slowest_rank(comm, report);
   if (rank != 0) return BenchReport{.follower = true};
+  if (ranks > 1) {
+    const auto one_way = [&](std::size_t row, const Message& m) {
+      return report.rows[report.rows.size() - 2 + row].timing.median_s / (2.0 * m.reps);
+    };
+    const double alpha = one_way(0, small), beta = static_cast<double>(large.bytes) / (one_way(1, large) - alpha);
+    report.config.set("mpi_alpha_us", alpha * 1e6).set("mpi_beta_gbps", beta / 1e9);
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "MPI between ranks 0 and 1 (host memory): alpha = %.2f us a message, beta = %.1f GB/s; a halo of "
+                  "K - 1 floats costs about alpha",
+                  alpha * 1e6, beta / 1e9);
+    report.notes.push_back(line);
+  }
   return report;
 }
 

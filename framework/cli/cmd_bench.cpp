@@ -95,7 +95,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     // (their output streams as it comes); each gets the same flags.
     std::vector<std::string> words{learner_paths().self, "bench"};
     words.insert(words.end(), args.begin(), args.end());
-    for (const auto& [name, value] : rank_environment(puzzle.ranks)) setenv(name.c_str(), value.c_str(), 1);
+    for (const auto& [name, value] : rank_environment(puzzle.ranks, req.ranks)) setenv(name.c_str(), value.c_str(), 1);
     replace_process(rank_launch_argv(puzzle.ranks, req.ranks, words));
   }
   if (req.impl == Impl::exercise) announce_stale_binary({puzzle.name});

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "cli.hpp"
 #include "crash_report.hpp"
@@ -128,10 +129,21 @@ std::vector<std::string> rank_launch_argv(const RanksSpec& ranks, int count, con
   return argv;
 }
 
-EnvList rank_environment(const RanksSpec& ranks) {
+EnvList rank_environment(const RanksSpec& ranks, int count) {
   EnvList env(ranks.environment.begin(), ranks.environment.end());
   env.emplace_back(kRankProcess, "1");
   env.emplace_back(kStaleNoteGiven, "1");
+  // Ranks share the machine's cores: each takes its share of host threads unless the user chose
+  // (a rank of a host backend would otherwise start a thread per core, and R ranks' spinning
+  // threads would take turns on the cores, milliseconds at a time).
+  const auto given = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+  };
+  if (!given("OMP_NUM_THREADS") && !given("KOKKOS_NUM_THREADS")) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    env.emplace_back("KOKKOS_NUM_THREADS", std::to_string(std::max(1u, cores / static_cast<unsigned>(count))));
+  }
   return env;
 }
 
@@ -149,7 +161,7 @@ RunReport run_case(const PuzzleSpec& spec, const RunRequest& req, double time_li
   std::vector<std::string> words{learner_paths().self, "run", spec.name};
   for (std::string& w : case_flags(req, time_limit_s)) words.push_back(std::move(w));
   const std::vector<std::string> argv = rank_launch_argv(spec.ranks, req.ranks, words);
-  const ProcessResult r = run_process(argv, rank_environment(spec.ranks), launch_limit(time_limit_s, 1));
+  const ProcessResult r = run_process(argv, rank_environment(spec.ranks, req.ranks), launch_limit(time_limit_s, 1));
   Json j;
   if ((r.exit_code == 0 || r.exit_code == 1) && last_json_line(r.output, j) && j.find("pass"))
     return report_from_json(j);
@@ -193,7 +205,8 @@ std::vector<CaseOutcome> run_cases_on_ranks(const PuzzleSpec& spec, const std::v
     }
     const std::vector<std::string> argv =
         rank_launch_argv(spec.ranks, count, {learner_paths().self, "run", spec.name, "--cases", cases});
-    const ProcessResult r = run_process(argv, rank_environment(spec.ranks), launch_limit(time_limit_s, members.size()));
+    const ProcessResult r =
+        run_process(argv, rank_environment(spec.ranks, count), launch_limit(time_limit_s, members.size()));
     std::vector<bool> heard(members.size(), false);
     for (const std::string& line : split_lines(r.output)) {
       if (line.empty() || line[0] != '{') continue;

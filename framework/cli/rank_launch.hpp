@@ -54,9 +54,10 @@ std::vector<CaseOutcome> run_cases_on_ranks(const PuzzleSpec& spec, const std::v
 // The rank side of run_cases_on_ranks: the cases of `--cases` as run flags, one case per item.
 std::vector<std::vector<std::string>> split_cases(const std::string& cases);
 
-// The launcher's command for `ranks` copies of `words` and the variables they need.
+// The launcher's command for `count` copies of `words` and the variables they need (with each
+// rank's share of the host's threads when the user set none).
 std::vector<std::string> rank_launch_argv(const RanksSpec& ranks, int count, const std::vector<std::string>& words);
-EnvList rank_environment(const RanksSpec& ranks);
+EnvList rank_environment(const RanksSpec& ranks, int count);
 
 // --ranks N for a puzzle that spans ranks (1 .. its max; its fallback when not given); 1 for any
 // other puzzle, which refuses the flag.

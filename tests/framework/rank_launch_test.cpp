@@ -3,6 +3,7 @@
 // report, their refusal a UsageError with their line, their crash a RanksFailed naming it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "kpz/errors.hpp"
@@ -161,6 +163,30 @@ TEST(RankLaunch, AOneTaskShellOfTheSchedulerIsNotARank) {
   {
     const ScopedEnv ours({{"KPZ_RANK_PROCESS", "1"}});
     EXPECT_TRUE(kpz::cli::in_rank_process());
+  }
+}
+
+TEST(RankLaunch, EachRankGetsItsShareOfTheCoresUnlessTheUserChose) {
+  const auto spec = puzzle_launched_by("exit 0");
+  const auto threads = [&](int count) -> std::optional<std::string> {
+    for (const auto& [name, value] : kpz::cli::rank_environment(spec.ranks, count))
+      if (name == "KOKKOS_NUM_THREADS") return value;
+    return std::nullopt;
+  };
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  {
+    const ScopedEnv unset({{"OMP_NUM_THREADS", ""}, {"KOKKOS_NUM_THREADS", ""}});
+    EXPECT_EQ(threads(1), std::to_string(cores));
+    EXPECT_EQ(threads(2), std::to_string(std::max(1u, cores / 2)));
+    EXPECT_EQ(threads(static_cast<int>(cores) + 1), "1") << "more ranks than cores: one thread each";
+  }
+  {
+    const ScopedEnv omp({{"OMP_NUM_THREADS", "3"}, {"KOKKOS_NUM_THREADS", ""}});
+    EXPECT_EQ(threads(2), std::nullopt) << "the user's OMP_NUM_THREADS reaches the ranks as it is";
+  }
+  {
+    const ScopedEnv kokkos({{"OMP_NUM_THREADS", ""}, {"KOKKOS_NUM_THREADS", "5"}});
+    EXPECT_EQ(threads(2), std::nullopt) << "the user's KOKKOS_NUM_THREADS reaches the ranks as it is";
   }
 }
 
