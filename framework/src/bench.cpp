@@ -117,11 +117,11 @@ void print_bench(std::ostream& os, const BenchReport& report) {
   for (const auto& r : report.rows) {
     const BenchRow* copy = copy_row(report, r.group);
     const BenchRow* base = baseline_row(report, r.group);
-    const double pct = copy ? 100.0 * gbps(r) / gbps(*copy) : 0;
-    char ratio[32] = "";
+    char pct[32] = "", ratio[32] = "";  // blank where the row's group has no copy or no baseline
+    if (copy) std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * gbps(r) / gbps(*copy));
     if (base && base != &r && r.kind == "puzzle") std::snprintf(ratio, sizeof ratio, "%.2fx", gbps(r) / gbps(*base));
-    std::snprintf(line, sizeof line, "%-52s %11.4f %9.1f %8.1f%% %10s", r.name.c_str(), r.timing.median_s * 1e3,
-                  gbps(r), pct, ratio);
+    std::snprintf(line, sizeof line, "%-52s %11.4f %9.1f %9s %10s", r.name.c_str(), r.timing.median_s * 1e3, gbps(r),
+                  pct, ratio);
     os << line;
     for (const auto& name : extras) {
       char cell[32] = "";

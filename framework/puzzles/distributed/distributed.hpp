@@ -18,6 +18,7 @@
 
 #include "distributed/mpi.hpp"
 #include "kpz/kernel_table.hpp"
+#include "kpz/simd_pack.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/types.hpp"
 
@@ -105,17 +106,33 @@ KPZ_KERNELS(KPZ_DISTRIBUTED_KERNELS)
 
 // out(i) for i in [begin, end): the convolution of ext (slice then halo) with b, terms cut at
 // valid = plan.count + plan.halo (past the global end). Launched on `space`; does not fence.
+// Each index computes one Pack of neighbouring outputs (kpz/simd_pack.hpp: 16 floats with
+// AVX-512, one on a GPU), so a CPU multiplies a tap into all of them with one SIMD instruction;
+// an output at a time is a chain of dependent adds. Each output still adds its terms in tap order.
 template <class Space>
 void conv_outputs(const Space& space, View<const float*, Space> ext, View<const float*, Space> b,
                   View<float*, Space> out, std::int64_t begin, std::int64_t end, std::int64_t valid) {
   if (end <= begin) return;
+  using P = Pack<float, Space>;
+  constexpr int width = pack_width_v<float, Space>;
   const int taps = static_cast<int>(b.extent(0));
+  const std::int64_t items = (end - begin + width - 1) / width;
   Kokkos::parallel_for(
-      "distributed::conv_outputs", Kokkos::RangePolicy<Space>(space, begin, end), KOKKOS_LAMBDA(const std::int64_t i) {
-        const int last = valid - i < taps ? static_cast<int>(valid - i) : taps;
-        float sum = 0;
-        for (int j = 0; j < last; ++j) sum += ext(i + j) * b(j);
-        out(i) = sum;
+      "distributed::conv_outputs", Kokkos::RangePolicy<Space>(space, 0, items), KOKKOS_LAMBDA(const std::int64_t w) {
+        const std::int64_t first = begin + w * width;
+        if (first + width <= end && first + width - 1 + taps <= valid) {
+          P sum(0.0f);
+          for (int j = 0; j < taps; ++j) sum += load_pack<P>(ext, static_cast<int>(first + j)) * P(b(j));
+          store_pack(out, static_cast<int>(first), sum, width);
+          return;
+        }
+        // The last outputs of the range, and those whose terms reach past `valid`.
+        for (std::int64_t i = first; i < end && i < first + width; ++i) {
+          const int last = valid - i < taps ? static_cast<int>(valid - i) : taps;
+          float sum = 0;
+          for (int j = 0; j < last; ++j) sum += ext(i + j) * b(j);
+          out(i) = sum;
+        }
       });
 }
 
