@@ -1,6 +1,8 @@
 #include "kpz/check.hpp"
 
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "kpz/errors.hpp"
 #include "kpz/spaces.hpp"
@@ -53,6 +55,13 @@ void compare_within(RunReport& report, const std::vector<float>& actual, const s
     ++report.mismatch_count;
   }
   report.pass = report.mismatch_count == 0 && actual.size() == expected.size();
+}
+
+void add_finding(RunReport& report, std::size_t index, std::string expected, std::string actual, std::string owner) {
+  if (report.mismatches.size() < kMaxReportedMismatches)
+    report.mismatches.push_back({index, std::move(expected), std::move(actual), std::move(owner)});
+  ++report.mismatch_count;
+  report.pass = false;
 }
 
 }  // namespace kpz

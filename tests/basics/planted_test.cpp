@@ -1,4 +1,4 @@
-// Planted mistakes in basics --dualview and --tools: the reference's kernel table with one step
+// Planted mistakes in basics --views, --dualview and --tools: the reference's kernel table with one step
 // replaced by the same code less one call must fail, on every backend, with the message that
 // names the call. On a host backend the DualView's two sides are one array, so the values come
 // out right whatever is missing: only the DualView's flags can fail these.
@@ -34,6 +34,50 @@ kpz::RunRequest request(const std::string& space, const char* variant,
 // The owner of the first finding, where the message names what is wrong.
 std::string first_owner(const kpz::RunReport& r) {
   return r.mismatches.empty() ? std::string("(no finding)") : r.mismatches.front().owner;
+}
+
+// --- --views: the copy back not waited for --------------------------------------------------------
+
+// The reference's views less its space.fence(): on a host backend the copy is done when
+// deep_copy returns and the values are right; on a GPU out would hold h's old values.
+template <class Space>
+void views_unfenced(const Space& space, HostView<const float*> in, HostView<float*> out) {
+  const int n = static_cast<int>(in.extent(0));
+  kpz::View<float*, Space> d(Kokkos::view_alloc(space, "d"), n);
+  auto h = Kokkos::create_mirror_view(d);
+  for (int i = 0; i < n; ++i) h(i) = in(i);
+  Kokkos::deep_copy(space, d, h);
+  Kokkos::parallel_for(
+      "basics::views", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
+  Kokkos::deep_copy(space, h, d);
+  for (int i = 0; i < n; ++i) out(i) = h(i);
+}
+
+// The same with the two-argument deep_copy, which waits for everything itself: right.
+template <class Space>
+void views_blocking_copy(const Space& space, HostView<const float*> in, HostView<float*> out) {
+  const int n = static_cast<int>(in.extent(0));
+  kpz::View<float*, Space> d(Kokkos::view_alloc(space, "d"), n);
+  auto h = Kokkos::create_mirror_view(d);
+  for (int i = 0; i < n; ++i) h(i) = in(i);
+  Kokkos::deep_copy(space, d, h);
+  Kokkos::parallel_for(
+      "basics::views", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
+  Kokkos::deep_copy(h, d);
+  for (int i = 0; i < n; ++i) out(i) = h(i);
+}
+
+template <class Space>
+void check_views_plants(const Space& space, const std::string& name) {
+  const auto req = request(name, "views", {{"size", 37}});
+  Kernels<Space> k = kernels<Space>(true);
+  EXPECT_TRUE(views_with(space, req, k).pass);
+  k.views = &views_blocking_copy<Space>;
+  EXPECT_TRUE(views_with(space, req, k).pass) << "deep_copy(h, d) waits itself";
+  k.views = &views_unfenced<Space>;
+  const kpz::RunReport r = views_with(space, req, k);
+  EXPECT_FALSE(r.pass) << "no fence after deep_copy(space, h, d)";
+  EXPECT_EQ(first_owner(r).rfind("TODO 2: wait for the copy into h", 0), 0u) << kpz::test::describe(r);
 }
 
 // --- --dualview: each step less its one call ----------------------------------------------------
@@ -174,6 +218,10 @@ void check_tools_plants(const Space& space, const std::string& name) {
 }
 
 class Planted : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Planted, ViewsCopyBackNotWaitedForFails) {
+  kpz::with_space(GetParam(), [&](const auto& space) { check_views_plants(space, GetParam()); });
+}
 
 TEST_P(Planted, DualViewEachMissingCallIsNamed) {
   kpz::with_space(GetParam(), [&](const auto& space) { check_dualview_plants(space, GetParam()); });

@@ -17,7 +17,7 @@ namespace {
 using kpz::instances::Finding;
 using kpz::instances::judge;
 using kpz::instances::Probe;
-using kpz::instances::ToolEvent;
+using kpz::ToolEvent;
 using Kind = ToolEvent::Kind;
 
 constexpr std::uint32_t kCuda = 2u << 24;  // DeviceType::Cuda in the top 8 bits, device 0

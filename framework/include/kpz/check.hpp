@@ -89,6 +89,10 @@ void keep_arrays(RunReport& report, const RunRequest& req, const std::vector<Got
   report.expected = Json::array_of(expected);
 }
 
+// A finding that is not an element's value (a rule a tool log judged, a missing wait), reported
+// at `index` (after the values), and the pass flag cleared. The caller counts its checks.
+void add_finding(RunReport& report, std::size_t index, std::string expected, std::string actual, std::string owner);
+
 // Float comparison: |actual - expected| <= bound[i], where the puzzle's oracle derives bound
 // from the magnitudes that entered element i (so cancellation cannot hide or fake an error).
 // NaN never passes.

@@ -61,10 +61,12 @@ std::vector<int> hot_values(std::uint64_t seed, std::size_t n, int bins, double 
 
 extern const Runner run_tools;  // run_tools.cpp
 
-// --dualview's and --tools' runs on a kernel table the caller gives (basics.hpp's Kernels): the
-// tests plant one mistake in a copy of the reference's table and read the verdict.
+// --views', --dualview's and --tools' runs on a kernel table the caller gives (basics.hpp's
+// Kernels): the tests plant one mistake in a copy of the reference's table and read the verdict.
 template <class Space>
 struct Kernels;
+template <class Space>
+RunReport views_with(const Space& space, const RunRequest& req, const Kernels<Space>& k);
 template <class Space>
 RunReport dualview_with(const Space& space, const RunRequest& req, const Kernels<Space>& k);
 template <class Space>

@@ -12,6 +12,7 @@
 #include "kpz/check.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/registry.hpp"
+#include "kpz/tool_log.hpp"
 #include "kpz/transfer.hpp"
 
 namespace kpz::instances {
@@ -25,36 +26,6 @@ struct Inputs {
   bool worked = false;
 };
 Inputs make_inputs(const RunRequest& req);
-
-// --- The tool log (run.cpp) ----------------------------------------------------------------------
-// What Kokkos Tools report while the learner's `overlap` runs: every kernel launch, fence and
-// deep_copy, in order. A launch and a fence carry the device id Kokkos gives the execution space
-// instance they ran on (Kokkos::Tools::Experimental::device_id: backend, device and instance);
-// the rules below judge the list.
-
-struct ToolEvent {
-  enum class Kind { parallel_for, parallel_reduce, parallel_scan, fence, copy };
-  Kind kind;
-  std::string name;             // a kernel's or a fence's label; a copy's destination View's label
-  std::uint32_t device_id = 0;  // launches and fences; a copy has none (Kokkos Tools give none)
-};
-
-// Records from construction to destruction, in-process, through Kokkos' callback setters. A tool
-// already loaded (KOKKOS_TOOLS_LIBS=libkpz_kernel_times.so) keeps working: each callback of this
-// log calls the one it replaced, and the destructor puts the old set back. One log at a time.
-class ToolLog {
- public:
-  ToolLog();
-  ~ToolLog();
-  ToolLog(const ToolLog&) = delete;
-  ToolLog& operator=(const ToolLog&) = delete;
-
-  std::vector<ToolEvent> events() const;
-};
-
-// The instance part of a device id (its low 17 bits): 0 for Kokkos' global fences, the same
-// number for every instance of a backend whose instances Kokkos does not tell apart.
-std::uint32_t instance_bits(std::uint32_t device_id);
 
 // --- The oracle and the instance rules (oracle.cpp) -------------------------------------------------------------
 // The values each run must give, and the instance rules `overlap` is judged by, from what Kokkos

@@ -1,0 +1,44 @@
+#pragma once
+// What Kokkos Tools report while a learner's function runs: every kernel launch, fence and
+// deep_copy, in order, for checks that judge what values cannot show (a copy nobody waited for
+// reads right on a host backend, where every copy finishes before it returns). A launch and a
+// fence carry the device id Kokkos gives the execution space instance they ran on
+// (Kokkos::Tools::Experimental::device_id: backend, device and instance).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kpz {
+
+struct ToolEvent {
+  enum class Kind { parallel_for, parallel_reduce, parallel_scan, fence, copy };
+  Kind kind;
+  std::string name;             // a kernel's or a fence's label; a copy's destination View's label
+  std::uint32_t device_id = 0;  // launches and fences; a copy has none (Kokkos Tools give none)
+};
+
+// Records from construction to destruction, in-process, through Kokkos' callback setters. A tool
+// already loaded (KOKKOS_TOOLS_LIBS=libkpz_kernel_times.so) keeps working: each callback of this
+// log calls the one it replaced, and the destructor puts the old set back. One log at a time.
+// The trace build runs flat and team kernels on its own executor, out of Kokkos Tools' sight: its
+// copies and fences are Kokkos' own and are recorded, its launches are not.
+class ToolLog {
+ public:
+  ToolLog();
+  ~ToolLog();
+  ToolLog(const ToolLog&) = delete;
+  ToolLog& operator=(const ToolLog&) = delete;
+
+  std::vector<ToolEvent> events() const;
+};
+
+// The instance part of a device id (its low 17 bits): 0 for Kokkos' global fences, the same
+// number for every instance of a backend whose instances Kokkos does not tell apart.
+std::uint32_t instance_bits(std::uint32_t device_id);
+
+// Whether some fence follows the last copy of `events` (true when there is no copy): a copy on an
+// execution space instance may still run when the function that started it returns. The fences
+// Kokkos makes before freeing a View do not count: they come after the function read the data.
+bool last_copy_is_fenced(const std::vector<ToolEvent>& events);
+
+}  // namespace kpz
