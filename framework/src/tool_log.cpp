@@ -80,9 +80,10 @@ bool last_copy_is_fenced(const std::vector<ToolEvent>& events) {
   bool fenced = true;
   for (const ToolEvent& e : events) {
     if (e.kind == ToolEvent::Kind::copy) fenced = false;
-    // Freeing a View fences (HostSpace: "HostSpace::impl_deallocate before free"), but only when
-    // its last copy goes out of scope, after the function has read what it copied.
-    if (e.kind == ToolEvent::Kind::fence && e.name.find("deallocate") == std::string::npos) fenced = true;
+    // Freeing a View fences ("HostSpace::impl_deallocate before free", "Kokkos::Cuda: backend
+    // fence before async free"), but only when its last copy goes out of scope, after the
+    // function has read what it copied.
+    if (e.kind == ToolEvent::Kind::fence && e.name.find("free") == std::string::npos) fenced = true;
   }
   return fenced;
 }
