@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "cli.hpp"
 #include "crash_report.hpp"
@@ -145,8 +146,13 @@ int cmd_check(const std::vector<std::string>& args) {
         if (const std::string caveat = race_check_caveat(r.race.to_json()); !caveat.empty())
           std::cout << caveat << '\n';
       for (const std::string& note : r.race.notes) std::cout << "note: " << note << '\n';
-      if (r.pass && r.cases.size() > 1)
-        std::cout << "and " << r.cases.size() - 1 << " more case" << (r.cases.size() > 2 ? "s" : "") << " pass\n";
+      if (r.pass) {  // the same summary as watch's PASS line
+        std::string line = r.cases.size() > 2   ? "and " + std::to_string(r.cases.size() - 1) + " more cases pass"
+                           : r.cases.size() > 1 ? std::string("and 1 more case passes")
+                                                : std::string();
+        if (r.race.to_json()["state"].as_string() == "clean") line += line.empty() ? "race-free" : ", race-free";
+        if (!line.empty()) std::cout << line << '\n';
+      }
       std::cout << '\n';
     }
   }

@@ -12,9 +12,9 @@ std::string render_check_result(const Style& style, const std::string& label, co
   const Json& race = ex["race_check"];
   if (ex["pass"].as_bool()) {
     std::string out = style.green("PASS") + "  " + label + ": " +
-                      (cases.size() > 1 ? "the defaults and " + std::to_string(cases.size() - 1) + " more case" +
-                                              (cases.size() > 2 ? "s" : "") + " pass"
-                                        : "it passes") +
+                      (cases.size() > 2   ? "the defaults and " + std::to_string(cases.size() - 1) + " more cases pass"
+                       : cases.size() > 1 ? std::string("the defaults and 1 more case pass")
+                                          : std::string("it passes")) +
                       (race["state"].as_string() == "clean" ? ", race-free" : "") + "\n";
     if (const std::string caveat = race_check_caveat(race); !caveat.empty()) out += "  " + caveat + "\n";
     for (const auto& note : race["notes"].items()) out += "  note: " + note.as_string() + "\n";

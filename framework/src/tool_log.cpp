@@ -76,16 +76,29 @@ std::uint32_t instance_bits(std::uint32_t device_id) {
   return device_id & ((std::uint32_t{1} << KT::num_instance_bits) - 1);
 }
 
+namespace {
+// Kokkos' own fences: freeing a View fences ("HostSpace::impl_deallocate before free",
+// "Kokkos::Cuda: backend fence before async free") when its last copy goes out of scope, after
+// the function has used what it computed; the tool layer fences around callbacks
+// ("Kokkos::Tools::invoke_kokkosp_callback: Kokkos Profile Tool Fence").
+bool waits(const ToolEvent& e) {
+  return e.kind == ToolEvent::Kind::fence && e.name.find("free") == std::string::npos &&
+         e.name.find("Kokkos Profile Tool Fence") == std::string::npos;
+}
+}  // namespace
+
 bool last_copy_is_fenced(const std::vector<ToolEvent>& events) {
   bool fenced = true;
   for (const ToolEvent& e : events) {
     if (e.kind == ToolEvent::Kind::copy) fenced = false;
-    // Freeing a View fences ("HostSpace::impl_deallocate before free", "Kokkos::Cuda: backend
-    // fence before async free"), but only when its last copy goes out of scope, after the
-    // function has read what it copied.
-    if (e.kind == ToolEvent::Kind::fence && e.name.find("free") == std::string::npos) fenced = true;
+    if (waits(e)) fenced = true;
   }
   return fenced;
+}
+
+bool is_reduction_wait(const ToolEvent& e) {
+  return e.kind == ToolEvent::Kind::fence &&
+         e.name.rfind("Kokkos::parallel_reduce: fence due to result being value", 0) == 0;
 }
 
 }  // namespace kpz

@@ -38,7 +38,11 @@ std::uint32_t instance_bits(std::uint32_t device_id);
 
 // Whether some fence follows the last copy of `events` (true when there is no copy): a copy on an
 // execution space instance may still run when the function that started it returns. The fences
-// Kokkos makes before freeing a View do not count: they come after the function read the data.
+// Kokkos makes for itself do not count: before freeing a View (after the function read the
+// data) and around each callback for a tool that asks for them.
 bool last_copy_is_fenced(const std::vector<ToolEvent>& events);
+
+// Kokkos fences a reduction's instance when its result is a host value: the launch then waits.
+bool is_reduction_wait(const ToolEvent& e);
 
 }  // namespace kpz

@@ -91,7 +91,7 @@ PuzzleSpec make_spec() {
                    {.name = "bug-missing-barrier",
                     .id = int(Variant::bug_missing_barrier),
                     .summary =
-                        "bug hunt: `tiled` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
+                        "bug hunt: `bug_missing_barrier` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
                     .options = tiled_options,
                     .functions = {"bug_missing_barrier"},
                     .checks = {nkt(100, 20, 8)},

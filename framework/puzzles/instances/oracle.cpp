@@ -61,11 +61,6 @@ bool is_learner_instance_fence(const ToolEvent& e) {
          (!starts_with(e.name, "Kokkos::") || public_default);
 }
 
-// Kokkos fences a reduction's instance when its result is a host value: the launch then waits.
-bool is_reduction_wait(const ToolEvent& e) {
-  return e.kind == Kind::fence && starts_with(e.name, "Kokkos::parallel_reduce: fence due to result being value");
-}
-
 void no_global_fence(const std::vector<ToolEvent>& events, Verdict& v) {
   v.judged.push_back("no global fence");
   for (const ToolEvent& e : events) {
