@@ -14,10 +14,10 @@
 
 namespace {
 
+using kpz::ToolEvent;
 using kpz::instances::Finding;
 using kpz::instances::judge;
 using kpz::instances::Probe;
-using kpz::ToolEvent;
 using Kind = ToolEvent::Kind;
 
 constexpr std::uint32_t kCuda = 2u << 24;  // DeviceType::Cuda in the top 8 bits, device 0

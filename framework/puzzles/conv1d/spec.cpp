@@ -90,8 +90,8 @@ PuzzleSpec make_spec() {
                     .minutes = 35},  // 12 lines; new: many teams, each loading a halo
                    {.name = "bug-missing-barrier",
                     .id = int(Variant::bug_missing_barrier),
-                    .summary =
-                        "bug hunt: `bug_missing_barrier` on N = 15, K = 4; passes on Serial by luck, `kpuzzles trace` shows why",
+                    .summary = "bug hunt: `bug_missing_barrier` on N = 15, K = 4; passes on Serial by luck, `kpuzzles "
+                               "trace` shows why",
                     .options = tiled_options,
                     .functions = {"bug_missing_barrier"},
                     .checks = {nkt(100, 20, 8)},
