@@ -65,6 +65,14 @@ TrimmedError trim_compile_errors(const std::string& output, const std::vector<st
     r.line = std::stoi(m[2].matched ? m[2].str() : m[3].str());
     r.in_learner_file = first_mine != lines.size();
     r.text = block(at);
+    // A deleted function usually says at its declaration why it is deleted (the trace build's
+    // element proxy does): show that declaration too.
+    if (lines[at].find("use of deleted function") != std::string::npos)
+      for (std::size_t k = at + 1; k < lines.size() && k < at + 40; ++k)
+        if (lines[k].find("note: declared here") != std::string::npos) {
+          r.text += block(k);
+          break;
+        }
     if (!r.in_learner_file && !learner_origin.empty()) r.text += "  (reached from " + learner_origin + ")\n";
     if (r.errors > 1)
       r.text += "(" + std::to_string(r.errors - 1) + " more error" + (r.errors > 2 ? "s" : "") + " not shown)\n";

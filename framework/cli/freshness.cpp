@@ -45,7 +45,7 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
   // is a module, its module is what holds the exercise.
   std::vector<std::string> names = puzzles;
   if (names.empty()) names = Registry::instance().names();
-  std::string newest;
+  std::string newest, newest_target = paths.build_target;
   fs::file_time_type newest_by = built;
   for (const auto& p : names) {
     fs::file_time_type holder = built;
@@ -58,6 +58,8 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
       if (modified(entry.path().string(), t) && t > holder && (newest.empty() || t > newest_by)) {
         newest_by = t;
         newest = entry.path().string();
+        // A puzzle built as a module needs only its module rebuilt, not every puzzle.
+        newest_target = module_file(p).empty() ? paths.build_target : "kpz_module_" + p;
       }
     }
   }
@@ -65,7 +67,7 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
   return relative_to_source(newest) +
          " was saved after this kpuzzles was built (the last build failed, or has not run): " +
          "these results are for your code as last built; rebuild with `cmake --build " + paths.build_dir +
-         " --target " + paths.build_target + "`, or use `kpuzzles watch`";
+         " --target " + newest_target + "`, or use `kpuzzles watch`";
 }
 
 void announce_stale_binary(const std::vector<std::string>& puzzles) {

@@ -284,6 +284,25 @@ TEST(CompileErrors, FirstErrorInTheLearnersFileWithItsExcerpt) {
             "(2 more errors not shown)\n");
 }
 
+TEST(CompileErrors, ADeletedFunctionShowsItsDeclarationWithItsReason) {
+  const std::string out =
+      "/src/exercises/conv1d/conv1d.cpp:31:24: error: use of deleted function 'kpz::trace::Ref<T>::Ref(const "
+      "kpz::trace::Ref<T>&)'\n"
+      "   31 |         auto bj = s_b(j);\n"
+      "      |                        ^\n"
+      "In file included from /src/framework/include/kpz/trace/view.hpp:9,\n"
+      "/src/framework/include/kpz/trace/element.hpp:51:3: note: declared here\n"
+      "   51 |   Ref(const Ref&) = delete;  // race-check build: name the element's type\n"
+      "      |   ^~~\n";
+  const TrimmedError e = trim_compile_errors(out, {"exercises/conv1d/conv1d.cpp"}, "/src");
+  EXPECT_EQ(e.line, 31);
+  EXPECT_NE(e.text.find("auto bj = s_b(j);"), std::string::npos) << e.text;
+  EXPECT_NE(e.text.find("framework/include/kpz/trace/element.hpp:51:3: note: declared here\n"
+                        "   51 |   Ref(const Ref&) = delete;  // race-check build: name the element's type"),
+            std::string::npos)
+      << e.text;
+}
+
 TEST(CompileErrors, RelativeLearnerPathsMatchToo) {
   const TrimmedError e = trim_compile_errors(kGccOutput, {"exercises/conv1d/conv1d.cpp"}, "/src");
   EXPECT_EQ(e.line, 25);

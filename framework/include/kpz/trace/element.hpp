@@ -47,8 +47,9 @@ class Ref {
 
   // Trace build: `auto x = view(i)` does not compile because x would be a reference to the
   // element, not a copy of its value as with a plain Kokkos::View. Write `float x = view(i);`.
-  Ref(const Ref&) = delete;
-  Ref(Ref&&) = delete;
+  // The comments on the two lines below are what the compiler quotes with its error.
+  Ref(const Ref&) = delete;  // race-check build: name the element's type: `float x = view(i);`, not auto
+  Ref(Ref&&) = delete;       // race-check build: name the element's type: `float x = view(i);`, not auto
 
   operator value_type() const { return load(); }
 
