@@ -126,17 +126,23 @@ int cmd_watch(const std::vector<std::string>& args) {
   run_watch_from_build_tree(args);  // a copy would re-check stale code
   const bool tty = !flags.has("no-tty") && !flags.has("json") && stdin_is_terminal() && stdout_is_terminal();
   const auto v = flags.values.find("variant");
+  std::string on_puzzle, on_variant;  // the exercise on the screen when watch starts again
   {
     WatchSession session(tty, flags.has("json"), flags.has("manual"),
                          flags.positional.empty() ? "" : flags.positional.front(),
                          v == flags.values.end() ? "" : v->second);
     const int rc = run_watch(session);
     if (rc != kReloadWatch) return rc;
+    if (!session.state.exercises.empty()) {
+      on_puzzle = session.state.cur().puzzle->name;
+      on_variant = session.state.cur().variant->name;
+    }
   }
-  // Every puzzle is built now: the same watch again, at the exercise the learner is on (the
-  // progress file has it), with every puzzle loaded.
+  // Every puzzle is built now: the same watch again, at the exercise the learner is on, with
+  // every puzzle loaded.
   if (!flags.has("json")) std::cout << "\nkpuzzles: every puzzle is built; watch starts again with all of them\n";
   std::vector<std::string> words{learner_paths().self, "watch"};
+  if (!on_puzzle.empty()) words.insert(words.end(), {on_puzzle, "--variant", on_variant});
   for (const char* f : {"no-tty", "manual", "json"})
     if (flags.has(f)) words.push_back(std::string("--") + f);
   replace_process(words);

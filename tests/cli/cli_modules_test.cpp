@@ -188,18 +188,24 @@ TEST_F(CliModules, WatchBuildsTheOthersInTheBackgroundAndStartsAgainWithThem) {
                             << "ln -sf " << KPZ_MODULE_DIR << "/kpz-$p.so " << (tree / "puzzles").string()
                             << "/kpz-$p.so;; esac; done\n";
   fs::permissions(fake_cmake, fs::perms::owner_all);
+  // The learner is on an exercise already solved, which a watch started without one would skip.
+  std::ofstream(tree / "state.json")
+      << R"({"version":1,"current":"conv1d/simple","exercises":{"conv1d/simple":{"solved":"2026-01-01T00:00:00Z"}}})";
   const Result r =
       kpz::test::shell("(sleep 15; echo q) | timeout 120 env KPZ_MODULE_DIR=" + (tree / "puzzles").string() +
                        " KPZ_STATE_FILE=" + (tree / "state.json").string() + " KPZ_CMAKE=" + fake_cmake.string() + " " +
-                       KPZ_KPUZZLES + " watch --json");
+                       KPZ_KPUZZLES + " watch conv1d --variant simple --json");
   EXPECT_EQ(r.code, 0) << r.err;
-  std::vector<std::string> events;
+  std::vector<std::string> events, on;
   std::vector<long> totals;
   for (std::size_t at = 0; at < r.out.size();) {
     const std::size_t end = r.out.find('\n', at);
     const kpz::Json e = kpz::Json::parse(r.out.substr(at, end - at));
     events.push_back(e["event"].as_string());
-    if (events.back() == "ready") totals.push_back(static_cast<long>(e["total"].as_int()));
+    if (events.back() == "ready") {
+      totals.push_back(static_cast<long>(e["total"].as_int()));
+      on.push_back(e["exercise"].as_string());
+    }
     if (events.back() == "building_others") EXPECT_EQ(e["puzzles"].as_string(), "butterfly");
     if (events.back() == "others_built") EXPECT_TRUE(e["ok"].as_bool()) << r.out;
     at = end == std::string::npos ? r.out.size() : end + 1;
@@ -213,6 +219,8 @@ TEST_F(CliModules, WatchBuildsTheOthersInTheBackgroundAndStartsAgainWithThem) {
   ASSERT_EQ(totals.size(), 2u) << r.out;
   // The total is the whole course's before the other puzzles are built too, not the built ones'.
   EXPECT_EQ(totals[0], totals[1]) << r.out;
+  // It starts again at the exercise the learner was on, not at the first unsolved one.
+  EXPECT_EQ(on, (std::vector<std::string>{"conv1d/simple", "conv1d/simple"})) << r.out;
   EXPECT_EQ(events.back(), "quit");
 }
 
