@@ -53,6 +53,7 @@ RunReport views_with(const Space& space, const RunRequest& req, const Kernels<Sp
   // holds what h held before; a host backend finishes every copy first, so the values cannot
   // show a missing wait. Kokkos Tools can: some fence (space.fence(), Kokkos::fence(), or the
   // one inside a deep_copy without an execution space) must follow the last copy.
+  report.notes.push_back("values: out(0) .. out(N-1); after them, one check: a fence after the copy back into h");
   report.checked += 1;
   if (!last_copy_is_fenced(events))
     add_finding(report, n, "a fence after the copy into h", "none before views returned",

@@ -170,6 +170,7 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
     // A scalar result makes parallel_reduce wait, on every backend: on a GPU that costs the
     // overlap, and a host value copied into result(0) afterwards is a host write to device
     // memory. The values cannot show it on a host backend; Kokkos Tools can.
+    report.notes.push_back("values: result(0); after it, one check: parallel_reduce did not wait (its result a View)");
     report.checked += 1;
     if (std::any_of(events.begin(), events.end(), is_reduction_wait))
       add_finding(report, got.size(), "no wait inside builtin: result(0) written by parallel_reduce as a View",
