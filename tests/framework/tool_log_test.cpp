@@ -46,7 +46,7 @@ TEST(ToolLog, AReductionIntoAHostValueWaitsIntoAViewItDoesNot) {
   Kokkos::View<int, Space::memory_space> result("result");
   const auto sum_into = [&](auto& target) {
     Kokkos::parallel_reduce(
-        "sum", Kokkos::RangePolicy<Space>(space, 0, 100), KOKKOS_LAMBDA(int i, int& acc) { acc += i; }, target);
+        "sum", Kokkos::RangePolicy<Space>(space, 0, 100), [](int i, int& acc) { acc += i; }, target);
   };
   int host = 0;
   const auto waited = [](const std::vector<kpz::ToolEvent>& events) {
