@@ -152,10 +152,6 @@ kpz::RunReport run_vector(const std::string& space, std::map<std::string, std::i
   return kpz::test::run_case("butterfly", space, {"vector", std::move(options), team_size, seed, vector_length, false});
 }
 
-int config_int(const kpz::RunReport& r, const char* key) {
-  return static_cast<int>(r.config.find(key)->as_double(-1));
-}
-
 TEST_P(Butterfly, VectorEveryGroupSizeTeamSizeAndVectorLength) {
   const int vmax =
       kpz::with_space(GetParam(), [](const auto& s) { return kpz::vector_length_max<std::decay_t<decltype(s)>>(); });
@@ -170,9 +166,9 @@ TEST_P(Butterfly, VectorEveryGroupSizeTeamSizeAndVectorLength) {
           const auto r = run_vector(GetParam(), {{"size", 7 * w}, {"group-size", w}, {"tile", tile}}, team, vl,
                                     31u * w + vl + team);
           KPZ_EXPECT_PASS(r) << "W=" << w << " vector length " << vl << " team " << team << " tile " << tile;
-          if (tile) EXPECT_EQ(config_int(r, "teams"), 4);
-          EXPECT_EQ(config_int(r, "team_size"), team);
-          EXPECT_EQ(config_int(r, "vector_length"), vl ? vl : w) << "the default vector length is W";
+          if (tile) EXPECT_EQ(kpz::test::config_int(r, "teams"), 4);
+          EXPECT_EQ(kpz::test::config_int(r, "team_size"), team);
+          EXPECT_EQ(kpz::test::config_int(r, "vector_length"), vl ? vl : w) << "the default vector length is W";
         }
       }
     }
@@ -185,8 +181,8 @@ TEST_P(Butterfly, VectorEdgeSizesAndDefaults) {
   }
   const auto big = run_vector(GetParam(), {{"size", (1 << 20) + 32 * 3}}, 0, 0, 77);
   KPZ_EXPECT_PASS(big);
-  EXPECT_GE(config_int(big, "teams"), 3);
-  EXPECT_GT(config_int(big, "tile"), 0) << "the config shows the launch shape";
+  EXPECT_GE(kpz::test::config_int(big, "teams"), 3);
+  EXPECT_GT(kpz::test::config_int(big, "tile"), 0) << "the config shows the launch shape";
   EXPECT_THROW(run_vector(GetParam(), {{"size", 64}}, 0, 3, 1), kpz::UsageError);  // not a power of two
   EXPECT_THROW(run_vector(GetParam(), {{"size", 64}, {"group-size", 8}, {"tile", 12}}, 0, 0, 1), kpz::UsageError);
 }
@@ -244,7 +240,7 @@ TEST_P(Butterfly, ScratchVariantsWithVectorLanes) {
       }
       const auto r = spec->run(req);
       KPZ_EXPECT_PASS(r) << variant << " vector length " << vl;
-      EXPECT_EQ(config_int(r, "vector_length"), vl);
+      EXPECT_EQ(kpz::test::config_int(r, "vector_length"), vl);
     }
   }
 }

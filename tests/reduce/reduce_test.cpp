@@ -175,11 +175,6 @@ kpz::RunReport run_shaped(const std::string& space, std::map<std::string, std::i
   return kpz::test::run_case("reduce", space, {"team-reduce", std::move(options), team, seed, vector});
 }
 
-std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
-  const kpz::Json* j = r.config.find(key);
-  return j ? j->as_int(-1) : -1;
-}
-
 TEST_P(Reduce, TeamReduceTeamSizesAndVectorLengths) {
   // Tiles that are not multiples of the row (vector length x 16), rows cut short by the tile and
   // by N, and at least three teams, for every team size and vector length; every team's partial
@@ -193,10 +188,10 @@ TEST_P(Reduce, TeamReduceTeamSizesAndVectorLengths) {
           const auto r = run_shaped(GetParam(), {{"size", n}, {"tile", tile}, {"float", type}}, team, vector, 5u + n);
           KPZ_EXPECT_PASS(r) << "team " << team << " vector " << vector << " tile " << tile
                              << (type ? " float" : " int");
-          EXPECT_EQ(config_int(r, "teams"), (n + tile - 1) / tile);
-          EXPECT_EQ(config_int(r, "vector_length"), vector);
-          EXPECT_EQ(config_int(r, "team_size"), team);
-          EXPECT_EQ(config_int(r, "row"), 16 * vector);
+          EXPECT_EQ(kpz::test::config_int(r, "teams"), (n + tile - 1) / tile);
+          EXPECT_EQ(kpz::test::config_int(r, "vector_length"), vector);
+          EXPECT_EQ(kpz::test::config_int(r, "team_size"), team);
+          EXPECT_EQ(kpz::test::config_int(r, "row"), 16 * vector);
         }
       }
 }
@@ -205,16 +200,16 @@ TEST_P(Reduce, TeamReduceEdgeSizesWithTheFrameworkShape) {
   // The framework's check shape (tile and vector length from launch_shape), N from 1 to several tiles.
   const auto first = run_shaped(GetParam(), {{"size", 1}}, 0, 0, 1);
   KPZ_EXPECT_PASS(first);
-  const std::int64_t tile = config_int(first, "tile");
+  const std::int64_t tile = kpz::test::config_int(first, "tile");
   ASSERT_GT(tile, 0) << first.config.dump();
-  EXPECT_GE(config_int(first, "vector_length"), 1);
+  EXPECT_GE(kpz::test::config_int(first, "vector_length"), 1);
   for (const std::int64_t n :
        {std::int64_t{2}, std::int64_t{31}, std::int64_t{1000}, tile - 1, tile, tile + 1, 3 * tile + 1})
     for (const int type : {0, 1}) {
       const auto r = run_shaped(GetParam(), {{"size", n}, {"float", type}}, 0, 0, 40u + n);
       KPZ_EXPECT_PASS(r) << "N=" << n << (type ? " float" : " int");
-      EXPECT_EQ(config_int(r, "tile"), tile);
-      EXPECT_EQ(config_int(r, "teams"), (n + tile - 1) / tile) << "N=" << n;
+      EXPECT_EQ(kpz::test::config_int(r, "tile"), tile);
+      EXPECT_EQ(kpz::test::config_int(r, "teams"), (n + tile - 1) / tile) << "N=" << n;
     }
 }
 

@@ -25,11 +25,6 @@ class Segscan : public kpz::test::PuzzleTest {
   bool reference() const { return kpz::test::impl_under_test() == kpz::Impl::reference; }
 };
 
-std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
-  const kpz::Json* j = r.config.find(key);
-  return j ? std::stoll(j->dump()) : -1;
-}
-
 // ---- worked examples (docs/puzzles/segscan.md) ----
 
 TEST_P(Segscan, WorkedExampleInclusive) {
@@ -85,8 +80,8 @@ TEST_P(Segscan, SegmentsSpanThreeOrMoreTeams) {
     // Tiles of 8 elements and segments of up to 80: most segments cover 3 or more teams.
     const auto r = run({"multi-team", {{"size", 5003}, {"tile", 8}, {"mean-length", 40}, {"int", ints}}, 0, 7});
     KPZ_EXPECT_PASS(r);
-    EXPECT_GE(config_int(r, "longest"), 3 * 8 + 2);
-    EXPECT_GE(config_int(r, "teams"), 600);
+    EXPECT_GE(kpz::test::config_int(r, "longest"), 3 * 8 + 2);
+    EXPECT_GE(kpz::test::config_int(r, "teams"), 600);
     KPZ_EXPECT_PASS(run({"reduce", {{"size", 5003}, {"tile", 8}, {"mean-length", 40}, {"int", ints}}, 0, 7}));
     KPZ_EXPECT_PASS(
         run({"reduce", {{"size", 5003}, {"tile", 8}, {"mean-length", 40}, {"int", ints}, {"merge-path", 1}}, 0, 7}));
@@ -98,7 +93,7 @@ TEST_P(Segscan, HeavyTail) {
     for (int ints : {0, 1}) {
       const auto r = run({v, {{"size", 20011}, {"shape", 1}, {"mean-length", 16}, {"int", ints}, {"tile", 128}}, 0, 9});
       KPZ_EXPECT_PASS(r) << v;
-      EXPECT_GE(config_int(r, "longest"), 20 * 16) << v << ": the tail should reach far";
+      EXPECT_GE(kpz::test::config_int(r, "longest"), 20 * 16) << v << ": the tail should reach far";
     }
 }
 

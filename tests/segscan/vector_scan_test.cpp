@@ -27,11 +27,6 @@ class VectorScan : public ::testing::TestWithParam<std::string> {
   }
 };
 
-std::int64_t config_int(const kpz::RunReport& r, const std::string& key) {
-  const kpz::Json* j = r.config.find(key);
-  return j ? std::stoll(j->dump()) : -1;
-}
-
 // The reducer's join is only called on CUDA, where dest is the later range and src the earlier
 // one: check the order on the host, since no host scan would notice a swapped join.
 TEST(VectorScanReducer, JoinPutsSourceBeforeDestination) {
@@ -83,7 +78,7 @@ TEST_P(VectorScan, OneSegmentOfEverything) {
     for (int ints : {0, 1}) {
       const auto r = run({"vector-scan", {{"size", 10007}, {"shape", 3}, {"int", ints}, {"tile", tile}}, 0, 2});
       KPZ_EXPECT_PASS(r) << "tile " << tile;
-      EXPECT_GE(config_int(r, "teams"), 10);
+      EXPECT_GE(kpz::test::config_int(r, "teams"), 10);
     }
 }
 
@@ -103,8 +98,8 @@ TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
       const auto r = run(
           {"vector-scan", {{"size", 540007}, {"tile", 5200}, {"mean-length", 8000}, {"int", ints}}, 0, 7u + vl}, vl);
       KPZ_EXPECT_PASS(r) << "vector length " << vl;
-      EXPECT_GE(config_int(r, "longest"), 2 * 5200 + 2);
-      EXPECT_GE(config_int(r, "teams"), 100);
+      EXPECT_GE(kpz::test::config_int(r, "longest"), 2 * 5200 + 2);
+      EXPECT_GE(kpz::test::config_int(r, "teams"), 100);
     }
   // Tiny tiles: thousands of tiles, the carries' scan over many of Kokkos' blocks or threads.
   KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 4}, {"mean-length", 50}, {"shape", 1}}, 0, 8}));
@@ -126,7 +121,8 @@ TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
           KPZ_EXPECT_PASS(r) << "N=" << n << " tile=" << tile << " mean length " << mean << " vector length " << vl;
           // Both rows run: a few dozen elements already make the mean decide.
           if (n >= 64)
-            EXPECT_EQ(config_int(r, "row"), mean == 6 ? kpz::segscan::kShortSegmentRow : kpz::segscan::kVectorScanRow)
+            EXPECT_EQ(kpz::test::config_int(r, "row"),
+                      mean == 6 ? kpz::segscan::kShortSegmentRow : kpz::segscan::kVectorScanRow)
                 << "N=" << n << " mean length " << mean;
         }
 }
@@ -141,7 +137,7 @@ TEST_P(VectorScan, RowsGivenByTheOption) {
             {"vector-scan", {{"size", 3001}, {"tile", 32}, {"row", row}, {"mean-length", mean}}, 0, 21u + row + mean},
             vl);
         KPZ_EXPECT_PASS(r) << "row " << row << " mean length " << mean << " vector length " << vl;
-        EXPECT_EQ(config_int(r, "row"), row);
+        EXPECT_EQ(kpz::test::config_int(r, "row"), row);
       }
 }
 
@@ -160,12 +156,12 @@ TEST_P(VectorScan, HeavyTailAndDefaults) {
     const auto r =
         run({"vector-scan", {{"size", 20011}, {"shape", 1}, {"mean-length", 16}, {"int", ints}, {"tile", 256}}, 0, 9});
     KPZ_EXPECT_PASS(r);
-    EXPECT_GE(config_int(r, "longest"), 20 * 16) << "the tail should reach far";
+    EXPECT_GE(kpz::test::config_int(r, "longest"), 20 * 16) << "the tail should reach far";
   }
   const auto r = run({"vector-scan", {}});  // the defaults: 2^20 + 3 values, the shape's tile
   KPZ_EXPECT_PASS(r);
-  EXPECT_GE(config_int(r, "teams"), 3);
-  EXPECT_GE(config_int(r, "tile"), 1024);
+  EXPECT_GE(kpz::test::config_int(r, "teams"), 3);
+  EXPECT_GE(kpz::test::config_int(r, "tile"), 1024);
 }
 
 TEST_P(VectorScan, TeamSizesAndVectorLengthsDoNotChangeResults) {
@@ -174,8 +170,8 @@ TEST_P(VectorScan, TeamSizesAndVectorLengthsDoNotChangeResults) {
       if (!kpz::test::shape_fits(GetParam(), team, vl)) continue;
       const auto r = run({"vector-scan", {{"size", 9001}, {"tile", 512}, {"mean-length", 300}}, team, 31}, vl);
       KPZ_EXPECT_PASS(r) << "team " << team << " vector length " << vl;
-      EXPECT_EQ(config_int(r, "team_size"), team);
-      EXPECT_EQ(config_int(r, "vector_length"), vl);
+      EXPECT_EQ(kpz::test::config_int(r, "team_size"), team);
+      EXPECT_EQ(kpz::test::config_int(r, "vector_length"), vl);
       KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 3001}, {"tile", 200}, {"shape", 4}, {"int", 1}}, team, 32}, vl))
           << "empty segments, team " << team << " vector length " << vl;
       KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 5001}, {"tile", 300}, {"shape", 3}}, team, 33}, vl))

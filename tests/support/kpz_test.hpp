@@ -86,6 +86,12 @@ class PuzzleTest : public ::testing::TestWithParam<std::string> {
 };
 
 // Readable failure: the first mismatches with their owners.
+// A whole number from a report's config (team_size, tile, teams, ...); -1 when it has no such key.
+inline std::int64_t config_int(const RunReport& r, const std::string& key) {
+  const Json* j = r.config.find(key);
+  return j ? static_cast<std::int64_t>(j->as_double(-1)) : -1;
+}
+
 inline std::string describe(const RunReport& r) {
   std::string s =
       std::to_string(r.mismatch_count) + " of " + std::to_string(r.checked) + " wrong; config " + r.config.dump();
