@@ -23,7 +23,8 @@ TEST_P(ScratchLevels, WorkedExample) {
 
 TEST_P(ScratchLevels, EverySplitTeamSizeAndLaneCount) {
   for (const int team : kpz::test::team_sizes(GetParam()))
-    for (const int lanes : {1, 4})
+    for (const int lanes : {1, 4}) {
+      if (!kpz::test::shape_fits(GetParam(), team, lanes)) continue;  // CUDA: team x lanes <= 1024
       for (auto [n, bins, tile] : {std::tuple{1, 1, 1}, {999, 37, 64}, {100, 300, 7}, {5000, 2000, 1000}})
         for (const int fast : {0, bins / 3, bins}) {
           const auto r = run({"scratch-levels",
@@ -35,6 +36,7 @@ TEST_P(ScratchLevels, EverySplitTeamSizeAndLaneCount) {
                              << " team size " << team << " lanes " << lanes;
           EXPECT_EQ(r.config.find("team_size")->dump(), std::to_string(team));
         }
+    }
 }
 
 TEST_P(ScratchLevels, TablesTooBigForALevelAreUsageErrors) {

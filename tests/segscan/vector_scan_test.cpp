@@ -103,7 +103,7 @@ TEST_P(VectorScan, SegmentsCrossRowsTilesAndTeams) {
     }
   // Tiny tiles: thousands of tiles, the carries' scan over many of Kokkos' blocks or threads.
   KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 4}, {"mean-length", 50}, {"shape", 1}}, 0, 8}));
-  KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 40000}, {"tile", 1}, {"mean-length", 3}, {"int", 1}}, 0, 9}));
+  KPZ_EXPECT_PASS(run({"vector-scan", {{"size", 30000}, {"tile", 1}, {"mean-length", 3}, {"int", 1}}, 0, 9}));
 }
 
 TEST_P(VectorScan, SizesNotAMultipleOfTheTileOrRow) {
@@ -186,10 +186,9 @@ TEST_P(VectorScan, SeedsAndIntegersAreExact) {
   }
 }
 
-// As many tiles as one carries scan takes (kMaxCarryTiles): on CUDA the carries are still kept
-// in order there. Only on a GPU: a host would take seconds over four million tiles of 2.
+// As many tiles as one carries scan takes (kMaxCarryTiles), on every backend; CUDA is where the
+// limit comes from (Kokkos' scan keeps the tiles in order only up to a size; 2^22 tiles failed).
 TEST_P(VectorScan, TheMostTilesOneCarriesScanTakes) {
-  if (GetParam() != "cuda") GTEST_SKIP() << "the limit is CUDA's; checked on a GPU";
   const std::int64_t n = 2 * kpz::segscan::kMaxCarryTiles;
   KPZ_EXPECT_PASS(run({"vector-scan", {{"size", n}, {"tile", 2}, {"int", 1}}})) << n / 2 << " tiles of 2";
 }

@@ -61,11 +61,13 @@ struct TileCarries {
 };
 
 // The most tiles one carries launch scans. On CUDA, Kokkos 5.0.2's RangePolicy scan gives each
-// thread of a block one element while the range fits 65535 blocks of its block size (256 for
-// this functor); past that its first pass accumulates a thread's elements in a strided order,
-// which the placed pair cannot put right (the pieces it joins are no longer adjacent). 2^22 tiles
-// stay inside that for any block of 64 threads or more; N = 2^28 with tiles of 64 reaches it.
-inline constexpr std::int64_t kMaxCarryTiles = std::int64_t{1} << 22;
+// thread of a block one element only while the range fits b * min(b * b, 65535) for its block
+// of b threads, a size it chooses from the functor; past that its first pass accumulates a
+// thread's elements in a strided order, which the placed pair cannot put right (the pieces it
+// joins are no longer adjacent). Measured on an H200: 4194304 tiles gave wrong sums. 2^15 is
+// inside the limit for any block of 32 threads or more; N = 2^28 takes tiles of 8192 (the GPU's
+// default is 16384).
+inline constexpr std::int64_t kMaxCarryTiles = std::int64_t{1} << 15;
 
 // --vector-scan, launch 0: the segment that holds each tile's first element, one binary search
 // per tile, all tiles at once. The tile kernel reads its own entry and the next one instead of
