@@ -85,7 +85,7 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
 }
 
 // `combine` as a function object: the operator of the given carries scan
-// (segscan/launch.hpp).
+// (segscan/launch.hpp, scan_tile_carries).
 struct Combine {
   template <class T>
   KOKKOS_INLINE_FUNCTION SegPair<T> operator()(const SegPair<T>& a, const SegPair<T>& b) const {
@@ -106,11 +106,9 @@ void vector_scan(const Space& space, const Launch& launch, View<const T*, Space>
   vector_scan_tile_segments(space, launch.tile, n, offsets, tile_open);
   const View<const int*, Space> tile_first_seg(tile_open);
   vector_scan_tiles(space, launch, values, offsets, sums, tile_totals, tile_first_seg);
-  const int tiles = static_cast<int>(tile_totals.extent(0));
-  if (tiles > 1)
-    Kokkos::parallel_scan(
-        "segscan::vector_scan::carries", Kokkos::RangePolicy<Space>(space, 0, tiles),
-        TileCarries<Space, T, Combine>{n, launch.tile, offsets, sums, tile_totals, tile_first_seg, {}});
+  if (tile_totals.extent(0) > 1)
+    scan_tile_carries(space, n, launch.tile, offsets, sums, View<const SegPair<T>*, Space>(tile_totals), tile_first_seg,
+                      Combine{});
 }
 
 KPZ_FOR_EACH_SPACE(KPZ_SEGSCAN_INSTANTIATE_VECTOR)

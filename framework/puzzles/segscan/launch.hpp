@@ -1,7 +1,7 @@
 #pragma once
 // segscan --vector-scan's two given launches around the tile kernel that the learner writes
 // (reference/segscan/segscan.cpp `vector_scan_tiles`): launch 0 finds every tile's first
-// segment, the carries launch scans the tiles' totals.
+// segment, the carries (scan_tile_carries) scan the tiles' totals.
 #include <Kokkos_Core.hpp>
 
 #include "segscan/segscan.hpp"
@@ -25,14 +25,10 @@ struct PlacedPair {
   int first;  // the first tile it combines; -1 marks the identity
 };
 
-template <class Space, class T, class Op>
-struct TileCarries {
+// The init and join of a scan of placed pairs (above), for any Op.
+template <class T, class Op>
+struct PlacedScan {
   using value_type = PlacedPair<T>;
-  int n, tile;
-  View<const int*, Space> offsets;
-  View<T*, Space> sums;
-  View<const SegPair<T>*, Space> tile_totals;
-  View<const int*, Space> tile_first_seg;
   Op op;  // the segmented operator (the caller's combine), earlier operand first
 
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type{T(0), 0, -1}; }
@@ -48,26 +44,101 @@ struct TileCarries {
     const SegPair<T> c = op(SegPair<T>{earlier.value, earlier.flag}, SegPair<T>{later.value, later.flag});
     dest = value_type{c.value, c.flag, earlier.first};
   }
-  // update arrives as tiles 0..t-1 combined: tile t's carry-in.
-  KOKKOS_INLINE_FUNCTION void operator()(int t, value_type& update, bool final) const {
-    if (final) {
-      const int s = tile_first_seg(t), tile_first = t * tile;
-      const bool open = offsets(s) < tile_first && offsets(s + 1) <= Kokkos::min(tile_first + tile, n);
-      if (open) sums(s) += update.value;
-    }
-    const SegPair<T> mine = tile_totals(t);
-    join(update, value_type{mine.value, mine.flag, t});
+};
+
+// Tile t's carry-in goes to its open segment: the one holding its first element, when that
+// segment began before the tile and ends in it.
+template <class Space, class T>
+struct OpenSegments {
+  int n, tile;
+  View<const int*, Space> offsets;
+  View<T*, Space> sums;
+  View<const int*, Space> tile_first_seg;
+
+  KOKKOS_INLINE_FUNCTION void add_carry(int t, T carry) const {
+    const int s = tile_first_seg(t), tile_first = t * tile;
+    const bool open = offsets(s) < tile_first && offsets(s + 1) <= Kokkos::min(tile_first + tile, n);
+    if (open) sums(s) += carry;
   }
 };
 
-// The most tiles one carries launch scans. On CUDA, Kokkos 5.0.2's RangePolicy scan gives each
-// thread of a block one element only while the range fits b * min(b * b, 65535) for its block
-// of b threads, a size it chooses from the functor; past that its first pass accumulates a
-// thread's elements in a strided order, which the placed pair cannot put right (the pieces it
-// joins are no longer adjacent). Measured on an H200: 4194304 tiles gave wrong sums. 2^15 is
-// inside the limit for any block of 32 threads or more; N = 2^28 takes tiles of 8192 (the GPU's
-// default is 16384).
-inline constexpr std::int64_t kMaxCarryTiles = std::int64_t{1} << 15;
+template <class Space, class T, class Op>
+struct TileCarries : PlacedScan<T, Op> {
+  using value_type = PlacedPair<T>;
+  OpenSegments<Space, T> segments;
+  View<const SegPair<T>*, Space> tile_totals;
+
+  // update arrives as tiles 0..t-1 combined: tile t's carry-in.
+  KOKKOS_INLINE_FUNCTION void operator()(int t, value_type& update, bool final) const {
+    if (final) segments.add_carry(t, update.value);
+    const SegPair<T> mine = tile_totals(t);
+    this->join(update, value_type{mine.value, mine.flag, t});
+  }
+};
+
+// The scan over chunks of consecutive tiles (scan_tile_carries): each chunk's carry-in, from the
+// chunks before it.
+template <class Space, class T, class Op>
+struct ChunkCarries : PlacedScan<T, Op> {
+  using value_type = PlacedPair<T>;
+  View<const SegPair<T>*, Space> chunk_totals;
+  View<SegPair<T>*, Space> chunk_carry;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int c, value_type& update, bool final) const {
+    if (final) chunk_carry(c) = SegPair<T>{update.value, update.flag};
+    const SegPair<T> mine = chunk_totals(c);
+    this->join(update, value_type{mine.value, mine.flag, c});
+  }
+};
+
+// The most elements one scan of placed pairs takes. On CUDA, Kokkos 5.0.2's RangePolicy scan
+// gives each thread of a block one element only while the range fits b * min(b * b, 65535) for
+// its block of b threads, a size it chooses from the functor; past that its first pass
+// accumulates a thread's elements in a strided order, which the placed pair cannot put right
+// (the pieces it joins are no longer adjacent). Measured on an H200: a scan of 4194304 tiles gave
+// wrong sums. 2^15 is inside the limit for any block of 32 threads or more.
+inline constexpr int kMaxCarryTiles = 1 << 15;
+
+// The carries of `tile_totals` (one SegPair per tile) into the tiles' open segments. Up to
+// kMaxCarryTiles tiles: one scan of the tiles. More: chunks of consecutive tiles, each folded in
+// order by one thread, one scan of at most kMaxCarryTiles chunks, then each chunk's thread walks
+// its tiles in order from the chunk's carry-in.
+template <class Space, class T, class Op>
+void scan_tile_carries(const Space& space, int n, int tile, View<const int*, Space> offsets, View<T*, Space> sums,
+                       View<const SegPair<T>*, Space> tile_totals, View<const int*, Space> tile_first_seg, Op op) {
+  const int tiles = static_cast<int>(tile_totals.extent(0));
+  const OpenSegments<Space, T> segments{
+      .n = n, .tile = tile, .offsets = offsets, .sums = sums, .tile_first_seg = tile_first_seg};
+  if (tiles <= kMaxCarryTiles) {
+    Kokkos::parallel_scan("segscan::vector_scan::carries", Kokkos::RangePolicy<Space>(space, 0, tiles),
+                          TileCarries<Space, T, Op>{{op}, segments, tile_totals});
+    return;
+  }
+  const int per = (tiles + kMaxCarryTiles - 1) / kMaxCarryTiles;  // tiles per chunk
+  const int chunks = (tiles + per - 1) / per;
+  View<SegPair<T>*, Space> chunk_totals(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "chunk_totals"), chunks);
+  View<SegPair<T>*, Space> chunk_carry(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "chunk_carry"), chunks);
+  Kokkos::parallel_for(
+      "segscan::vector_scan::carries_fold", Kokkos::RangePolicy<Space>(space, 0, chunks), KOKKOS_LAMBDA(int c) {
+        const int first = c * per, last = Kokkos::min(first + per, tiles);
+        SegPair<T> acc = tile_totals(first);
+        for (int t = first + 1; t < last; ++t) acc = op(acc, tile_totals(t));
+        chunk_totals(c) = acc;
+      });
+  Kokkos::parallel_scan("segscan::vector_scan::carries_chunks", Kokkos::RangePolicy<Space>(space, 0, chunks),
+                        ChunkCarries<Space, T, Op>{{op}, chunk_totals, chunk_carry});
+  Kokkos::parallel_for(
+      "segscan::vector_scan::carries_apply", Kokkos::RangePolicy<Space>(space, 0, chunks), KOKKOS_LAMBDA(int c) {
+        const int first = c * per, last = Kokkos::min(first + per, tiles);
+        // acc: the tiles before t combined. Chunk 0 starts after its first tile, which has none.
+        SegPair<T> acc = tile_totals(first);
+        if (c > 0) acc = chunk_carry(c);
+        for (int t = c > 0 ? first : first + 1; t < last; ++t) {
+          segments.add_carry(t, acc.value);
+          acc = op(acc, tile_totals(t));
+        }
+      });
+}
 
 // --vector-scan, launch 0: the segment that holds each tile's first element, one binary search
 // per tile, all tiles at once. The tile kernel reads its own entry and the next one instead of

@@ -9,7 +9,6 @@
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 #include "segscan/fast/kernels.hpp"
-#include "segscan/launch.hpp"
 #include "segscan/segscan.hpp"
 #include "segscan/spec.hpp"
 
@@ -65,10 +64,6 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   segments::validate_offsets(offsets, n, what, n_name);
   const std::int64_t segs = segments::count(offsets);
   if (vector_kind) launch.row = row_option ? row_option : vector_scan_row(n, segs);
-  if (vector_kind && (n + launch.tile - 1) / launch.tile > kMaxCarryTiles)
-    throw UsageError("--tile " + std::to_string(launch.tile) + " cuts N = " + std::to_string(n) + " into more than " +
-                     std::to_string(kMaxCarryTiles) + " tiles, the most one carries scan takes: use --tile " +
-                     std::to_string((n + kMaxCarryTiles - 1) / kMaxCarryTiles) + " or more");
   const std::vector<int> offsets32(offsets.begin(), offsets.end());
 
   std::vector<T> values, matrix_values, x;
