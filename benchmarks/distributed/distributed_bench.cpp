@@ -102,10 +102,16 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                      " ranks is more than " + std::to_string(kMaxSize) + " elements in all; give a smaller one");
   const Partition part = checked_partition(n, ranks, false, req.seed);
   const std::int64_t count = part.count(rank), first = part.first(rank);
-  BenchReport report = open_bench_report("distributed", space, req, static_cast<std::size_t>(count));
+  BenchReport report = start_bench_report("distributed", space, req, static_cast<std::size_t>(count));
+  // Every rank copies its slice at the same time, so a copy row moves all n elements: its % is
+  // the bandwidth the ranks have together, which is what the kernels' rows share.
+  add_copy_rows(
+      report, space, static_cast<std::size_t>(count),
+      [&](const auto& launch) { return time_on_ranks(space, comm, req.cfg, launch); },
+      static_cast<double>(n) / static_cast<double>(count), "");
   report.config.set("size", n).set("ranks", ranks).set("kernel_size", taps).set("slice", count);
   report.config.set("scaling", per_rank ? "weak" : "strong");
-  report.notes.push_back("every row: the slowest rank's median; the copy rows copy one rank's slice");
+  report.notes.push_back("every row: the slowest rank's median; the copy rows: every rank copying its slice at once");
   report.notes.push_back(MpiBuffer<float, Space>::path());
   const std::string group = std::to_string(ranks) + " ranks";
   const auto kern = kernels<Space>(req.impl == Impl::reference);

@@ -20,9 +20,13 @@ struct Output {
   std::string text;  // stdout, then stderr
 };
 
-Output run(const std::string& args) {
-  const kpz::test::ShellResult r = kpz::test::shell(std::string(KPZ_FAILURES_DEMO) + " " + args);
+Output run_with(const std::string& env, const std::string& args) {
+  const kpz::test::ShellResult r = kpz::test::shell(env + " " + std::string(KPZ_FAILURES_DEMO) + " " + args);
   return {r.code, r.out + r.err};
+}
+
+Output run(const std::string& args) {
+  return run_with("", args);
 }
 
 int count(const std::string& text, const std::string& what) {
@@ -47,6 +51,18 @@ TEST(FirstFailures, OnlyTheFirstFailedChecksOfEachTestArePrinted) {
   EXPECT_NE(first.text.find("[  FAILED  ] FirstFailuresDemo.FortyFailedChecks"), std::string::npos) << first.text;
   EXPECT_LT(count(first.text, "\n"), 20) << first.text;
   EXPECT_EQ(run("--kpz_first_failures=0").code, 2);
+}
+
+// A crash names the test that was running, even in brief mode, which prints nothing for a test
+// that has not failed yet (a skeleton's illegal memory access on a GPU left a bare backtrace).
+TEST(FirstFailures, ACrashNamesItsTest) {
+  const Output crash = run_with("KPZ_DEMO_CRASH=1", "--gtest_brief=1 --kpz_first_failures=1");
+  EXPECT_EQ(crash.code, 3) << crash.text;
+  EXPECT_NE(crash.text.find("kpuzzles: CRASHED: test FirstFailuresDemo.CrashesWhenAsked ended with signal 11"),
+            std::string::npos)
+      << crash.text;
+  EXPECT_NE(crash.text.find("likely causes: an index past the end of a View"), std::string::npos) << crash.text;
+  EXPECT_NE(crash.text.find("--gtest_filter='FirstFailuresDemo.CrashesWhenAsked'"), std::string::npos) << crash.text;
 }
 
 // Every learner suite is registered with the flag (CTest's own file of this build tree).

@@ -3,6 +3,10 @@
 // --kpz_first_failures=N (the learner's tests): print only the first N failed
 // assertions of each test, then one line saying how many more there were and how to see them.
 // A skeleton fails every case of every test; all of them made ~19,000 lines of output.
+//
+// A crash names the test that was running (with --gtest_brief=1 nothing else would: a GPU's
+// "illegal memory access" abort or a segfault in a skeleton left only a backtrace), the signal,
+// its likely causes and the command that runs that test alone: kpuzzles' crash report.
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 
@@ -10,6 +14,9 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
+
+#include "crash_report.hpp"
 
 namespace {
 
@@ -75,6 +82,23 @@ class FirstFailures : public testing::TestEventListener {
   int failures_ = 0;
 };
 
+// Keeps a crash report's context naming the test that runs.
+class CrashNamesTest : public testing::EmptyTestEventListener {
+ public:
+  explicit CrashNamesTest(std::string program) : program_(std::move(program)) {}
+  void OnTestStart(const testing::TestInfo& t) override {
+    const std::string name = std::string(t.test_suite_name()) + "." + t.name();
+    context_.reset();
+    context_ = std::make_unique<kpz::cli::CrashContext>("test " + name,
+                                                        "run it alone: " + program_ + " --gtest_filter='" + name + "'");
+  }
+  void OnTestEnd(const testing::TestInfo&) override { context_.reset(); }
+
+ private:
+  std::string program_;
+  std::unique_ptr<kpz::cli::CrashContext> context_;
+};
+
 // Removes --kpz_first_failures=N from the arguments; -1 when absent.
 int take_first_failures(int& argc, char** argv) {
   const std::string flag = "--kpz_first_failures=";
@@ -108,6 +132,8 @@ int main(int argc, char** argv) {
     if (testing::TestEventListener* printer = listeners.Release(listeners.default_result_printer()))
       listeners.Append(new FirstFailures(printer, shown));
   }
+  testing::UnitTest::GetInstance()->listeners().Append(new CrashNamesTest(argv[0]));
+  kpz::cli::install_crash_report();
   Kokkos::ScopeGuard kokkos(Kokkos::InitializationSettings().set_disable_warnings(true));
   return RUN_ALL_TESTS();
 }

@@ -207,39 +207,57 @@ void copy_as_parallel_for(const Space& space, const Src& src, const Dst& dst) {
 // Device-to-device copy of `n` floats on `space` (Kokkos::deep_copy: cudaMemcpy on CUDA),
 // and the same copy as a parallel_for: the two copy baselines. Appends two rows. The "% copy"
 // column compares a row with the first deep_copy row of its own group, else with the first one.
-template <class Space>
-void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n, const BenchConfig& cfg,
-                        const std::string& group = "") {
+// `time(launch)` times a launch; `copies` is how many such copies run at once (MPI ranks each
+// copying their slice together), so that a row's bytes are all of theirs.
+template <class Space, class Time>
+void add_copy_rows(BenchReport& report, const Space& space, std::size_t n, const Time& time, double copies,
+                   const std::string& group) {
   using V = Kokkos::View<float*, typename Space::memory_space>;
   V src(Kokkos::view_alloc(space, "copy_src"), n), dst(Kokkos::view_alloc(space, "copy_dst"), n);
   Kokkos::parallel_for(
       "kpz::bench::fill", Kokkos::RangePolicy<Space>(space, 0, n),
       KOKKOS_LAMBDA(std::size_t i) { src(i) = static_cast<float>(i % 1024) * 0.5f; });
-  const double bytes = 2.0 * sizeof(float) * static_cast<double>(n);
+  const double bytes = copies * 2.0 * sizeof(float) * static_cast<double>(n);
   const std::string suffix = group.empty() ? "" : ", " + group;
   report.rows.push_back({.name = "device-to-device copy (deep_copy)" + suffix,
                          .kind = "copy",
                          .group = group,
                          .bytes = bytes,
-                         .timing = time_kernel(space, cfg, [&] { Kokkos::deep_copy(space, dst, src); })});
-  report.rows.push_back({.name = "copy as parallel_for" + suffix,
-                         .kind = "copy",
-                         .group = group,
-                         .bytes = bytes,
-                         .timing = time_kernel(space, cfg, [&] { copy_as_parallel_for(space, src, dst); })});
+                         .timing = time([&] { Kokkos::deep_copy(space, dst, src); })});
+  report.rows.push_back(
+      {.name = "copy as parallel_for" + suffix, .kind = "copy", .group = group, .bytes = bytes, .timing = time([&] {
+                                                                                                  copy_as_parallel_for(
+                                                                                                      space, src, dst);
+                                                                                                })});
 }
 
-// The opening every benchmark shares: the report's puzzle and space, the config's size (under
-// `size_key`: batched counts matrix entries), impl, warm-up and runs, and the copy baselines of
-// `n` floats (add_copy_baselines).
+// The copy baselines on one space, each timed by time_kernel.
 template <class Space>
-BenchReport open_bench_report(const std::string& puzzle, const Space& space, const BenchRequest& req, std::size_t n,
-                              const std::string& size_key = "size") {
+void add_copy_baselines(BenchReport& report, const Space& space, std::size_t n, const BenchConfig& cfg,
+                        const std::string& group = "") {
+  add_copy_rows(
+      report, space, n, [&](const auto& launch) { return time_kernel(space, cfg, launch); }, 1.0, group);
+}
+
+// A report's puzzle and space, and the config's size (under `size_key`: batched counts matrix
+// entries), impl, warm-up and runs.
+template <class Space>
+BenchReport start_bench_report(const std::string& puzzle, const Space& space, const BenchRequest& req, std::size_t n,
+                               const std::string& size_key = "size") {
   BenchReport report;
   report.puzzle = puzzle;
   report.space = std::string(space_name<Space>());
   report.config.set(size_key, n).set("impl", std::string(to_string(req.impl)));
   report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  return report;
+}
+
+// The opening every benchmark on one space shares: start_bench_report, then the copy baselines
+// of `n` floats (add_copy_baselines).
+template <class Space>
+BenchReport open_bench_report(const std::string& puzzle, const Space& space, const BenchRequest& req, std::size_t n,
+                              const std::string& size_key = "size") {
+  BenchReport report = start_bench_report(puzzle, space, req, n, size_key);
   add_copy_baselines(report, space, n, req.cfg);
   return report;
 }

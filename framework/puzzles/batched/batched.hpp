@@ -28,9 +28,11 @@ struct Launch {
 };
 
 // One system per team: rows on the members, a row's columns on the vector lanes. GPU: 8 rows at
-// a time, 32 lanes over a row (one warp per row); CPU: one lane, the row is a SIMD loop.
+// a time, 8 lanes over a row (a warp holds four rows: 32 lanes per row idled three quarters of
+// an 8-column warp and ran 1.3-3.8x slower at every shape of the bench, in the H100 sweep of
+// benchmarks/results/batched-notes.md); CPU: one lane, the row is a SIMD loop.
 inline KernelNeeds team_needs() {
-  return KernelNeeds{.gpu_team = 8, .gpu_vector = 32, .host_vector = 1, .check_team = 64};
+  return KernelNeeds{.gpu_team = 8, .gpu_vector = 8, .host_vector = 1, .check_team = 64};
 }
 
 // One team per system (CUDA: one block per system, a member's vector lanes are threadIdx.x):
