@@ -5,17 +5,18 @@
 // Three launches, every scan of the segmented operator in an order this code controls (Kokkos
 // 5.0.2's CUDA RangePolicy scan accumulates a block's elements in a strided order, right only
 // for commutative joins, and its team-level scans are sum-only):
-//   1. a team per tile of consecutive elements: each member folds a contiguous chunk serially,
-//      the chunks are joined in rank order (kpz::team::OrderedScan), the tile's summary stored;
-//   2. one team joins the tiles' summaries the same way: the carry into each tile's open segment,
-//      the slice's summary and its first head;
-//   3. a team per tile again: each member's chunk starts from the tile's carry joined with the
-//      chunks before it, and writes its elements.
-// On a GPU a team (256 threads) stages its tile in level-0 scratch with loads in which a warp
-// reads consecutive elements; members then walk their chunks there (padded so that a warp's 32
-// chunks start in different banks). On a CPU a team is one thread walking its tile in memory,
-// whose pass 1 reads the heads from the tile's end back to its last head and sums only the
-// values after it.
+//   1. a team per tile of consecutive elements: the tile's first and last heads (min, max) and
+//      the sum of its values from the last head on, by commutative team reductions, which read
+//      every head but only the values after the last head;
+//   2. one team joins the tiles' summaries in order (each member folds a contiguous run of
+//      tiles, kpz::team::OrderedScan joins the members'): the carry into each tile's open
+//      segment, the slice's summary and its first head;
+//   3. a team per tile again: each member folds a contiguous chunk serially, the chunks are
+//      joined in rank order from the tile's carry, and each member walks its chunk writing out.
+// On a GPU a team (256 threads) stages its tile in level-0 scratch for pass 3 with loads and
+// stores in which a warp touches consecutive elements; members walk their chunks there (padded
+// so that a warp's chunks start in different banks). On a CPU a team is one thread walking its
+// tile in memory: no barrier, and pass 3 reads the tile once.
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -85,18 +86,68 @@ struct TileView {
   ScratchView<std::uint8_t*, Space> heads;
   int chunk;
 
-  KOKKOS_INLINE_FUNCTION static std::size_t padded(int tile, int chunk) { return static_cast<std::size_t>(tile + tile / chunk + 1); }
+  KOKKOS_INLINE_FUNCTION static std::size_t padded(int tile, int chunk) {
+    return static_cast<std::size_t>(tile + tile / chunk + 1);
+  }
   KOKKOS_INLINE_FUNCTION int at(int k) const { return k + k / chunk; }
 };
 
-// Passes 1 (Write false: each tile's Run into tile_runs) and 3 (Write true: out, from each
-// tile's carry) of the scan.
-template <class Space, bool Write>
-struct TilePass {
+// Pass 1: each tile's Run into tile_runs. It needs only the tile's first and last heads and the
+// sum of the values from the last head on: commutative team reductions (min, max, +), which read
+// every head but only the values after the last head (consecutive ones per warp on CUDA).
+template <class Space>
+struct TileRuns {
+  View<const std::int64_t*, Space> values;
+  View<const std::uint8_t*, Space> heads;
+  View<Run*, Space> tile_runs;
+  std::int64_t n;
+  int tile;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember<Space>& team) const {
+    const std::int64_t base = static_cast<std::int64_t>(team.league_rank()) * tile;
+    const int len = n - base < tile ? static_cast<int>(n - base) : tile;
+    if (team.team_size() == 1) {
+      // A CPU's thread alone: from the tile's end back to its last head, which leaves it reading
+      // only a sliver of the heads too where segments are short.
+      int last = len - 1;
+      while (last >= 0 && heads(base + last) == 0) --last;
+      int first = 0;
+      while (first <= last && heads(base + first) == 0) ++first;
+      std::int64_t sum = 0;
+      for (int k = last < 0 ? 0 : last; k < len; ++k) sum += values(base + k);
+      tile_runs(team.league_rank()) =
+          Run{.value = sum, .flag = last >= 0 ? 1 : 0, .first = last >= 0 ? base + first : n};
+      return;
+    }
+    Kokkos::MinMaxScalar<int> ends{};  // min: first head (len: none); max: last head (-1: none)
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, len),
+        [&](const int k, Kokkos::MinMaxScalar<int>& e) {
+          // Selects, not branches: heads are as unpredictable as the data.
+          const bool head = heads(base + k) != 0;
+          const int as_first = head ? k : len;
+          const int as_last = head ? k : -1;
+          e.min_val = as_first < e.min_val ? as_first : e.min_val;
+          e.max_val = as_last > e.max_val ? as_last : e.max_val;
+        },
+        Kokkos::MinMax<int>(ends));
+    const bool any = ends.max_val >= 0;
+    std::int64_t sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, any ? ends.max_val : 0, len),
+        [&](const int k, std::int64_t& s) { s += values(base + k); }, sum);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      tile_runs(team.league_rank()) = Run{.value = sum, .flag = any ? 1 : 0, .first = any ? base + ends.min_val : n};
+    });
+  }
+};
+
+// Pass 3: out, each tile from its carry.
+template <class Space>
+struct TileOut {
   View<const std::int64_t*, Space> values;
   View<const std::uint8_t*, Space> heads;
   View<std::int64_t*, Space> out;
-  View<Run*, Space> tile_runs;
   View<const std::int64_t*, Space> carries;
   std::int64_t n;
   int tile;
@@ -108,7 +159,8 @@ struct TilePass {
     std::size_t bytes = team::OrderedScan<Space, Run>::scratch_bytes(members);
     if (members > 1) {
       const std::size_t padded = TileView<Space>::padded(tile, chunk_of(tile, members));
-      bytes += ScratchView<std::int64_t*, Space>::shmem_size(padded) + ScratchView<std::uint8_t*, Space>::shmem_size(padded);
+      bytes +=
+          ScratchView<std::int64_t*, Space>::shmem_size(padded) + ScratchView<std::uint8_t*, Space>::shmem_size(padded);
     }
     return bytes;
   }
@@ -119,26 +171,14 @@ struct TilePass {
     const int members = team.team_size();
     const int rank = team.team_rank();
     const bool staged = members > 1;  // the same for every member: its barriers are reached by all
-    if (!Write && !staged) {
-      // A team of one needs only the tile's tail after its last head: found from the end, it
-      // leaves pass 1 reading a sliver of the values wherever segments are short.
-      int last = len - 1;
-      while (last >= 0 && heads(base + last) == 0) --last;
-      int first = 0;
-      while (first <= last && heads(base + first) == 0) ++first;
-      std::int64_t sum = 0;
-      for (int k = last < 0 ? 0 : last; k < len; ++k) sum += values(base + k);
-      tile_runs(team.league_rank()) =
-          Run{.value = sum, .flag = last >= 0 ? 1 : 0, .first = last >= 0 ? base + first : n};
-      return;
-    }
     const int chunk = chunk_of(tile, members);
     const std::size_t padded = staged ? TileView<Space>::padded(tile, chunk) : 0;
     // Carved in scratch_bytes' order, the bytes last so that nothing after them needs aligning.
     const ScratchView<std::int64_t*, Space> staged_values(team.team_scratch(0), padded);
     const team::OrderedScan<Space, Run> scan(team);
-    const TileView<Space> staged_tile{
-        .values = staged_values, .heads = ScratchView<std::uint8_t*, Space>(team.team_scratch(0), padded), .chunk = chunk};
+    const TileView<Space> staged_tile{.values = staged_values,
+                                      .heads = ScratchView<std::uint8_t*, Space>(team.team_scratch(0), padded),
+                                      .chunk = chunk};
     if (staged) {
       // TeamThreadRange is cyclic on CUDA: a warp loads consecutive elements.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, len), [&](const int k) {
@@ -149,29 +189,23 @@ struct TilePass {
     }
     const int lo = rank * chunk < len ? rank * chunk : len;
     const int hi = lo + chunk < len ? lo + chunk : len;
-    // The member's chunk: fold it, then (pass 3) walk it again from its carry.
+    // The member's chunk: fold it (only members after the first need it: a team of one reads
+    // its tile once), join the chunks before it in order, walk it again from there.
     const auto chunk_pass = [&](const auto& value_at, const auto& head_at, const auto& write) {
       // Masks, not branches: heads are as unpredictable as the data (random ones cost a CPU a
       // mispredicted branch every other element).
-      // Pass 3 folds again only for the members after the first (a team of one reads once).
       Run mine{.value = 0, .flag = 0, .first = n};
-      for (int k = lo; k < (!Write || members > 1 ? hi : lo); ++k) {
-        const std::int64_t head = head_at(k) ? 1 : 0;
-        const std::int64_t keep = head - 1;  // all ones where no segment starts
+      for (int k = lo; k < (members > 1 ? hi : lo); ++k) {
+        const std::int64_t keep = (head_at(k) ? 1 : 0) - std::int64_t{1};  // all ones where no segment starts
         mine.value = (mine.value & keep) + value_at(k);
-        mine.flag |= head;
-        const std::int64_t at = ((base + k) & ~keep) | (n & keep);
-        mine.first = at < mine.first ? at : mine.first;
+        mine.flag |= ~keep & 1;
       }
       const team::ScanResult<Run> before = scan.scan(team, mine, Run{.value = 0, .flag = 0, .first = n}, JoinRuns{});
-      if constexpr (Write) {
-        std::int64_t sum = before.exclusive.flag ? before.exclusive.value : carries(team.league_rank()) + before.exclusive.value;
-        for (int k = lo; k < hi; ++k) {
-          sum = (sum & ((head_at(k) ? 1 : 0) - std::int64_t{1})) + value_at(k);
-          write(k, sum);
-        }
-      } else {
-        if (rank == members - 1) tile_runs(team.league_rank()) = before.inclusive;
+      std::int64_t sum =
+          before.exclusive.flag ? before.exclusive.value : carries(team.league_rank()) + before.exclusive.value;
+      for (int k = lo; k < hi; ++k) {
+        sum = (sum & ((head_at(k) ? 1 : 0) - std::int64_t{1})) + value_at(k);
+        write(k, sum);
       }
     };
     if (staged) {
@@ -180,11 +214,9 @@ struct TilePass {
       chunk_pass([&](const int k) { return staged_tile.values(k + rank); },
                  [&](const int k) { return staged_tile.heads(k + rank) != 0; },
                  [&](const int k, const std::int64_t v) { staged_tile.values(k + rank) = v; });
-      if constexpr (Write) {
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, len),
-                             [&](const int k) { out(base + k) = staged_tile.values(staged_tile.at(k)); });
-      }
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, len),
+                           [&](const int k) { out(base + k) = staged_tile.values(staged_tile.at(k)); });
     } else {
       chunk_pass([&](const int k) { return values(base + k); }, [&](const int k) { return heads(base + k) != 0; },
                  [&](const int k, const std::int64_t v) { out(base + k) = v; });
@@ -249,14 +281,14 @@ LocalScan local_segmented_scan(const Space& space, View<const std::int64_t*, Spa
                        std::to_string(policy.scratch_size_max(0)));
     return policy.set_scratch_size(0, Kokkos::PerTeam(bytes));
   };
-  Kokkos::parallel_for("distributed::local_scan_tiles",
-                       tile_policy(TilePass<Space, false>::scratch_bytes(shape.tile, shape.team_size)),
-                       TilePass<Space, false>{
-                           .values = values, .heads = heads, .out = out, .tile_runs = tile_runs, .carries = carries, .n = n, .tile = shape.tile});
+  Kokkos::parallel_for(
+      "distributed::local_scan_tiles", tile_policy(0),
+      TileRuns<Space>{.values = values, .heads = heads, .tile_runs = tile_runs, .n = n, .tile = shape.tile});
 
   // One team over every tile: the widest the backend takes on a GPU, one thread on a CPU.
   Kokkos::TeamPolicy<Space> carry_policy(space, 1, is_gpu_v<Space> ? 1024 : 1);
-  const int carry_team = is_gpu_v<Space> ? carry_policy.team_size_max(TileCarries<Space>{}, Kokkos::ParallelForTag{}) : 1;
+  const int carry_team =
+      is_gpu_v<Space> ? carry_policy.team_size_max(TileCarries<Space>{}, Kokkos::ParallelForTag{}) : 1;
   carry_policy = Kokkos::TeamPolicy<Space>(space, 1, carry_team);
   check_warp_launch(carry_policy);
   Kokkos::parallel_for(
@@ -264,16 +296,16 @@ LocalScan local_segmented_scan(const Space& space, View<const std::int64_t*, Spa
       carry_policy.set_scratch_size(0, Kokkos::PerTeam(team::OrderedScan<Space, Run>::scratch_bytes(carry_team))),
       TileCarries<Space>{.tile_runs = tile_runs, .carries = carries, .slice = slice, .n = n});
 
-  Kokkos::parallel_for("distributed::local_scan_out",
-                       tile_policy(TilePass<Space, true>::scratch_bytes(shape.tile, shape.team_size)),
-                       TilePass<Space, true>{
-                           .values = values, .heads = heads, .out = out, .tile_runs = tile_runs, .carries = carries, .n = n, .tile = shape.tile});
+  Kokkos::parallel_for(
+      "distributed::local_scan_out", tile_policy(TileOut<Space>::scratch_bytes(shape.tile, shape.team_size)),
+      TileOut<Space>{.values = values, .heads = heads, .out = out, .carries = carries, .n = n, .tile = shape.tile});
 
   const auto slice_host = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, slice);
   Kokkos::deep_copy(space, slice_host, slice);
   space.fence();
   const Run total = slice_host(0);
-  return LocalScan{.total = SegPair{.value = total.value, .flag = total.flag}, .first_head = total.flag ? total.first : n};
+  return LocalScan{.total = SegPair{.value = total.value, .flag = total.flag},
+                   .first_head = total.flag ? total.first : n};
 }
 
 }  // namespace kpz::distributed
