@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/local_scan.hpp"
 #include "distributed/mpi.hpp"
 #include "kpz/kernel_table.hpp"
 #include "kpz/simd_pack.hpp"
@@ -134,84 +135,6 @@ void conv_outputs(const Space& space, View<const float*, Space> ext, View<const 
           out(i) = sum;
         }
       });
-}
-
-// A rank's slice summarised under the segmented operator: `value` sums from the slice's last
-// segment head to its end (the whole slice when no head is in it), `flag` says a head is in it.
-struct SegPair {
-  std::int64_t value;
-  std::int64_t flag;
-};
-
-// What the rank-local scan leaves for the carry: the slice's summary, and its first head (the
-// slice's length when it has none), before which the carry from earlier ranks is still missing.
-struct LocalScan {
-  SegPair total;
-  std::int64_t first_head;
-};
-
-// What one pass of the rank-local scan carries: the running sum and the last and first segment
-// heads so far (-1 / the slice's length: none). Each of the three is joined by a commutative
-// operation (+, max, min). Kokkos 5.0.2's CUDA RangePolicy scan accumulates a block's elements
-// in a strided order in its first pass ("arithmetically equivalent" for commutative joins only),
-// so a scan of the segmented operator itself, placed or not, is wrong there once a block has
-// more elements than threads.
-struct ScanHeads {
-  std::int64_t sum;
-  std::int64_t last_head;
-  std::int64_t first_head;
-};
-
-// Pass 1 of the rank-local segmented scan: prefix(i) = values(0..i) summed, out(i) = the last
-// head at or before i (-1: none yet).
-template <class Space>
-struct PrefixAndHeads {
-  using value_type = ScanHeads;
-  View<const std::int64_t*, Space> values;
-  View<const std::uint8_t*, Space> heads;
-  View<std::int64_t*, Space> prefix;
-  View<std::int64_t*, Space> out;
-  std::int64_t n;
-
-  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = value_type{0, -1, n}; }
-  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
-    dest.sum += src.sum;
-    dest.last_head = src.last_head > dest.last_head ? src.last_head : dest.last_head;
-    dest.first_head = src.first_head < dest.first_head ? src.first_head : dest.first_head;
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, value_type& update, const bool final) const {
-    const bool head = heads(i) != 0;
-    join(update, value_type{values(i), head ? i : -1, head ? i : n});
-    if (final) {
-      prefix(i) = update.sum;
-      out(i) = update.last_head;
-    }
-  }
-};
-
-// The segmented inclusive scan of this slice alone (as if a segment started at the slice's
-// start), in out, with the slice's summary and first head: a prefix sum that remembers the last
-// head, then each element's sum since that head.
-template <class Space>
-LocalScan local_segmented_scan(const Space& space, View<const std::int64_t*, Space> values,
-                               View<const std::uint8_t*, Space> heads, View<std::int64_t*, Space> out) {
-  const std::int64_t n = static_cast<std::int64_t>(values.extent(0));
-  if (n == 0) return {{0, 0}, 0};
-  View<std::int64_t*, Space> prefix(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "prefix"), n);
-  ScanHeads total{0, -1, n};
-  Kokkos::parallel_scan("distributed::prefix_and_heads", Kokkos::RangePolicy<Space>(space, 0, n),
-                        PrefixAndHeads<Space>{.values = values, .heads = heads, .prefix = prefix, .out = out, .n = n},
-                        total);
-  Kokkos::parallel_for(
-      "distributed::since_head", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(const std::int64_t i) {
-        const std::int64_t h = out(i);  // the sum before the head, taken off
-        out(i) = h < 0 ? prefix(i) : prefix(i) - (prefix(h) - values(h));
-      });
-  std::int64_t last = 0;
-  Kokkos::deep_copy(space, last, Kokkos::subview(out, n - 1));
-  space.fence();
-  const bool any_head = total.last_head >= 0;
-  return {{last, any_head ? 1 : 0}, any_head ? total.first_head : n};
 }
 
 }  // namespace kpz::distributed
