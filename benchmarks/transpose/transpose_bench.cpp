@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kpz/bench.hpp"
@@ -14,42 +15,46 @@
 namespace kpz::transpose {
 namespace {
 
-// An experiment beside the lesson, for what limits --tiled on a GPU (transpose-notes.md: one
-// global load in flight per thread, since each staged value is stored right after its load): each
-// thread iteration loads kInFlight rows of the tile before it stores any, and writes kInFlight
-// columns of `out` likewise. Same team shape, tile and scratch as --tiled.
-template <class Space>
+// Experiments beside the lesson, for what limits --tiled on a GPU (transpose-notes.md, "Loads in
+// flight": one global load in flight per thread, since each staged value is stored right after its
+// load). --tiled's data path and scratch (the tile of `in` staged in rows of tile + 1 floats, then
+// written transposed), but each thread iteration loads InFlight rows of the tile before it stores
+// any, and reads InFlight columns of scratch before it writes any to `out`. With groups =
+// ceil(height / InFlight), group g of the TeamThreadRange holds tile rows g, g + groups, ...,
+// g + (InFlight - 1) * groups (tile 64 and 8 in flight, or tile 32 and 4, on 8 ranks: one group a
+// rank, rows rank, rank + 8, ...), its lanes on consecutive columns; the write phase likewise with
+// columns of the tile. Every (q, g) is a distinct row < InFlight * groups: edge tiles guard them.
+template <int InFlight, class Space>
 void tiled_loads_in_flight(const Space& space, const LaunchShape& launch, int rows, int cols,
                            View<const float*, Space> in, View<float*, Space> out) {
-  constexpr int kInFlight = 4;
   const int tile = launch.tile, stride = launch.tile + 1;
   tile_grid_launch(
       space, launch, "transpose::tiled_loads_in_flight", rows, cols, tile_scratch_bytes<Space>(tile),
       KOKKOS_LAMBDA(const TeamMember<Space>& team, int r0, int c0) {
         const int height = Kokkos::min(tile, rows - r0), width = Kokkos::min(tile, cols - c0);
         const ScratchView<float*, Space> s(team.team_scratch(0), tile * stride);
-        const int row_groups = (height + kInFlight - 1) / kInFlight;
+        const int row_groups = (height + InFlight - 1) / InFlight;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_groups), [&](int g) {
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width), [&](int c) {
-            float v[kInFlight];
-            for (int q = 0; q < kInFlight; ++q) {
+            float v[InFlight];
+            for (int q = 0; q < InFlight; ++q) {
               const int r = q * row_groups + g;
               v[q] = r < height ? in((r0 + r) * cols + c0 + c) : 0.0f;
             }
-            for (int q = 0; q < kInFlight; ++q)
+            for (int q = 0; q < InFlight; ++q)
               if (const int r = q * row_groups + g; r < height) s(r * stride + c) = v[q];
           });
         });
         team.team_barrier();
-        const int col_groups = (width + kInFlight - 1) / kInFlight;
+        const int col_groups = (width + InFlight - 1) / InFlight;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, col_groups), [&](int g) {
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, height), [&](int r) {
-            float v[kInFlight];
-            for (int q = 0; q < kInFlight; ++q) {
+            float v[InFlight];
+            for (int q = 0; q < InFlight; ++q) {
               const int c = q * col_groups + g;
               v[q] = c < width ? s(r * stride + c) : 0.0f;
             }
-            for (int q = 0; q < kInFlight; ++q)
+            for (int q = 0; q < InFlight; ++q)
               if (const int c = q * col_groups + g; c < width) out((c0 + c) * rows + r0 + r) = v[q];
           });
         });
@@ -92,11 +97,21 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   add_checked_row(
       report, space, req.cfg, {.name = "transpose --tiled", .kind = "puzzle", .bytes = bytes, .portable = true},
       poison_out, [&] { kern.tiled(space, launch, rows, cols, in, out); }, verify("--tiled"));
-  if (is_gpu_v<Space>)  // a CPU thread runs its rows' lanes as one loop: nothing is in flight
+  // The experiments: in_flight is a std::integral_constant; `title` names the row ("" for
+  // --tiled's own tile, the first experiment's name since 2026-12-05).
+  const auto in_flight_row = [&](auto in_flight, const LaunchShape& at, const std::string& title) {
+    const std::string what = std::to_string(decltype(in_flight)::value) + " loads in flight per thread" + title;
     add_checked_row(
-        report, space, req.cfg,
-        {.name = "--tiled with 4 loads in flight per thread (experiment)", .kind = "builtin", .bytes = bytes},
-        poison_out, [&] { tiled_loads_in_flight(space, launch, rows, cols, in, out); }, verify("loads in flight"));
+        report, space, req.cfg, {.name = "--tiled with " + what + " (experiment)", .kind = "builtin", .bytes = bytes},
+        poison_out, [&] { tiled_loads_in_flight<decltype(in_flight)::value>(space, at, rows, cols, in, out); },
+        verify(what));
+  };
+  if (is_gpu_v<Space>) {  // a CPU thread runs its rows' lanes as one loop: nothing is in flight
+    const LaunchShape small{launch.team_size, launch.vector_length, 32};  // CUDA's classic 32 x 32, 32 x 8
+    in_flight_row(std::integral_constant<int, 4>{}, launch, "");
+    in_flight_row(std::integral_constant<int, 8>{}, launch, ", tile " + std::to_string(launch.tile));
+    in_flight_row(std::integral_constant<int, 4>{}, small, ", tile " + std::to_string(small.tile));
+  }
   add_checked_row(
       report, space, req.cfg, {.name = "transpose --naive", .kind = "puzzle", .bytes = bytes}, poison_out,
       [&] { kern.naive(space, launch, rows, cols, in, out); }, verify("--naive"));
