@@ -7,6 +7,7 @@
 #   benchmarks/run_portability.sh OUTDIR STEP...
 #     build          configure and build both presets (Kokkos Kernels in-tree from the archive)
 #     build-cuda     the `cuda` preset alone (for test-cuda and gpu: when device time is short)
+#     build-openmp   the `openmp` preset alone (for cpu: and mpi-cpu without a GPU build)
 #     test-cuda      ctest --preset cuda, and `kpuzzles check --reference --space cuda`
 #     test-cpu       the test suite on the 16-core CPU (OpenMP) and `check --reference`
 #     barrier        kpz_barrier_cost on both machines (what one team_barrier costs)
@@ -66,6 +67,12 @@ for s in "$@"; do
       step build-cuda
       nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
       configure_and_build cuda || exit 1
+      echo "commit ${KPZ_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}" | tee "$out/commit.txt"
+      ;;
+    build-openmp)
+      step build-openmp
+      lscpu | grep -E 'Model name|^CPU\(s\)|Thread|NUMA node\(s\)|L3' | tee "$out/cpu.txt"
+      configure_and_build openmp || exit 1
       echo "commit ${KPZ_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}" | tee "$out/commit.txt"
       ;;
     test-cuda)
