@@ -3,7 +3,7 @@
 // slices without a head, with a head only at either end, and random ones. The sizes reach
 // 2^22: Kokkos' CUDA scan accumulates a block's elements in a strided order once a block has
 // more of them than threads, which a scan whose join is not commutative gets wrong there. The
-// scan works in tiles (local_scan.hpp): sizes around a tile check the carries between them, and
+// scan works in tiles (fast/local_scan.hpp): sizes around a tile check the carries between them, and
 // teams of several members on a CPU take the path a GPU takes (the tile staged in scratch).
 #include <Kokkos_Core.hpp>
 

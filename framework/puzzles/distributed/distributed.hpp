@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "distributed/local_scan.hpp"
+#include "distributed/fast/local_scan.hpp"
 #include "distributed/mpi.hpp"
 #include "kpz/kernel_table.hpp"
 #include "kpz/simd_pack.hpp"
