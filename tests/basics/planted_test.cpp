@@ -38,10 +38,10 @@ std::string first_owner(const kpz::RunReport& r) {
 
 // --- --views: the copy back not waited for --------------------------------------------------------
 
-// The reference's views less its space.fence() (Copy::on_space): on a host backend the copy is
-// done when deep_copy returns and the values are right; on a GPU out would hold h's old values.
-// Copy::waiting: the two-argument deep_copy instead, which waits for everything itself: right.
-enum class Copy { on_space, waiting };
+// The reference's views less its space.fence() (Copy::on_space): on a GPU out would hold h's old
+// values. Copy::waiting: the two-argument deep_copy instead, which waits for everything itself:
+// right. Copy::fence_after_read: the fence there, but after the host loop that reads h.
+enum class Copy { on_space, waiting, fence_after_read };
 
 template <class Space, Copy copy_back>
 void views_without_fence(const Space& space, HostView<const float*> in, HostView<float*> out) {
@@ -52,11 +52,19 @@ void views_without_fence(const Space& space, HostView<const float*> in, HostView
   Kokkos::deep_copy(space, d, h);
   Kokkos::parallel_for(
       "basics::views", Kokkos::RangePolicy<Space>(space, 0, n), KOKKOS_LAMBDA(int i) { d(i) = 2.0f * d(i) + 1.0f; });
-  if constexpr (copy_back == Copy::on_space)
-    Kokkos::deep_copy(space, h, d);
-  else
+  if constexpr (copy_back == Copy::waiting)
     Kokkos::deep_copy(h, d);
+  else
+    Kokkos::deep_copy(space, h, d);
   for (int i = 0; i < n; ++i) out(i) = h(i);
+  if constexpr (copy_back == Copy::fence_after_read) space.fence();
+}
+
+// Whether some finding of r has an owner that starts with `owner`.
+bool has_finding(const kpz::RunReport& r, const std::string& owner) {
+  for (const auto& m : r.mismatches)
+    if (m.owner.rfind(owner, 0) == 0) return true;
+  return false;
 }
 
 template <class Space>
@@ -70,6 +78,14 @@ void check_views_plants(const Space& space, const std::string& name) {
   const kpz::RunReport r = views_with(space, req, k);
   EXPECT_FALSE(r.pass) << "no fence after deep_copy(space, h, d)";
   EXPECT_EQ(first_owner(r).rfind("TODO 2: wait for the copy into h", 0), 0u) << kpz::test::describe(r);
+  EXPECT_TRUE(has_finding(r, "element 0: out read from h before the copy into h landed")) << kpz::test::describe(r);
+  // The fence is there, after the loop that read h: Kokkos Tools see a fence after the copy, the
+  // values do not (the copy lands at the fence, after the reads).
+  k.views = &views_without_fence<Space, Copy::fence_after_read>;
+  const kpz::RunReport late = views_with(space, req, k);
+  EXPECT_FALSE(late.pass) << "h read before space.fence()";
+  EXPECT_EQ(first_owner(late).rfind("element 0: out read from h before the copy into h landed", 0), 0u)
+      << kpz::test::describe(late);
 }
 
 // --- --dualview: each step less its one call ----------------------------------------------------

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "kpz/tool_log.hpp"
@@ -39,6 +40,56 @@ TEST(ToolLog, ACopyBackIsFencedOnlyByAWaitAfterIt) {
     Kokkos::View<float*, Space::memory_space> scratch("scratch", 64);
     Kokkos::deep_copy(space, h, scratch);
   })));
+}
+
+// LateCopies::emulated: a copy into host memory that did not wait reads NaN until a fence or a
+// launch, then holds what was copied; one that waited (deep_copy without an instance) lands at
+// once. Into a separate host View and into the same allocation (a host backend's mirror).
+TEST(ToolLog, EmulatedCopiesLandAtTheNextFenceOrLaunch) {
+  const Space space;
+  Kokkos::View<float*, Space::memory_space> d("d", 64);
+  Kokkos::parallel_for("fill", Kokkos::RangePolicy<Space>(space, 0, 64),
+                       [=](int i) { d(i) = static_cast<float>(i) + 0.5f; });
+  space.fence();
+  Kokkos::View<float*, Kokkos::HostSpace> h("h", 64);
+  const auto landed = [&](const auto& v) {
+    for (int i = 0; i < 64; ++i)
+      if (v(i) != static_cast<float>(i) + 0.5f) return false;
+    return true;
+  };
+  const auto poisoned = [&](const auto& v) {
+    for (int i = 0; i < 64; ++i)
+      if (!std::isnan(v(i))) return false;
+    return true;
+  };
+  {
+    const kpz::ToolLog log(kpz::LateCopies::emulated);
+    Kokkos::deep_copy(space, h, d);
+    EXPECT_TRUE(poisoned(h)) << "read before the copy landed";
+    EXPECT_TRUE(kpz::is_late_copy_poison(h(0)));
+    space.fence();
+    EXPECT_TRUE(landed(h)) << "landed at the fence";
+    Kokkos::deep_copy(h, 0.0f);
+    Kokkos::deep_copy(h, d);
+    EXPECT_TRUE(landed(h)) << "deep_copy(h, d) waits itself";
+    Kokkos::deep_copy(h, 0.0f);
+    Kokkos::deep_copy(space, h, d);
+    Kokkos::parallel_for("after", Kokkos::RangePolicy<Space>(space, 0, 1), [](int) {});
+    EXPECT_TRUE(landed(h)) << "a launch comes after the copy on its instance";
+    // The mirror of a host View is the View itself: the copy is no copy, and h still reads NaN
+    // until it lands, as a GPU's separate host memory would read stale values.
+    const auto mirror = Kokkos::create_mirror_view(d);
+    Kokkos::deep_copy(space, mirror, d);
+    EXPECT_TRUE(poisoned(mirror));
+    space.fence();
+    EXPECT_TRUE(landed(mirror));
+  }
+  {
+    const kpz::ToolLog log;  // LateCopies::real
+    Kokkos::deep_copy(h, 0.0f);
+    Kokkos::deep_copy(space, h, d);
+    EXPECT_TRUE(landed(h)) << "a host backend's copy is done when it returns";
+  }
 }
 
 TEST(ToolLog, AReductionIntoAHostValueWaitsIntoAViewItDoesNot) {

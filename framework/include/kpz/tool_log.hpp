@@ -22,9 +22,24 @@ struct ToolEvent {
 // log calls the one it replaced, and the destructor puts the old set back. One log at a time.
 // The trace build runs flat and team kernels on its own executor, out of Kokkos Tools' sight: its
 // copies and fences are Kokkos' own and are recorded, its launches are not.
+//
+// LateCopies::emulated (host backends) also makes a copy into host memory land late, as a GPU's
+// does: when a deep_copy into a View in HostSpace returns without having waited itself, its
+// bytes are kept aside and the destination reads NaN (all bits set) until the next fence or
+// launch; then the copied bytes land. A host loop that reads the copy before waiting for it
+// reads poison on every backend, as it reads stale data on a GPU. Only for checks of functions
+// that copy whole Views: a strided destination would have the bytes after its first element
+// poisoned too.
+enum class LateCopies { real, emulated };
+
+// What a late copy's destination reads until it lands: every bit set, a NaN whose bits differ
+// from kpz::poison_value's, so a check can tell "read before the copy landed" from "never written".
+inline constexpr unsigned char kLateCopyByte = 0xff;
+bool is_late_copy_poison(float v);
+
 class ToolLog {
  public:
-  ToolLog();
+  explicit ToolLog(LateCopies late = LateCopies::real);
   ~ToolLog();
   ToolLog(const ToolLog&) = delete;
   ToolLog& operator=(const ToolLog&) = delete;
