@@ -97,8 +97,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   add_checked_row(
       report, space, req.cfg, {.name = "transpose --tiled", .kind = "puzzle", .bytes = bytes, .portable = true},
       poison_out, [&] { kern.tiled(space, launch, rows, cols, in, out); }, verify("--tiled"));
-  // The experiments: in_flight is a std::integral_constant; `title` names the row ("" for
-  // --tiled's own tile, the first experiment's name since 2026-12-05).
+  // The experiments: in_flight is a std::integral_constant; `title` ends the row's name ("" for
+  // the first: its name is the one earlier results files hold).
   const auto in_flight_row = [&](auto in_flight, const LaunchShape& at, const std::string& title) {
     const std::string what = std::to_string(decltype(in_flight)::value) + " loads in flight per thread" + title;
     add_checked_row(
@@ -107,7 +107,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
         verify(what));
   };
   if (is_gpu_v<Space>) {  // a CPU thread runs its rows' lanes as one loop: nothing is in flight
-    const LaunchShape small{launch.team_size, launch.vector_length, 32};  // CUDA's classic 32 x 32, 32 x 8
+    // CUDA's classic shape: tiles of 32 x 32, blocks of 32 x 8.
+    const LaunchShape small{.team_size = launch.team_size, .vector_length = launch.vector_length, .tile = 32};
     in_flight_row(std::integral_constant<int, 4>{}, launch, "");
     in_flight_row(std::integral_constant<int, 8>{}, launch, ", tile " + std::to_string(launch.tile));
     in_flight_row(std::integral_constant<int, 4>{}, small, ", tile " + std::to_string(small.tile));

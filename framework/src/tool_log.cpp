@@ -159,8 +159,7 @@ namespace {
 // the function has used what it computed; the tool layer fences around callbacks
 // ("Kokkos::Tools::invoke_kokkosp_callback: Kokkos Profile Tool Fence").
 bool waits(const ToolEvent& e) {
-  return e.kind == ToolEvent::Kind::fence && e.name.find("free") == std::string::npos &&
-         e.name.find("Kokkos Profile Tool Fence") == std::string::npos;
+  return e.kind == ToolEvent::Kind::fence && e.name.find("free") == std::string::npos && !is_tool_fence(e.name.c_str());
 }
 }  // namespace
 

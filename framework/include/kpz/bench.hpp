@@ -204,11 +204,6 @@ void copy_as_parallel_for(const Space& space, const Src& src, const Dst& dst) {
       });
 }
 
-// Device-to-device copy of `n` floats on `space` (Kokkos::deep_copy: cudaMemcpy on CUDA),
-// and the same copy as a parallel_for: the two copy baselines. Appends two rows. The "% copy"
-// column compares a row with the first deep_copy row of its own group, else with the first one.
-// `time(launch)` times a launch; `copies` is how many such copies run at once (MPI ranks each
-// copying their slice together), so that a row's bytes are all of theirs.
 // The copy baselines' source (filled) and destination: a function of its own, because nvcc
 // refuses a device lambda in a function template whose arguments include a local lambda's type
 // (add_copy_rows' Time).
@@ -223,24 +218,31 @@ copy_baseline_views(const Space& space, std::size_t n) {
   return {src, dst};
 }
 
+// Device-to-device copy of `n` floats on `space` (Kokkos::deep_copy: cudaMemcpy on CUDA),
+// and the same copy as a parallel_for: the two copy baselines. Appends two rows. The "% copy"
+// column compares a row with the first deep_copy row of its own group, else with the first one.
+// `time(launch)` times a launch; `copies` is how many such copies run at once (MPI ranks each
+// copying their slice together), so that a row's bytes are all of theirs.
 template <class Space, class Time>
 void add_copy_rows(BenchReport& report, const Space& space, std::size_t n, const Time& time, double copies,
                    const std::string& group) {
   const auto views = copy_baseline_views(space, n);
   const auto& src = views.first;
   const auto& dst = views.second;
+  const auto library_copy = [&] { Kokkos::deep_copy(space, dst, src); };
+  const auto kernel_copy = [&] { copy_as_parallel_for(space, src, dst); };
   const double bytes = copies * 2.0 * sizeof(float) * static_cast<double>(n);
   const std::string suffix = group.empty() ? "" : ", " + group;
   report.rows.push_back({.name = "device-to-device copy (deep_copy)" + suffix,
                          .kind = "copy",
                          .group = group,
                          .bytes = bytes,
-                         .timing = time([&] { Kokkos::deep_copy(space, dst, src); })});
-  report.rows.push_back(
-      {.name = "copy as parallel_for" + suffix, .kind = "copy", .group = group, .bytes = bytes, .timing = time([&] {
-                                                                                                  copy_as_parallel_for(
-                                                                                                      space, src, dst);
-                                                                                                })});
+                         .timing = time(library_copy)});
+  report.rows.push_back({.name = "copy as parallel_for" + suffix,
+                         .kind = "copy",
+                         .group = group,
+                         .bytes = bytes,
+                         .timing = time(kernel_copy)});
 }
 
 // The copy baselines on one space, each timed by time_kernel.
