@@ -34,6 +34,8 @@ struct LateCopy {
 bool emulate_late = false;
 std::optional<Copying> copying;
 std::vector<LateCopy> late;
+// Set while the log fences for itself (end_copy): that fence is no wait of the program's.
+thread_local bool own_fence = false;
 
 // The copies land: before a launch (stream order on a GPU) and at a fence. Every one still
 // points at live memory: a View's memory is freed after a fence ("HostSpace::impl_deallocate
@@ -70,6 +72,10 @@ void begin_scan(const char* name, std::uint32_t device_id, std::uint64_t* kernel
   if (replaced.begin_parallel_scan) replaced.begin_parallel_scan(name, device_id, kernel_id);
 }
 void begin_fence(const char* name, std::uint32_t device_id, std::uint64_t* handle) {
+  if (own_fence) {
+    if (replaced.begin_fence) replaced.begin_fence(name, device_id, handle);
+    return;
+  }
   if (!is_tool_fence(name)) {
     {
       std::lock_guard<std::mutex> lock(guard);
@@ -96,13 +102,22 @@ void begin_copy(Kokkos::Tools::SpaceHandle dst_space, const char* dst_name, cons
 }
 void end_copy() {
   std::unique_lock<std::mutex> lock(guard);
-  if (copying && !copying->waited) {
-    const auto* at = static_cast<const std::byte*>(copying->dst);
-    late.push_back({.dst = copying->dst, .bytes = std::vector<std::byte>(at, at + copying->bytes)});
-    std::memset(copying->dst, kLateCopyByte, copying->bytes);
-  }
+  const std::optional<Copying> c = copying;
   copying.reset();
   lock.unlock();
+  if (c && !c->waited) {
+    // On a GPU the copy may still be running, or may have finished already: which one depends on
+    // timing. Waiting for it here (a wait the program did not make, so not recorded) and then
+    // holding its bytes back makes "read before it landed" fail on every run, as on a host.
+    own_fence = true;
+    Kokkos::fence("kpz::ToolLog: hold back a copy the program did not wait for");
+    own_fence = false;
+    const auto* at = static_cast<const std::byte*>(c->dst);
+    lock.lock();
+    late.push_back({.dst = c->dst, .bytes = std::vector<std::byte>(at, at + c->bytes)});
+    std::memset(c->dst, kLateCopyByte, c->bytes);
+    lock.unlock();
+  }
   if (replaced.end_deep_copy) replaced.end_deep_copy();
 }
 

@@ -1,6 +1,6 @@
 // kpz::ToolLog and the rules read from it (kpz/tool_log.hpp), on the host's default execution
-// space: a copy nobody waits for, and a reduction that waits for a host result, are what the
-// values of a host run cannot show.
+// space (one test on the default execution space, a GPU's in a CUDA build): a copy nobody waits
+// for, and a reduction that waits for a host result, are what the values of a host run cannot show.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -90,6 +90,29 @@ TEST(ToolLog, EmulatedCopiesLandAtTheNextFenceOrLaunch) {
     Kokkos::deep_copy(space, h, d);
     EXPECT_TRUE(landed(h)) << "a host backend's copy is done when it returns";
   }
+}
+
+// From the default execution space's memory (a GPU's in a CUDA build, whose copy may land before
+// or after the host reads): held back by the log, so the host reads poison on every run, then
+// what was copied once the program waits.
+TEST(ToolLog, EmulatedCopiesFromTheDefaultSpaceLandAtTheFence) {
+  using Default = Kokkos::DefaultExecutionSpace;
+  const Default space;
+  constexpr int n = 1 << 16;
+  Kokkos::View<float*, Kokkos::HostSpace> src("src", n), h("h", n);
+  for (int i = 0; i < n; ++i) src(i) = static_cast<float>(i) + 0.25f;
+  Kokkos::View<float*, Default::memory_space> d("d", n);
+  Kokkos::deep_copy(d, src);
+  int poisoned = 0, landed = 0;
+  {
+    const kpz::ToolLog log(kpz::LateCopies::emulated);
+    Kokkos::deep_copy(space, h, d);
+    for (int i = 0; i < n; ++i) poisoned += kpz::is_late_copy_poison(h(i));
+    space.fence();
+    for (int i = 0; i < n; ++i) landed += h(i) == src(i);
+  }
+  EXPECT_EQ(poisoned, n) << "read before the program waited";
+  EXPECT_EQ(landed, n) << "landed at the fence";
 }
 
 TEST(ToolLog, AReductionIntoAHostValueWaitsIntoAViewItDoesNot) {

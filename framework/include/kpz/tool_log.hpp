@@ -23,13 +23,14 @@ struct ToolEvent {
 // The trace build runs flat and team kernels on its own executor, out of Kokkos Tools' sight: its
 // copies and fences are Kokkos' own and are recorded, its launches are not.
 //
-// LateCopies::emulated (host backends) also makes a copy into host memory land late, as a GPU's
-// does: when a deep_copy into a View in HostSpace returns without having waited itself, its
-// bytes are kept aside and the destination reads NaN (all bits set) until the next fence or
-// launch; then the copied bytes land. A host loop that reads the copy before waiting for it
-// reads poison on every backend, as it reads stale data on a GPU. Only for checks of functions
-// that copy whole Views: a strided destination would have the bytes after its first element
-// poisoned too.
+// LateCopies::emulated makes a copy into host memory land late, on every backend: when a
+// deep_copy into a View in HostSpace returns without having waited itself, the log waits for it
+// (a GPU's copy may have landed or not, by timing), keeps its bytes aside, and the destination
+// reads NaN (all bits set) until the next fence or launch; then the copied bytes land. A host
+// loop that reads the copy before waiting for it reads poison on every run of every backend,
+// where a GPU alone would read stale data only when the copy is slower than the loop. Only for
+// checks of functions that copy whole Views: a strided destination would have the bytes after
+// its first element poisoned too.
 enum class LateCopies { real, emulated };
 
 // What a late copy's destination reads until it lands: every bit set, a NaN whose bits differ
