@@ -27,12 +27,16 @@ struct Launch {
   int vector_length;
 };
 
-// One system per team: rows on the members, a row's columns on the vector lanes. GPU: 8 rows at
-// a time, 8 lanes over a row (a warp holds four rows: 32 lanes per row idled three quarters of
-// an 8-column warp and ran 1.3-3.8x slower at every shape of the bench, in the H100 sweep of
-// benchmarks/results/batched-notes.md); CPU: one lane, the row is a SIMD loop.
-inline KernelNeeds team_needs() {
-  return KernelNeeds{.gpu_team = 8, .gpu_vector = 8, .host_vector = 1, .check_team = 64};
+// One system per team: rows on the members, a row's columns on the vector lanes. On a GPU the
+// shape follows the system (the H100 sweep of benchmarks/results/batched-notes.md, teams of 1-64
+// members x 1-32 lanes): 16 members up to 32 rows and 32 from 64 rows, so that a block holds
+// enough rows in flight; one lane a member below 32 columns (each thread loads its own row: lanes
+// that split a short row wait on each other's shuffles) and 4 from 32 columns. 8 x 8 for every
+// system was 1.15-1.8x slower at every shape of the bench, 8 x 32 up to 4.4x. CPU: one lane, the
+// row is a SIMD loop.
+inline KernelNeeds team_needs(std::size_t rows, std::size_t cols) {
+  return KernelNeeds{
+      .gpu_team = rows >= 64 ? 32 : 16, .gpu_vector = cols >= 32 ? 4 : 1, .host_vector = 1, .check_team = 64};
 }
 
 // One team per system (CUDA: one block per system, a member's vector lanes are threadIdx.x):

@@ -97,7 +97,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   // Host-side launch configuration: the framework's shape for the backend (kpz/launch_shape.hpp);
   // --team-size / --vector-length override it.
   const LaunchShape shape =
-      launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+      launch_shape(space, team_needs(s.rows, s.cols), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   const Launch launch{shape.team_size, shape.vector_length};
 
   const Inputs in = make_inputs(s, req.seed, worked);
