@@ -77,6 +77,11 @@ function(kpz_add_puzzle name)
   endif()
   _kpz_puzzle_part(kpz_puzzle_${name} ${_spec})
   _kpz_puzzle_part(kpz_exercise_${name} ${_exercise})
+  if(KPZ_WARNINGS AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    # A skeleton leaves its parameters and variables unused on purpose: its TODOs use them.
+    target_compile_options(kpz_exercise_${name} PRIVATE -Wno-unused-parameter -Wno-unused-variable
+                                                        -Wno-unused-local-typedefs)
+  endif()
   _kpz_puzzle_part(kpz_reference_${name} ${_reference})
   # The benchmark is a part of its own: kpuzzles (what the learner target builds) leaves it out,
   # kpuzzles-bench and the tests link it (framework/cli/CMakeLists.txt).
