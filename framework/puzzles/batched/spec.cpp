@@ -98,7 +98,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   // --team-size / --vector-length override it.
   const LaunchShape shape =
       launch_shape(space, team_needs(s.rows, s.cols), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
-  const Launch launch{shape.team_size, shape.vector_length};
+  const Launch launch{.team_size = shape.team_size, .vector_length = shape.vector_length};
 
   const Inputs in = make_inputs(s, req.seed, worked);
   const auto A = batch_to_device<float***, Space>(space, "A", in.A, s.batch, s.rows, s.cols);
