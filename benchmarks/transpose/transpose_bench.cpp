@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "kpz/bench.hpp"
@@ -14,52 +13,6 @@
 
 namespace kpz::transpose {
 namespace {
-
-// Experiments beside the lesson, for what limits --tiled on a GPU (transpose-notes.md, "Loads in
-// flight": one global load in flight per thread, since each staged value is stored right after its
-// load). --tiled's data path and scratch (the tile of `in` staged in rows of tile + 1 floats, then
-// written transposed), but each thread iteration loads InFlight rows of the tile before it stores
-// any, and reads InFlight columns of scratch before it writes any to `out`. With groups =
-// ceil(height / InFlight), group g of the TeamThreadRange holds tile rows g, g + groups, ...,
-// g + (InFlight - 1) * groups (tile 64 and 8 in flight, or tile 32 and 4, on 8 ranks: one group a
-// rank, rows rank, rank + 8, ...), its lanes on consecutive columns; the write phase likewise with
-// columns of the tile. Every (q, g) is a distinct row < InFlight * groups: edge tiles guard them.
-template <int InFlight, class Space>
-void tiled_loads_in_flight(const Space& space, const LaunchShape& launch, int rows, int cols,
-                           View<const float*, Space> in, View<float*, Space> out) {
-  const int tile = launch.tile, stride = launch.tile + 1;
-  tile_grid_launch(
-      space, launch, "transpose::tiled_loads_in_flight", rows, cols, tile_scratch_bytes<Space>(tile),
-      KOKKOS_LAMBDA(const TeamMember<Space>& team, int r0, int c0) {
-        const int height = Kokkos::min(tile, rows - r0), width = Kokkos::min(tile, cols - c0);
-        const ScratchView<float*, Space> s(team.team_scratch(0), tile * stride);
-        const int row_groups = (height + InFlight - 1) / InFlight;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, row_groups), [&](int g) {
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width), [&](int c) {
-            float v[InFlight];
-            for (int q = 0; q < InFlight; ++q) {
-              const int r = q * row_groups + g;
-              v[q] = r < height ? in((r0 + r) * cols + c0 + c) : 0.0f;
-            }
-            for (int q = 0; q < InFlight; ++q)
-              if (const int r = q * row_groups + g; r < height) s(r * stride + c) = v[q];
-          });
-        });
-        team.team_barrier();
-        const int col_groups = (width + InFlight - 1) / InFlight;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, col_groups), [&](int g) {
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, height), [&](int r) {
-            float v[InFlight];
-            for (int q = 0; q < InFlight; ++q) {
-              const int c = q * col_groups + g;
-              v[q] = c < width ? s(r * stride + c) : 0.0f;
-            }
-            for (int q = 0; q < InFlight; ++q)
-              if (const int c = q * col_groups + g; c < width) out((c0 + c) * rows + r0 + r) = v[q];
-          });
-        });
-      });
-}
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
@@ -76,11 +29,13 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const auto fit = [&](int staged) {
     return halved_to_fit<Space>(tile, [&](int t) { return staged * tile_scratch_bytes<Space>(t); });
   };
-  const LaunchShape launch{shape.team_size, shape.vector_length, fit(1)},
-      pairs{shape.team_size, shape.vector_length, fit(2)};
+  const LaunchShape launch{
+      .team_size = shape.team_size, .vector_length = shape.vector_length, .tile = fit(1), .in_flight = shape.in_flight},
+      pairs{.team_size = shape.team_size, .vector_length = shape.vector_length, .tile = fit(2)};
   BenchReport report = open_bench_report("transpose", space, req, n);
   report.config.set("rows", rows).set("cols", cols).set("tile", launch.tile).set("in_place_tile", pairs.tile);
   report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
+  report.config.set("in_flight", launch.in_flight);
 
   const std::vector<float> host_in = random_floats(req.seed, n, -3.0, 5.0);
   const View<const float*, Space> in = to_device(space, "in", host_in);
@@ -97,21 +52,16 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   add_checked_row(
       report, space, req.cfg, {.name = "transpose --tiled", .kind = "puzzle", .bytes = bytes, .portable = true},
       poison_out, [&] { kern.tiled(space, launch, rows, cols, in, out); }, verify("--tiled"));
-  // The experiments: in_flight is a std::integral_constant; `title` ends the row's name ("" for
-  // the first: its name is the one earlier results files hold).
-  const auto in_flight_row = [&](auto in_flight, const LaunchShape& at, const std::string& title) {
-    const std::string what = std::to_string(decltype(in_flight)::value) + " loads in flight per thread" + title;
+  // The same kernel at the loads-in-flight counts the other backend kind runs (a GPU 8, a CPU 1),
+  // and 4: why the launch shape holds the count.
+  for (const int count : {1, 4, 8}) {
+    if (count == launch.in_flight) continue;
+    LaunchShape at = launch;
+    at.in_flight = count;
+    const std::string what = "--tiled, " + std::to_string(count) + (count == 1 ? " load" : " loads") + " in flight";
     add_checked_row(
-        report, space, req.cfg, {.name = "--tiled with " + what + " (experiment)", .kind = "builtin", .bytes = bytes},
-        poison_out, [&] { tiled_loads_in_flight<decltype(in_flight)::value>(space, at, rows, cols, in, out); },
-        verify(what));
-  };
-  if (is_gpu_v<Space>) {  // a CPU thread runs its rows' lanes as one loop: nothing is in flight
-    // CUDA's classic shape: tiles of 32 x 32, blocks of 32 x 8.
-    const LaunchShape small{.team_size = launch.team_size, .vector_length = launch.vector_length, .tile = 32};
-    in_flight_row(std::integral_constant<int, 4>{}, launch, "");
-    in_flight_row(std::integral_constant<int, 8>{}, launch, ", tile " + std::to_string(launch.tile));
-    in_flight_row(std::integral_constant<int, 4>{}, small, ", tile " + std::to_string(small.tile));
+        report, space, req.cfg, {.name = what + " per thread", .kind = "builtin", .bytes = bytes}, poison_out,
+        [&, at] { kern.tiled(space, at, rows, cols, in, out); }, verify(what));
   }
   add_checked_row(
       report, space, req.cfg, {.name = "transpose --naive", .kind = "puzzle", .bytes = bytes}, poison_out,

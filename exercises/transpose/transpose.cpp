@@ -20,9 +20,14 @@ void naive(const Space& space, const LaunchShape& launch, int rows, int cols, Vi
       });
 }
 
-template <class Space>
-void tiled(const Space& space, const LaunchShape& launch, int rows, int cols, View<const float*, Space> in,
-           View<float*, Space> out) {
+// `tiled`'s kernel for InFlight loads in flight per thread: each lane loads InFlight elements of
+// its tile into registers before it stores the first, so that a GPU thread waits for one memory
+// latency per InFlight loads instead of one per load. `tiled` picks the version launch.in_flight
+// asks for: 8 on a GPU, 1 on a CPU (whose lanes are one loop the compiler vectorises, as a plain
+// row copy, and several rows in that loop are slower there).
+template <int InFlight, class Space>
+void tiled_in_flight(const Space& space, const LaunchShape& launch, int rows, int cols, View<const float*, Space> in,
+                     View<float*, Space> out) {
   const int tile = launch.tile, stride = launch.tile + 1;
   tile_grid_launch(
       space, launch, "transpose::tiled", rows, cols, tile_scratch_bytes<Space>(tile),
@@ -30,11 +35,25 @@ void tiled(const Space& space, const LaunchShape& launch, int rows, int cols, Vi
         const int height = Kokkos::min(tile, rows - r0), width = Kokkos::min(tile, cols - c0);
         // s(r * stride + c) holds in(r0 + r, c0 + c) (CUDA: __shared__ float s[tile][tile + 1]).
         const ScratchView<float*, Space> s(team.team_scratch(0), tile * stride);
-        // TODO(roughly 6 lines): stage the tile in s, reading `in` along its rows (consecutive
-        //   lanes on consecutive columns); then the team waits.
-        // TODO(roughly 5 lines): write the tile's transpose from s, so that consecutive lanes
-        //   write consecutive elements of `out` too.
+        // The tile's rows (and, to write, its columns) in groups: group g holds rows g, g + groups,
+        // ..., g + (InFlight - 1) * groups, those below height (width).
+        const int row_groups = (height + InFlight - 1) / InFlight, col_groups = (width + InFlight - 1) / InFlight;
+        // TODO(roughly 12 lines): stage the tile in s, reading `in` along its rows (consecutive
+        //   lanes on consecutive columns), a group of rows per thread: each lane loads its column
+        //   of all the group's rows into a float[InFlight] before it stores any; then the team
+        //   waits.
+        // TODO(roughly 11 lines): write the tile's transpose from s, so that consecutive lanes
+        //   write consecutive elements of `out` too, a group of the tile's columns per thread, each
+        //   lane reading all of them from s before it writes any.
       });
+}
+
+template <class Space>
+void tiled(const Space& space, const LaunchShape& launch, int rows, int cols, View<const float*, Space> in,
+           View<float*, Space> out) {
+  with_in_flight(launch.in_flight, [&](auto in_flight) {
+    tiled_in_flight<decltype(in_flight)::value>(space, launch, rows, cols, in, out);
+  });
 }
 
 template <class Space>

@@ -75,6 +75,31 @@ TEST(LaunchShape, WantedVectorLengthIsClampedToAPowerOfTwoTheBackendAllows) {
   });
 }
 
+// A check runs the GPU's loads in flight on every backend (a laptop judges the guards a GPU
+// runs); a CPU times with its own count; with_in_flight hands the count to the kernel as a
+// compile-time constant and refuses one it has no version for.
+TEST(LaunchShape, ChecksRunTheGpuLoadsInFlightEverywhere) {
+  for (const auto& name : kpz::enabled_space_names()) {
+    kpz::with_space(name, [&](const auto& space) {
+      using Space = std::decay_t<decltype(space)>;
+      const KernelNeeds needs{.gpu_in_flight = 8, .host_in_flight = 1};
+      const LaunchShape check = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::check);
+      const LaunchShape speed = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::speed);
+      EXPECT_EQ(check.in_flight, 8) << name;
+      EXPECT_EQ(speed.in_flight, kpz::is_gpu_v<Space> ? 8 : 1) << name;
+      EXPECT_EQ(check.to_json()["in_flight"].as_int(), 8);
+      return 0;
+    });
+  }
+  EXPECT_EQ(LaunchShape{}.to_json().find("in_flight"), nullptr) << "one load in flight is not named";
+  for (const int count : {1, 4, 8}) {
+    int seen = 0;
+    kpz::with_in_flight(count, [&](auto c) { seen = decltype(c)::value; });
+    EXPECT_EQ(seen, count);
+  }
+  EXPECT_THROW(kpz::with_in_flight(3, [](auto) {}), kpz::ShapeError);
+}
+
 TEST(LaunchShape, JsonNamesTheShape) {
   const LaunchShape s{4, 8, 512};
   const kpz::Json j = s.to_json();

@@ -15,6 +15,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 #include "kpz/backend_traits.hpp"
 #include "kpz/errors.hpp"
@@ -44,12 +45,19 @@ struct KernelNeeds {
   bool power_of_two_team = false;
   int gpu_tile = 0;  // elements per team, where the kernel has tiles (0: no tile)
   int host_tile = 0;
+  // Loads in flight per thread, where the kernel is compiled for several (with_in_flight): how
+  // many independent global loads one thread issues before it stores the first. A GPU hides its
+  // memory latency with them; a CPU thread runs its lanes as one loop that the compiler
+  // vectorises, and several rows in that loop defeat the vectoriser, so a CPU wants one.
+  int gpu_in_flight = 1;
+  int host_in_flight = 1;
 };
 
 struct LaunchShape {
   int team_size = 1;
   int vector_length = 1;
-  int tile = 0;  // 0 where the kernel has no tile
+  int tile = 0;       // 0 where the kernel has no tile
+  int in_flight = 1;  // loads in flight per thread (KernelNeeds::gpu_in_flight)
 
   // Teams needed to cover n elements with this shape's tile.
   long long league(long long n) const { return tile > 0 ? (n + tile - 1) / tile : 1; }
@@ -57,6 +65,7 @@ struct LaunchShape {
     Json j = Json::object();
     j.set("team_size", team_size).set("vector_length", vector_length);
     if (tile > 0) j.set("tile", tile);
+    if (in_flight > 1) j.set("in_flight", in_flight);
     return j;
   }
 };
@@ -101,6 +110,26 @@ int team_size_recommended(const Space& space, int vector_length) {
 struct ShapeError : UsageError {
   using UsageError::UsageError;
 };
+
+// f(std::integral_constant<int, count>{}) for the loads-in-flight counts a kernel is compiled for
+// (LaunchShape::in_flight), so that the kernel holds its loads in an array whose size the compiler
+// knows: registers on a GPU.
+template <class F>
+void with_in_flight(int count, F&& f) {
+  switch (count) {
+    case 1:
+      f(std::integral_constant<int, 1>{});
+      return;
+    case 4:
+      f(std::integral_constant<int, 4>{});
+      return;
+    case 8:
+      f(std::integral_constant<int, 8>{});
+      return;
+    default:
+      throw ShapeError("loads in flight " + std::to_string(count) + " is not compiled: use 1, 4 or 8");
+  }
+}
 
 namespace detail {
 inline int floor_pow2(int v) {
@@ -151,6 +180,9 @@ LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Sha
     shape.team_size = t < 1 ? 1 : t;
   }
   shape.tile = gpu ? needs.gpu_tile : needs.host_tile;
+  // A check on a CPU runs the GPU's count, so that a laptop judges the code a GPU runs (the rows
+  // a thread holds at once, and their guards at the tile's edges).
+  shape.in_flight = gpu || purpose == Purpose::check ? needs.gpu_in_flight : needs.host_in_flight;
   return shape;
 }
 

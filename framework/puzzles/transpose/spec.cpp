@@ -41,7 +41,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   check_scratch_option<Space>(
       "transpose --" + req.variant_name() + " with tiles of " + std::to_string(tile) + " x " + std::to_string(tile),
       "--tile", tile, 0, bytes_of);
-  const LaunchShape launch{shape.team_size, shape.vector_length, tile};
+  const LaunchShape launch{
+      .team_size = shape.team_size, .vector_length = shape.vector_length, .tile = tile, .in_flight = shape.in_flight};
 
   // The worked examples number the elements 0, 1, 2, ... row by row, as the page draws them.
   std::vector<float> in = random_floats(req.seed, static_cast<std::size_t>(rows) * cols, -3.0, 5.0);
@@ -66,6 +67,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   RunReport report;
   report.config.set("rows", rows).set("cols", cols).set("tile", tile);
   report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
+  if (variant == Variant::tiled) report.config.set("in_flight", launch.in_flight);
   report.config.set("teams", ((rows + tile - 1) / tile) * ((cols + tile - 1) / tile));
   report.config.set("worked_example", worked);
   compare_exact(report, got, expected, owner_of(variant, rows, cols, tile));
@@ -111,11 +113,11 @@ PuzzleSpec make_spec() {
             .id = int(Variant::tiled),
             .summary = "any rows x cols: each team stages its tile in scratch, then writes it transposed",
             .options = {{"rows", "rows of in", 3001, 1, 1 << 14}, {"cols", "columns of in", 1999, 1, 1 << 14}, tile},
-            .functions = {"tiled"},
+            .functions = {"tiled_in_flight"},
             .checks = edges,
             .team_sweep = {rc(200, 150, 32)},
             .trace = trace_config(Variant::tiled, small),
-            .minutes = 30},  // 11 lines; new: coalescing both ways, a padded tile
+            .minutes = 60},  // 23 lines; new: coalescing both ways, a padded tile, loads in flight
            {.name = "naive",
             .id = int(Variant::naive),
             .summary = "in = 0..14 as 3 rows of 5: each element straight to its place, no scratch",
