@@ -49,10 +49,10 @@ void tiled_in_flight(const Space& space, const LaunchShape& launch, int rows, in
             float v[InFlight];  // CUDA: registers
             for (int q = 0; q < InFlight; ++q) {
               const int r = g + q * row_groups;
-              v[q] = r < height ? in((r0 + r) * cols + c0 + c) : 0.0f;
+              v[q] = q == 0 || r < height ? in((r0 + r) * cols + c0 + c) : 0.0f;
             }
             for (int q = 0; q < InFlight; ++q)
-              if (const int r = g + q * row_groups; r < height) s(r * stride + c) = v[q];
+              if (const int r = g + q * row_groups; q == 0 || r < height) s(r * stride + c) = v[q];
           });
         });
         team.team_barrier();
@@ -65,10 +65,10 @@ void tiled_in_flight(const Space& space, const LaunchShape& launch, int rows, in
             float v[InFlight];
             for (int q = 0; q < InFlight; ++q) {
               const int c = g + q * col_groups;
-              v[q] = c < width ? s(r * stride + c) : 0.0f;
+              v[q] = q == 0 || c < width ? s(r * stride + c) : 0.0f;
             }
             for (int q = 0; q < InFlight; ++q)
-              if (const int c = g + q * col_groups; c < width) out((c0 + c) * rows + r0 + r) = v[q];
+              if (const int c = g + q * col_groups; q == 0 || c < width) out((c0 + c) * rows + r0 + r) = v[q];
           });
         });
         // KPZ-END
