@@ -59,46 +59,6 @@ void builtin_nested(const Space& space, int group, int members, View<const float
       });
 }
 
-// Experiment beside the lesson: `vector_minmax` of the reference with U groups a row instead of
-// kVectorGroups, so U loads in flight per lane before the first shuffle (and U times the
-// reducer's value to shuffle, the same shuffles per element). A team covers one row per member.
-template <int U, class Space>
-void vector_minmax_rows_of(const Space& space, const Launch& launch, View<const float*, Space> in,
-                           View<float*, Space> out) {
-  using Extremes = GroupsExtremes<U>;
-  const int group = launch.group;
-  const int groups = static_cast<int>(in.extent(0)) / group;
-  const int per_team = launch.team_size * U;
-  const TeamPolicy<Space> policy(space, (groups + per_team - 1) / per_team, launch.team_size, launch.vector_length);
-  Kokkos::parallel_for(
-      "butterfly::vector_minmax_rows_of", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
-        const int begin = team.league_rank() * per_team;
-        const int end = begin + per_team < groups ? begin + per_team : groups;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (end - begin + U - 1) / U), [&](int row) {
-          const int g0 = begin + row * U;
-          Extremes e;
-          Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(team, group),
-              [&](int l, Extremes& m) {
-                for (int u = 0; u < U; ++u) {
-                  if (g0 + u < end) {
-                    const float x = in((g0 + u) * group + l);
-                    m.lo[u] = Kokkos::min(m.lo[u], x);
-                    m.hi[u] = Kokkos::max(m.hi[u], x);
-                  }
-                }
-              },
-              GroupsMinMax<U>(e));
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, group), [&](int l) {
-            for (int u = 0; u < U; ++u) {
-              if (g0 + u >= end) break;
-              out((g0 + u) * group + l) = (l % 2 == 0) ? e.hi[u] : e.lo[u];
-            }
-          });
-        });
-      });
-}
-
 void check_groups(const std::vector<float>& in, const std::vector<float>& got, int group, const std::string& what) {
   for (std::size_t g = 0; g < in.size(); g += group * 997) {
     const float mx = *std::max_element(in.begin() + g, in.begin() + g + group);
@@ -121,7 +81,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (n == 0) throw UsageError("--size must be at least 32 (one group)");
   const ShapeRequest request{req.team_size, req.vector_length};
   const LaunchShape shape = butterfly_shape(space, false, group, request, Purpose::speed);
-  const Launch launch{shape.team_size, shape.tile, group, shape.vector_length};
+  const Launch launch{
+      .team_size = shape.team_size, .tile = shape.tile, .group = group, .vector_length = shape.vector_length};
   check_scratch<Space>(team::XorExchange<Space, MinMax>::scratch_bytes(launch.tile), 0, "butterfly bench tile");
 
   BenchReport report;
@@ -177,15 +138,22 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       vs = butterfly_shape(space, true, w, ShapeRequest{0, request.vector_length}, Purpose::speed);
       report.config.set("vector_team_size_note", "--team-size does not fit W=" + std::to_string(w) + " lanes");
     }
-    const Launch vl{vs.team_size, vs.tile, w, vs.vector_length};
+    const Launch vl{.team_size = vs.team_size,
+                    .tile = vs.tile,
+                    .group = w,
+                    .vector_length = vs.vector_length,
+                    .in_flight = vs.in_flight};
     if (w == group) report.config.set("vector_shape", vs.to_json());
     add_row("vector (" + who + "): ThreadVectorRange + MinMax", "puzzle", w, true,
             [&] { kern.vector_minmax(space, vl, in, out); });
-    if (gpu) {
-      add_row("vector, 8 groups a row (experiment)", "builtin", w, false,
-              [&] { vector_minmax_rows_of<8>(space, vl, in, out); });
-      add_row("vector, 16 groups a row (experiment)", "builtin", w, false,
-              [&] { vector_minmax_rows_of<16>(space, vl, in, out); });
+    // The same kernel with rows of 1 and of 8 groups (loads in flight per lane): why 4. On a GPU
+    // a team still takes one row per member.
+    for (const int count : {1, 8}) {
+      Launch at = vl;
+      at.in_flight = count;
+      if (gpu) at.tile = vl.team_size * w * count;
+      add_row("vector, rows of " + std::to_string(count) + (count == 1 ? " group" : " groups"), "builtin", w, false,
+              [&, at] { kern.vector_minmax(space, at, in, out); });
     }
     const int members = builtin_members(space, w), speed = builtin_speed_members(space, w);
     if (w == group)

@@ -129,14 +129,15 @@ void bug_in_place(const Space& space, const Launch& launch, View<const float*, S
 }
 
 // The same group max/min as `conditional`, the way Kokkos spells a warp reduction: no scratch, no
-// barrier, no lane exchange written by hand. The team level walks rows of kVectorGroups groups,
-// the vector level is the group: on CUDA its W lanes are lanes of one warp and the nested
-// reduction is Kokkos' own shuffle tree; on a CPU the lanes are one loop of W iterations that the
-// compiler vectorises. One reduction takes a whole row (GroupsMinMax, a custom reducer), so
-// every lane has kVectorGroups loads in flight before the first shuffle.
-template <class Space>
-void vector_minmax(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
-  constexpr int U = kVectorGroups;
+// barrier, no lane exchange written by hand. The team level walks rows of U groups, the vector
+// level is the group: on CUDA its W lanes are lanes of one warp and the nested reduction is
+// Kokkos' own shuffle tree; on a CPU the lanes are one loop of W iterations that the compiler
+// vectorises. One reduction takes a whole row (GroupsMinMax, a custom reducer), so every lane
+// has U loads in flight before the first shuffle. `vector_minmax` runs the version for
+// launch.in_flight (kVectorGroups unless the bench asks for another).
+template <int U, class Space>
+void vector_minmax_in_flight(const Space& space, const Launch& launch, View<const float*, Space> in,
+                             View<float*, Space> out) {
   using Extremes = GroupsExtremes<U>;
   const int group = launch.group;
   const int groups = static_cast<int>(in.extent(0)) / group;
@@ -175,6 +176,12 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
           // KPZ-END
         });
       });
+}
+
+template <class Space>
+void vector_minmax(const Space& space, const Launch& launch, View<const float*, Space> in, View<float*, Space> out) {
+  with_in_flight(launch.in_flight,
+                 [&](auto in_flight) { vector_minmax_in_flight<decltype(in_flight)::value>(space, launch, in, out); });
 }
 
 KPZ_FOR_EACH_SPACE(KPZ_BUTTERFLY_INSTANTIATE)

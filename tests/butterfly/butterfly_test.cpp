@@ -200,20 +200,23 @@ TEST_P(Butterfly, VectorExtremesOnEdgeLanesAndSignedGroups) {
       for (int i = 0; i < w; ++i) in.push_back(1.0f + static_cast<float>(i));   // all > 0, max at W-1
       for (int i = 0; i < w; ++i) in.push_back(-7.5f);                          // all equal
       for (int i = 0; i < w; ++i) in.push_back(i == w - 1 ? -300.0f : (i == 0 ? 300.f : 0.5f));
+      // Two groups a team: rows of 4 or 8 groups are cut short at the team's end.
       for (int team : {1, kpz::team_size_max(space, w) < 4 ? 1 : 4})
-        for (int vl : {1, w}) {
-          const bf::Launch launch{team, 2 * w, w, vl};
-          const auto got = run_kernel<Space>(space, in, launch, [&](const auto& l, auto i, auto o) {
-            (ref ? bf::reference::vector_minmax<Space> : bf::exercise::vector_minmax<Space>)(space, l, i, o);
-          });
-          for (std::size_t g = 0; g < in.size(); g += w) {
-            const float mx = *std::max_element(in.begin() + g, in.begin() + g + w);
-            const float mn = *std::min_element(in.begin() + g, in.begin() + g + w);
-            for (int l = 0; l < w; ++l)
-              ASSERT_EQ(got[g + l], l % 2 ? mn : mx)
-                  << "W=" << w << " team " << team << " vl " << vl << " index " << g + l;
+        for (int vl : {1, w})
+          for (int in_flight : {1, 4, 8}) {
+            const bf::Launch launch{
+                .team_size = team, .tile = 2 * w, .group = w, .vector_length = vl, .in_flight = in_flight};
+            const auto got = run_kernel<Space>(space, in, launch, [&](const auto& l, auto i, auto o) {
+              (ref ? bf::reference::vector_minmax<Space> : bf::exercise::vector_minmax<Space>)(space, l, i, o);
+            });
+            for (std::size_t g = 0; g < in.size(); g += w) {
+              const float mx = *std::max_element(in.begin() + g, in.begin() + g + w);
+              const float mn = *std::min_element(in.begin() + g, in.begin() + g + w);
+              for (int l = 0; l < w; ++l)
+                ASSERT_EQ(got[g + l], l % 2 ? mn : mx) << "W=" << w << " team " << team << " vl " << vl << " in flight "
+                                                       << in_flight << " index " << g + l;
+            }
           }
-        }
     }
   });
 }

@@ -25,6 +25,7 @@ struct Launch {
   int tile;               // lanes per team: a multiple of group
   int group;              // W
   int vector_length = 1;  // lanes per member: the scratch kernels' extra lanes repeat idempotent work
+  int in_flight = 1;      // `vector_minmax`: groups a row, the loads each lane has in flight
 };
 
 enum class Op { max, min, sum };
@@ -60,7 +61,7 @@ int default_tile(int team_size, int group) {
   return tile;
 }
 
-// `--vector` takes kVectorGroups groups per member at once: one custom reduction over the W
+// `--vector` takes kVectorGroups groups per member at once (its launch's in_flight): one custom reduction over the W
 // lanes gives the extremes of all of them. Why: a lane then issues kVectorGroups independent
 // loads before the first shuffle; with one group per reduction, each load waits for the previous
 // group's shuffles and store, and a GPU sees one load in flight per lane (about half of the
@@ -111,12 +112,13 @@ LaunchShape butterfly_shape(const Space& space, bool vector, int group, const Sh
     needs.gpu_team = 256 / group;
     needs.gpu_vector = group;
     needs.host_vector = group;
+    needs.gpu_in_flight = needs.host_in_flight = kVectorGroups;
   }
   LaunchShape shape = launch_shape(space, needs, request, purpose);
   if (!vector)
     shape.tile = default_tile<Space>(shape.team_size, group);
   else
-    shape.tile = is_gpu_v<Space> ? shape.team_size * group * kVectorGroups : kHostVectorTile;
+    shape.tile = is_gpu_v<Space> ? shape.team_size * group * shape.in_flight : kHostVectorTile;
   return shape;
 }
 

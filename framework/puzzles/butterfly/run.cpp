@@ -140,7 +140,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
   poison(out);
   space.fence();
-  const Launch launch{team_size, tile, group, shape.vector_length};
+  const Launch launch{.team_size = team_size,
+                      .tile = tile,
+                      .group = group,
+                      .vector_length = shape.vector_length,
+                      .in_flight = shape.in_flight};
   View<const float*, Space> cin = in;
   const auto kern = kernels<Space>(req.impl == Impl::reference);
   switch (v.kind) {
@@ -177,10 +181,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
       report.notes = trace_lines(host_in, group, v);
   }
   OwnerFn owner = tile_owner(space_name<Space>(), tile, team_size);
-  if (v.kind == Kind::vector) {  // members own rows of kVectorGroups groups, lanes own elements
-    const std::size_t rows = (tile / group + kVectorGroups - 1) / kVectorGroups;  // per team
-    owner = [rows_owner = tile_owner(space_name<Space>(), rows, team_size), group, tile, rows](std::size_t i) {
-      const std::size_t row = (i / tile) * rows + (i % tile) / group / kVectorGroups;
+  if (v.kind == Kind::vector) {  // members own rows of launch.in_flight groups, lanes own elements
+    const std::size_t per_row = launch.in_flight;
+    const std::size_t rows = (tile / group + per_row - 1) / per_row;  // per team
+    owner = [rows_owner = tile_owner(space_name<Space>(), rows, team_size), group, tile, rows, per_row](std::size_t i) {
+      const std::size_t row = (i / tile) * rows + (i % tile) / group / per_row;
       return rows_owner(row) + ", lane " + std::to_string(i % group);
     };
   }

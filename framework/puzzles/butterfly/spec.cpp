@@ -156,7 +156,7 @@ PuzzleSpec make_spec() {
             .summary = "what --general computes with Kokkos' levels: members walk groups, a group's W lanes are "
                        "vector lanes that reduce with nested parallel_reduce(ThreadVectorRange, MinMax)",
             .options = {size(1 << 20, "N, a multiple of W (random inputs)"), group, tile},
-            .functions = {"vector_minmax"},
+            .functions = {"vector_minmax_in_flight"},
             .checks = with_every_group(
                 {CheckCase{{"size", 32}}, CheckCase{{"size", 2}, {"group-size", 2}},
                  CheckCase{{"size", 160}, {"tile", 64}}, CheckCase{{"size", 4096}, {"group-size", 2}, {"tile", 256}},
