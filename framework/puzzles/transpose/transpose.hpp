@@ -15,7 +15,7 @@ namespace kpz::transpose {
 
 // The launch (kpz::LaunchShape: team_size threads of vector_length lanes, tiles of tile x tile,
 // in_flight loads in flight per thread). GPU: a warp's 32 lanes on consecutive columns, 8 warps a
-// block, tiles of 64 x 64, each thread holding 8 of its 16 elements at once (about 90 % of a copy
+// block, tiles of 64 x 64, each thread holding 4 of its 16 elements at once (about 90 % of a copy
 // on an H100, against 72 % with one at a time; benchmarks/results/transpose-notes.md). CPU: one
 // thread per team, whose tile of 64 x 64 floats (16 KiB staged) stays in its core's L1, and one
 // row at a time: a plain row copy, which the compiler vectorises.
@@ -25,7 +25,7 @@ inline KernelNeeds kernel_needs() {
                      .host_vector = 1,
                      .gpu_tile = 64,
                      .host_tile = 64,
-                     .gpu_in_flight = 8,
+                     .gpu_in_flight = 4,
                      .host_in_flight = 1};
 }
 
