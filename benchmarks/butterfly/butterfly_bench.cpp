@@ -152,7 +152,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       Launch at = vl;
       at.in_flight = count;
       if (gpu) at.tile = vl.team_size * w * count;
-      add_row("vector, rows of " + std::to_string(count) + (count == 1 ? " group" : " groups"), "builtin", w, false,
+      add_row("vector, rows of " + std::to_string(count) + (count == 1 ? " group" : " groups"), "puzzle", w, false,
               [&, at] { kern.vector_minmax(space, at, in, out); });
     }
     const int members = builtin_members(space, w), speed = builtin_speed_members(space, w);
