@@ -52,8 +52,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   add_checked_row(
       report, space, req.cfg, {.name = "transpose --tiled", .kind = "puzzle", .bytes = bytes, .portable = true},
       poison_out, [&] { kern.tiled(space, launch, rows, cols, in, out); }, verify("--tiled"));
-  // The same kernel at the loads-in-flight counts the other backend kind runs (a GPU 8, a CPU 1),
-  // and 4: why the launch shape holds the count.
+  // The same kernel at the other loads-in-flight counts (a GPU runs 4, a CPU 1; 8 for contrast):
+  // why the launch shape holds the count.
   for (const int count : {1, 4, 8}) {
     if (count == launch.in_flight) continue;
     LaunchShape at = launch;

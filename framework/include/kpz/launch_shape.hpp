@@ -48,7 +48,7 @@ struct KernelNeeds {
   // Loads in flight per thread, where the kernel is compiled for several (with_in_flight): how
   // many independent global loads one thread issues before it stores the first. A GPU hides its
   // memory latency with them; a CPU thread runs its lanes as one loop that the compiler
-  // vectorises, and several rows in that loop defeat the vectoriser, so a CPU wants one.
+  // vectorises, and several guarded rows in that loop defeat the vectoriser, so a CPU wants one.
   int gpu_in_flight = 1;
   int host_in_flight = 1;
 };
@@ -57,7 +57,7 @@ struct LaunchShape {
   int team_size = 1;
   int vector_length = 1;
   int tile = 0;       // 0 where the kernel has no tile
-  int in_flight = 1;  // loads in flight per thread (KernelNeeds::gpu_in_flight)
+  int in_flight = 1;  // loads in flight per thread (KernelNeeds' gpu_in_flight or host_in_flight)
 
   // Teams needed to cover n elements with this shape's tile.
   long long league(long long n) const { return tile > 0 ? (n + tile - 1) / tile : 1; }

@@ -61,12 +61,13 @@ int default_tile(int team_size, int group) {
   return tile;
 }
 
-// `--vector` takes kVectorGroups groups per member at once (its launch's in_flight): one custom reduction over the W
-// lanes gives the extremes of all of them. Why: a lane then issues kVectorGroups independent
-// loads before the first shuffle; with one group per reduction, each load waits for the previous
-// group's shuffles and store, and a GPU sees one load in flight per lane (about half of the
-// copy's rate on the H100). On a CPU the same loop keeps kVectorGroups pairs of SIMD
-// accumulators.
+// `--vector` takes kVectorGroups groups per member at once (the launch's in_flight): one custom
+// reduction over the W lanes gives the extremes of all of them. Why: a lane then issues
+// kVectorGroups independent loads before the first shuffle; with one group per reduction, each
+// load waits for the previous group's shuffles and store, and a GPU sees one load in flight per
+// lane (37 % of the copy's rate on the H100, against 62 % with four and 60 % with eight:
+// benchmarks/results/butterfly-h100.json). On a CPU the same loop keeps kVectorGroups pairs of
+// SIMD accumulators.
 inline constexpr int kVectorGroups = 4;
 
 // The value of that reduction: the min and max of each of U groups.
