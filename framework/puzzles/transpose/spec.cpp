@@ -103,6 +103,9 @@ PuzzleSpec make_spec() {
                                         rc(33, 65, 16), rc(100, 9, 3),    rc(9, 100, 7),   rc(129, 130),
                                         rc(64, 64, 1),  rc(300, 301, 32), rc(2, 3).team(1)};
   const std::map<std::string, std::int64_t> small = {{"rows", 6}, {"cols", 9}, {"tile", 4}};
+  // tiled's: tiles of 8, so that a full tile has two groups of rows (and of columns) at the check's
+  // loads in flight, on two members: a missing barrier is then a race between them.
+  const std::map<std::string, std::int64_t> grouped = {{"rows", 10}, {"cols", 13}, {"tile", 8}};
   // Workshop estimates (docs/instructor/estimates.md): 10 minutes to read, build and run, 1.5 per
   // line, 5 per new concept; rounded to 5 minutes.
   return {
@@ -116,7 +119,7 @@ PuzzleSpec make_spec() {
             .functions = {"tiled_in_flight"},
             .checks = edges,
             .team_sweep = {rc(200, 150, 32)},
-            .trace = trace_config(Variant::tiled, small),
+            .trace = trace_config(Variant::tiled, grouped),
             .minutes = 60},  // 23 lines; new: coalescing both ways, a padded tile, loads in flight
            {.name = "naive",
             .id = int(Variant::naive),
