@@ -25,7 +25,7 @@ void naive(const Space& space, const LaunchShape& launch, int rows, int cols, Vi
 // `tiled`'s kernel for InFlight loads in flight per thread: each lane loads InFlight elements of
 // its tile into registers before it stores the first, so that a GPU thread waits for one memory
 // latency per InFlight loads instead of one per load. `tiled` picks the version launch.in_flight
-// asks for: 8 on a GPU, 1 on a CPU (whose lanes are one loop the compiler vectorises, as a plain
+// asks for: 4 on a GPU, 1 on a CPU (whose lanes are one loop the compiler vectorises, as a plain
 // row copy, and several rows in that loop are slower there).
 template <int InFlight, class Space>
 void tiled_in_flight(const Space& space, const LaunchShape& launch, int rows, int cols, View<const float*, Space> in,
