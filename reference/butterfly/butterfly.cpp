@@ -155,12 +155,12 @@ void vector_minmax_in_flight(const Space& space, const Launch& launch, View<cons
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, group),
               [&](int l, Extremes& m) {
-                for (int u = 0; u < U; ++u) {  // U independent loads per lane (the test is the same for all lanes)
-                  if (g0 + u < end) {
-                    const float x = in((g0 + u) * group + l);
-                    m.lo[u] = Kokkos::min(m.lo[u], x);
-                    m.hi[u] = Kokkos::max(m.hi[u], x);
-                  }
+                // U loads with no branch between them, so all U are in flight at once: a group
+                // past `end` rereads the row's last group (its result is never written).
+                for (int u = 0; u < U; ++u) {
+                  const float x = in(Kokkos::min(g0 + u, end - 1) * group + l);
+                  m.lo[u] = apply(Op::min, m.lo[u], x);
+                  m.hi[u] = apply(Op::max, m.hi[u], x);
                 }
               },
               GroupsMinMax<U>(e));
