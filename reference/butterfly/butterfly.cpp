@@ -155,12 +155,22 @@ void vector_minmax_in_flight(const Space& space, const Launch& launch, View<cons
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, group),
               [&](int l, Extremes& m) {
-                // U loads with no branch between them, so all U are in flight at once: a group
-                // past `end` rereads the row's last group (its result is never written).
-                for (int u = 0; u < U; ++u) {
-                  const float x = in(Kokkos::min(g0 + u, end - 1) * group + l);
-                  m.lo[u] = apply(Op::min, m.lo[u], x);
-                  m.hi[u] = apply(Op::max, m.hi[u], x);
+                // A whole row (all but maybe a team's last): U loads with no test between them, all
+                // in flight before the first min/max. A partial row tests each group.
+                if (g0 + U <= end) {
+                  for (int u = 0; u < U; ++u) {
+                    const float x = in((g0 + u) * group + l);
+                    m.lo[u] = apply(Op::min, m.lo[u], x);
+                    m.hi[u] = apply(Op::max, m.hi[u], x);
+                  }
+                } else {
+                  for (int u = 0; u < U; ++u) {
+                    if (g0 + u < end) {
+                      const float x = in((g0 + u) * group + l);
+                      m.lo[u] = apply(Op::min, m.lo[u], x);
+                      m.hi[u] = apply(Op::max, m.hi[u], x);
+                    }
+                  }
                 }
               },
               GroupsMinMax<U>(e));

@@ -58,11 +58,13 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
 }  // namespace
 
 // Two teams of four members, groups of 8 (the docs' diagrams); the pair swap in groups of 2, the
-// bug hunt with its own defaults.
+// bug hunt with its own defaults. `--vector` (rows of kVectorGroups groups): 15 groups in teams of
+// 8, so that the trace has whole rows and a last row of 3, each of which takes its own loads.
 TraceSpec trace_config(Variant variant) {
   const Kind kind = info(variant).kind;
   std::map<std::string, std::int64_t> options = {{"size", 32}, {"group-size", 8}, {"tile", 16}};
   if (kind == Kind::pair_swap) options = {{"size", 16}, {"group-size", 2}, {"tile", 8}};
+  if (kind == Kind::vector) options = {{"size", 15 * 8}, {"group-size", 8}, {"tile", 8 * 8}};
   if (kind == Kind::in_place) options = {};
   return traceable(std::move(options), 4,
                    [kind](const Params& p, const Json& config) { return budget(kind, p, config); });
