@@ -79,8 +79,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                                          : std::size_t{1} << 22;
   n -= n % group;
   if (n == 0) throw UsageError("--size must be at least 32 (one group)");
-  const ShapeRequest request{req.team_size, req.vector_length};
-  const LaunchShape shape = butterfly_shape(space, false, group, request, Purpose::speed);
+  // --vector-length is the vector rows' (the scratch kernels take one lane a member).
+  const ShapeRequest request{.team_size = req.team_size, .vector_length = req.vector_length};
+  const LaunchShape shape =
+      butterfly_shape(space, false, group, ShapeRequest{.team_size = req.team_size}, Purpose::speed);
   const Launch launch{
       .team_size = shape.team_size, .tile = shape.tile, .group = group, .vector_length = shape.vector_length};
   check_scratch<Space>(team::XorExchange<Space, MinMax>::scratch_bytes(launch.tile), 0, "butterfly bench tile");

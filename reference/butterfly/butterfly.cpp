@@ -155,21 +155,11 @@ void vector_minmax_in_flight(const Space& space, const Launch& launch, View<cons
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, group),
               [&](int l, Extremes& m) {
-                // A whole row (all but maybe a team's last): U loads with no test between them, all
-                // in flight before the first min/max. A partial row tests each group.
-                if (g0 + U <= end) {
-                  for (int u = 0; u < U; ++u) {
+                for (int u = 0; u < U; ++u) {  // U independent loads per lane (the test is the same for all lanes)
+                  if (g0 + u < end) {
                     const float x = in((g0 + u) * group + l);
-                    m.lo[u] = apply(Op::min, m.lo[u], x);
-                    m.hi[u] = apply(Op::max, m.hi[u], x);
-                  }
-                } else {
-                  for (int u = 0; u < U; ++u) {
-                    if (g0 + u < end) {
-                      const float x = in((g0 + u) * group + l);
-                      m.lo[u] = apply(Op::min, m.lo[u], x);
-                      m.hi[u] = apply(Op::max, m.hi[u], x);
-                    }
+                    m.lo[u] = Kokkos::min(m.lo[u], x);
+                    m.hi[u] = Kokkos::max(m.hi[u], x);
                   }
                 }
               },

@@ -7,9 +7,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <string>
 
 #include "butterfly/signatures.inc"
 #include "kpz/backend_traits.hpp"
+#include "kpz/errors.hpp"
 #include "kpz/kernel_table.hpp"
 #include "kpz/launch_shape.hpp"
 #include "kpz/reducer.hpp"
@@ -24,20 +26,21 @@ struct Launch {
   int team_size;
   int tile;               // lanes per team: a multiple of group
   int group;              // W
-  int vector_length = 1;  // lanes per member: the scratch kernels' extra lanes repeat idempotent work
+  int vector_length = 1;  // lanes per member: 1 in the scratch kernels (a lane is a member), W in --vector
   int in_flight = 1;      // `vector_minmax`: groups a row, the loads each lane has in flight
 };
 
 enum class Op { max, min, sum };
 
-// The inputs are never NaN, so a min or max may take the one-instruction form of each backend:
-// on a GPU fminf / fmaxf (one FMNMX, where a ternary is FSETP + FSEL), on a CPU the ternary (one
-// minps / maxps that vectorises, where fminf is a library call).
 KOKKOS_INLINE_FUNCTION float apply(Op op, float a, float b) {
-  if (op == Op::sum) return a + b;
-  const bool max = op == Op::max;
-  KOKKOS_IF_ON_DEVICE((return max ? fmaxf(a, b) : fminf(a, b);))
-  KOKKOS_IF_ON_HOST((return max ? (a > b ? a : b) : (a < b ? a : b);))
+  switch (op) {
+    case Op::max:
+      return a > b ? a : b;
+    case Op::min:
+      return a < b ? a : b;
+    default:
+      return a + b;
+  }
 }
 
 // A tile's lanes in level-0 scratch, one float each.
@@ -85,8 +88,8 @@ struct GroupsMinMax : Reducer<GroupsMinMax<U>, GroupsExtremes<U>> {
   KOKKOS_INLINE_FUNCTION explicit GroupsMinMax(value_type& result) : GroupsMinMax::Reducer(result) {}
   KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
     for (int u = 0; u < U; ++u) {
-      dest.lo[u] = apply(Op::min, dest.lo[u], src.lo[u]);
-      dest.hi[u] = apply(Op::max, dest.hi[u], src.hi[u]);
+      dest.lo[u] = src.lo[u] < dest.lo[u] ? src.lo[u] : dest.lo[u];
+      dest.hi[u] = src.hi[u] > dest.hi[u] ? src.hi[u] : dest.hi[u];
     }
   }
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const {
@@ -107,6 +110,14 @@ inline constexpr int kHostVectorTile = 4096;
 
 template <class Space>
 LaunchShape butterfly_shape(const Space& space, bool vector, int group, const ShapeRequest& request, Purpose purpose) {
+  // A scratch kernel's lane is a team member. With more vector lanes, each lane of a member would
+  // run the member's body: in the in-place kernels one lane would read a slot that another lane of
+  // the same member writes, a race even where the values agree (compute-sanitizer's racecheck
+  // reports it), so it is refused.
+  if (!vector && request.vector_length > 1)
+    throw UsageError("--vector-length " + std::to_string(request.vector_length) +
+                     " is not allowed for butterfly's scratch variants: their lanes are team members (use 1; "
+                     "--vector takes vector lanes)");
   KernelNeeds needs;
   if (vector) {
     needs.gpu_team = 256 / group;
