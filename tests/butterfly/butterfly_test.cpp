@@ -221,8 +221,6 @@ TEST_P(Butterfly, VectorExtremesOnEdgeLanesAndSignedGroups) {
   });
 }
 
-// The scratch kernels take the launch shape's vector length too: extra lanes repeat their
-// member's (idempotent) work and must not change a result.
 // A scratch kernel's lane is a team member: more vector lanes would run each member's body on
 // every lane, and the in-place kernels would race between the lanes of one member (same values,
 // still a race: compute-sanitizer's racecheck reports it). The run refuses them, one lane passes.
