@@ -59,7 +59,8 @@ std::vector<BudgetLimit> budget(Kind kind, const Params& p, const Json& config) 
 
 // Two teams of four members, groups of 8 (the docs' diagrams); the pair swap in groups of 2, the
 // bug hunt with its own defaults. `--vector` (rows of kVectorGroups groups): 15 groups in teams of
-// 8, so that the trace has whole rows and a last row of 3, each of which takes its own loads.
+// 8, so that the trace has whole rows and a last row of 3: a row's group test that is off by one
+// reads past the input, an out-of-bounds finding.
 TraceSpec trace_config(Variant variant) {
   const Kind kind = info(variant).kind;
   std::map<std::string, std::int64_t> options = {{"size", 32}, {"group-size", 8}, {"tile", 16}};
