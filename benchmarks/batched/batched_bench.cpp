@@ -114,8 +114,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     // The Team flavour has no lanes: on a GPU a member per row, at least 16 (its best team in the
     // H100 sweep of batched-notes.md at every shape, within 3 %).
     KernelNeeds team_flavour = team_needs(rows, cols);
+    team_flavour.vector_loops = false;
+    team_flavour.gpu_vector = 1;
     team_flavour.gpu_team = static_cast<int>(std::clamp<std::size_t>(rows, 16, 64));
-    const LaunchShape team_only = launch_shape(space, team_flavour, ShapeRequest{req.team_size, 1}, Purpose::speed);
+    const LaunchShape team_only = launch_shape(space, team_flavour, ShapeRequest{req.team_size, 0}, Purpose::speed);
     const std::size_t batch = std::max<std::size_t>(1, entries / (rows * cols));
     std::vector<float> hA(batch * rows * cols), hx(batch * cols), hrhs(batch * rows);
     for (auto& v : hA) v = static_cast<float>(rng.uniform(-1.0, 1.5));

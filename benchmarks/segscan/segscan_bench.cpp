@@ -292,6 +292,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   merge_needs.gpu_team = 128;
   const int merge_team = launch_shape(space, merge_needs, request, Purpose::speed).team_size;
   KernelNeeds vector_needs;
+  vector_needs.vector_loops = true;
   vector_needs.gpu_team = 8;
   vector_needs.gpu_vector = 32;
   vector_needs.gpu_tile = vector_needs.host_tile = default_vector_scan_tile<Space>();

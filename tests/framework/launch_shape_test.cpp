@@ -16,6 +16,7 @@ TEST(LaunchShape, CpuTimesWithKokkosRecommendationAndChecksWithLargeTeams) {
     kpz::with_space(name, [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
       KernelNeeds needs;
+      needs.vector_loops = true;
       needs.gpu_team = 128, needs.gpu_vector = 8, needs.host_vector = 16, needs.check_team = 6;
       needs.gpu_tile = 2048, needs.host_tile = 8192;
       const LaunchShape check = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::check);
@@ -43,7 +44,7 @@ TEST(LaunchShape, OverridesAreHonouredAndCheckedAgainstTheBackend) {
   for (const auto& name : kpz::enabled_space_names()) {
     kpz::with_space(name, [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
-      const KernelNeeds needs;
+      const KernelNeeds needs{.vector_loops = true};
       const int vmax = kpz::vector_length_max<Space>();
       const LaunchShape one = kpz::launch_shape(space, needs, ShapeRequest{1, 2}, Purpose::speed);
       EXPECT_EQ(one.team_size, 1);
@@ -66,6 +67,7 @@ TEST(LaunchShape, WantedVectorLengthIsClampedToAPowerOfTwoTheBackendAllows) {
   kpz::with_space(kpz::default_space_name(), [](const auto& space) {
     using Space = std::decay_t<decltype(space)>;
     KernelNeeds needs;
+    needs.vector_loops = true;
     needs.gpu_vector = needs.host_vector = 1 << 20;
     const LaunchShape s = kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::speed);
     EXPECT_EQ(s.vector_length, kpz::vector_length_max<Space>());
@@ -73,6 +75,31 @@ TEST(LaunchShape, WantedVectorLengthIsClampedToAPowerOfTwoTheBackendAllows) {
     EXPECT_EQ(kpz::launch_shape(space, needs, ShapeRequest{}, Purpose::speed).vector_length, 16);
     return 0;
   });
+}
+
+// A kernel without vector loops runs its body on every lane of a member: a vector length above 1
+// is refused for it (one lane is allowed, and so is the framework's default), and a kernel that
+// asks for lanes without declaring vector loops is a programming error.
+TEST(LaunchShape, KernelsWithoutVectorLoopsRefuseVectorLanes) {
+  for (const auto& name : kpz::enabled_space_names()) {
+    kpz::with_space(name, [&](const auto& space) {
+      const KernelNeeds scalar;
+      EXPECT_EQ(kpz::launch_shape(space, scalar, ShapeRequest{}, Purpose::check).vector_length, 1) << name;
+      EXPECT_EQ(kpz::launch_shape(space, scalar, ShapeRequest{0, 1}, Purpose::check).vector_length, 1) << name;
+      try {
+        (void)kpz::launch_shape(space, scalar, ShapeRequest{0, 2}, Purpose::speed);
+        ADD_FAILURE() << name << ": --vector-length 2 was accepted for a kernel without vector loops";
+      } catch (const kpz::ShapeError& e) {
+        EXPECT_NE(std::string(e.what()).find("--vector-length 2 is not allowed for this kernel"), std::string::npos)
+            << e.what();
+      }
+      EXPECT_THROW(kpz::launch_shape(space, KernelNeeds{.gpu_vector = 4}, ShapeRequest{}, Purpose::check),
+                   std::logic_error);
+      EXPECT_THROW(kpz::launch_shape(space, KernelNeeds{.host_vector = 4}, ShapeRequest{}, Purpose::check),
+                   std::logic_error);
+      return 0;
+    });
+  }
 }
 
 // A check runs the GPU's loads in flight on every backend (a laptop judges the guards a GPU

@@ -14,6 +14,7 @@
 //   gives, so that a missing barrier or a race between members shows (OMP_NUM_THREADS=8).
 #include <Kokkos_Core.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -37,8 +38,12 @@ struct ShapeRequest {
 
 // What one kernel asks of its launch. Counts are "at most": the backend may give fewer.
 struct KernelNeeds {
+  // The kernel splits a member's work over vector lanes (ThreadVectorRange, TeamVectorRange).
+  // Without such loops every lane of a member runs the member's whole body: a race on what the
+  // body writes, so launch_shape refuses a vector length above 1 for it.
+  bool vector_loops = false;
   int gpu_team = 256;   // members per team on a GPU (a block of gpu_team * gpu_vector threads)
-  int gpu_vector = 1;   // vector lanes per member on a GPU (a power of two <= 32)
+  int gpu_vector = 1;   // vector lanes per member on a GPU (a power of two <= 32; > 1: vector_loops)
   int host_vector = 1;  // vector length on a CPU: the logical lanes of ThreadVectorRange loops
                         // that use team.vector_length(); Kokkos runs them as one SIMD loop
   int check_team = 64;  // members per team when checking on a CPU (bounded by the thread count)
@@ -148,6 +153,13 @@ LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Sha
   const std::string where(space_name<Space>());
   LaunchShape shape;
 
+  if (!needs.vector_loops && (needs.gpu_vector > 1 || needs.host_vector > 1))
+    throw std::logic_error("KernelNeeds asks for vector lanes without vector_loops");
+  if (!needs.vector_loops && req.vector_length > 1)
+    throw ShapeError("--vector-length " + std::to_string(req.vector_length) +
+                     " is not allowed for this kernel: it has no vector loops, so every lane of a member would run "
+                     "the member's whole body, a race on what it writes (use 1; the variants with vector loops take "
+                     "more)");
   const int vmax = vector_length_max<Space>();
   if (req.vector_length != 0) {
     if (req.vector_length < 1 || req.vector_length > vmax || !detail::is_pow2(req.vector_length))

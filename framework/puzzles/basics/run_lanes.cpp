@@ -20,7 +20,7 @@ namespace {
 // load of a row is one contiguous, coalesced read). CPU: the lanes are a loop Kokkos runs in
 // order; 4 of them are enough for the race check to see two lanes of a member write one element.
 KernelNeeds lane_needs() {
-  return KernelNeeds{.gpu_team = 8, .gpu_vector = 32, .host_vector = 4};
+  return KernelNeeds{.vector_loops = true, .gpu_team = 8, .gpu_vector = 32, .host_vector = 4};
 }
 
 template <class Space>

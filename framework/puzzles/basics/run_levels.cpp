@@ -31,7 +31,7 @@ std::vector<int> hot_values(std::uint64_t seed, std::size_t n, int bins, double 
 }
 
 KernelNeeds levels_needs() {
-  return KernelNeeds{.gpu_team = 64, .gpu_vector = 4, .host_vector = 1};
+  return KernelNeeds{.vector_loops = true, .gpu_team = 64, .gpu_vector = 4, .host_vector = 1};
 }
 
 std::vector<BudgetLimit> levels_budget(const Params& p) {

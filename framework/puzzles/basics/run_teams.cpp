@@ -30,9 +30,6 @@ RunReport reverse_on(const Space& space, const RunRequest& req) {
   const int tile = static_cast<int>(req.params.get("tile"));
   const LaunchShape shape =
       launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
-  if (shape.vector_length != 1)
-    throw ShapeError("--vector-length is not for basics --" + req.variant_name() +
-                     ": its teams use one lane per member");
   if (variant == Variant::scratch)
     check_scratch_option<Space>("basics --scratch with a tile of " + std::to_string(tile) + " floats", "--tile", tile,
                                 0, [&](int x) { return scratch_bytes<Space>(x); });
@@ -81,8 +78,6 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
                      std::to_string(length) + " may draw more than " + std::to_string(kMaxSize) + " values");
   const LaunchShape shape =
       launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
-  if (shape.vector_length != 1)
-    throw ShapeError("--vector-length is not for basics --collectives: its teams use one lane per member");
   const Launch launch{shape.team_size, 0};
 
   Rng rng(req.seed);

@@ -35,8 +35,11 @@ struct Launch {
 // system was 1.15-1.8x slower at every shape of the bench, 8 x 32 up to 4.4x. CPU: one lane, the
 // row is a SIMD loop.
 inline KernelNeeds team_needs(std::size_t rows, std::size_t cols) {
-  return KernelNeeds{
-      .gpu_team = rows >= 64 ? 32 : 16, .gpu_vector = cols >= 32 ? 4 : 1, .host_vector = 1, .check_team = 64};
+  return KernelNeeds{.vector_loops = true,
+                     .gpu_team = rows >= 64 ? 32 : 16,
+                     .gpu_vector = cols >= 32 ? 4 : 1,
+                     .host_vector = 1,
+                     .check_team = 64};
 }
 
 // One team per system (CUDA: one block per system, a member's vector lanes are threadIdx.x):

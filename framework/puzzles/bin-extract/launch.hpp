@@ -37,6 +37,7 @@ inline constexpr int kTeamScanHostTile = 4096;
 template <class Space>
 LaunchShape team_scan_shape(const Space& space, const ShapeRequest& req, Purpose purpose) {
   KernelNeeds needs;
+  needs.vector_loops = true;
   needs.gpu_team = kTeamScanGpuTeam;
   needs.gpu_vector = 1;
   needs.host_vector = kTeamScanHostLanes;

@@ -129,15 +129,12 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   if (scan_variant) {
     shape = team_scan_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   } else {
-    if (req.vector_length > 1)
-      throw UsageError("--vector-length " + std::to_string(req.vector_length) + ": --" + req.variant_name() +
-                       " has no vector lanes (--team-scan has)");
     KernelNeeds needs;  // teams as large as the backend gives, so that a missing barrier shows
     needs.gpu_team = 256;
     needs.check_team = 64;
     needs.gpu_tile = default_tile<Space>();
     needs.host_tile = default_tile<Space>();
-    shape = launch_shape(space, needs, ShapeRequest{req.team_size, 0}, Purpose::check);
+    shape = launch_shape(space, needs, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   }
   const int team_size = shape.team_size;
   if (histogram) {

@@ -110,16 +110,9 @@ inline constexpr int kHostVectorTile = 4096;
 
 template <class Space>
 LaunchShape butterfly_shape(const Space& space, bool vector, int group, const ShapeRequest& request, Purpose purpose) {
-  // A scratch kernel's lane is a team member. With more vector lanes, each lane of a member would
-  // run the member's body: in the in-place kernels one lane would read a slot that another lane of
-  // the same member writes, a race even where the values agree (compute-sanitizer's racecheck
-  // reports it), so it is refused.
-  if (!vector && request.vector_length > 1)
-    throw UsageError("--vector-length " + std::to_string(request.vector_length) +
-                     " is not allowed for butterfly's scratch variants: their lanes are team members (use 1; "
-                     "--vector takes vector lanes)");
   KernelNeeds needs;
   if (vector) {
+    needs.vector_loops = true;
     needs.gpu_team = 256 / group;
     needs.gpu_vector = group;
     needs.host_vector = group;

@@ -21,6 +21,7 @@ inline KernelNeeds scalar_needs() {
 // team keep the staged tile and b (about 8 KiB) in L1 while the taps reuse them.
 inline KernelNeeds vector_needs() {
   KernelNeeds needs;
+  needs.vector_loops = true;
   needs.gpu_team = 8;
   needs.gpu_vector = 32;
   needs.gpu_tile = 5760;

@@ -81,8 +81,6 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const bool vector_variant = variant == Variant::vector;
   const LaunchShape shape = launch_shape(space, vector_variant ? vector_needs() : scalar_needs(),
                                          ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
-  if (!vector_variant && shape.vector_length != 1)
-    throw ShapeError("--vector-length is for conv1d --vector: --" + req.variant_name() + " uses one lane per member");
   const int team_size = shape.team_size;
   Launch launch{team_size, 0, shape.vector_length};
   if (vector_variant) {

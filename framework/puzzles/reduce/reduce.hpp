@@ -248,6 +248,7 @@ inline KernelNeeds kernel_needs(const VariantInfo& v, int lanes) {
   KernelNeeds k;
   k.check_team = 64;  // on a CPU: every thread in one team, so that a missing barrier shows
   if (v.variant == Variant::team_reduce) {
+    k.vector_loops = true;
     k.gpu_team = kTeamReduceGpuTeam;
     k.gpu_vector = 32;
     k.host_vector = kTeamReduceHostVector;
@@ -271,9 +272,6 @@ inline KernelNeeds kernel_needs(const VariantInfo& v, int lanes) {
 template <class Space>
 Launch plan_launch(const Space& space, const VariantInfo& v, std::size_t n, int lanes, int tile, int teams,
                    const ShapeRequest& req, Purpose purpose, LaunchShape* shape_out = nullptr) {
-  if (req.vector_length > 1 && v.variant != Variant::team_reduce)
-    throw UsageError("--vector-length " + std::to_string(req.vector_length) + " is not allowed for --" + v.name +
-                     ": only --team-reduce has vector lanes (the ladder's trees are team-level)");
   if (v.unroll > 0) validate_lanes(v, lanes);
   const LaunchShape shape = launch_shape(space, kernel_needs(v, lanes), req, purpose);
   Launch launch{shape.team_size, lanes, 1};

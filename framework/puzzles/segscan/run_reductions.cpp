@@ -154,8 +154,6 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   report.config.set("vector_length", vector_kind ? launch.vector_length : 1);
   // The row the launch took for these data (both automatic rows are tested: vector_scan_test).
   if (vector_kind) report.config.set("row", launch.row);
-  if (!vector_kind && req.vector_length > 1)
-    report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   if (merge_path) {
     report.config.set("kernel", "merge path").set("tile_items", plan.tile_items);
     report.config.set("teams", segs ? (segs + n + plan.tile_items - 1) / plan.tile_items : 0);

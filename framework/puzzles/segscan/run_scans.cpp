@@ -87,8 +87,6 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*val
   if (!worked) report.config.set("mean_length", mean).set("shape", shape_name(shape));
   report.config.set("values", ints ? "int" : "float").set("team_size", team_size).set("vector_length", 1);
   if (!one_team(kind)) report.config.set("tile", launch.tile);
-  if (req.vector_length > 1)
-    report.notes.push_back("--vector-length applies to --vector-scan only: this kernel has no vector loops");
   report.config.set("teams", teams).set("worked_example", worked);
 
   // Step tables (host replay of the kernel's steps).

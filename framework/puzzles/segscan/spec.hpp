@@ -109,6 +109,7 @@ inline KernelNeeds segscan_needs(Kind kind) {
   needs.check_team = 64;
   needs.gpu_tile = needs.host_tile = 1024;
   if (kind == Kind::vector_scan) {
+    needs.vector_loops = true;
     needs.gpu_team = 8;
     needs.gpu_vector = 32;
     needs.gpu_tile = 16384;  // default_vector_scan_tile()
@@ -119,9 +120,8 @@ inline KernelNeeds segscan_needs(Kind kind) {
 
 template <class Space>
 LaunchShape segscan_shape(const Space& space, const RunRequest& req, Kind kind) {
-  const bool lanes = kind == Kind::vector_scan;
-  LaunchShape shape = launch_shape(space, segscan_needs(kind),
-                                   ShapeRequest{req.team_size, lanes ? req.vector_length : 0}, Purpose::check);
+  LaunchShape shape =
+      launch_shape(space, segscan_needs(kind), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   if (!one_team(kind) && req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
   return shape;
 }

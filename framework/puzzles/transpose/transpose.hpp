@@ -20,7 +20,8 @@ namespace kpz::transpose {
 // thread per team, whose tile of 64 x 64 floats (16 KiB staged) stays in its core's L1, and one
 // row at a time: a plain row copy, which the compiler vectorises.
 inline KernelNeeds kernel_needs() {
-  return KernelNeeds{.gpu_team = 8,
+  return KernelNeeds{.vector_loops = true,
+                     .gpu_team = 8,
                      .gpu_vector = 32,
                      .host_vector = 1,
                      .gpu_tile = 64,
