@@ -33,6 +33,7 @@ int builtin_members(const Space& space, int group) {
 template <class Space>
 int builtin_speed_members(const Space& space, int group) {
   KernelNeeds needs;
+  needs.vector_loops = true;
   needs.gpu_team = 8;
   needs.gpu_vector = needs.host_vector = group;
   return launch_shape(space, needs, ShapeRequest{}, Purpose::speed).team_size;
