@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Mutation harness: does a PASS mean correct? Each mutant is one planted bug in a reference
-(a barrier removed, an atomic made plain, a scratch request halved, a loop bound one past), judged
-exactly as a learner's code is: written into reference/ in place (the build tree compiles that
-tree), built, race-checked by the tracer (kpz-verify-<puzzle>), then, if the race check finds
-nothing, run through `kpuzzles check --reference` on OpenMP. Every mutant must be killed on every
-run, unless tests/mutation/equivalent.json says why it cannot be (an equivalent mutant).
+(a barrier removed, an atomic made plain, a scratch request halved, a loop bound one past, a
+Kokkos::single dropped so that every member or lane writes), judged exactly as a learner's code
+is: written into reference/ in place (the build tree compiles that tree), built, race-checked by
+the tracer (kpz-verify-<puzzle>), then, if the race check finds nothing, run through `kpuzzles
+check --reference` on OpenMP. Every mutant must be killed on every run, unless
+tests/mutation/equivalent.json says why it cannot be (an equivalent mutant).
 
 exit codes: 0 every mutant killed or listed equivalent; 1 a survivor, a stale equivalent, an
-unmet --expect, a race (barrier, atomic) that only the real cases caught where the puzzle has a
-race check (a kill by timing), or a reference that fails unmutated; 2 bad usage, or reference/
-has edits.
+unmet --expect, a race (barrier, atomic, single) that only the real cases caught where the
+puzzle has a race check (a kill by timing), or a reference that fails unmutated; 2 bad usage,
+or reference/ has edits.
 """
 import argparse, fcntl, hashlib, json, os, signal, subprocess, sys, time
 from pathlib import Path
@@ -23,7 +24,7 @@ RUN_ENV = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
 RUN_ENV["OMP_PROC_BIND"] = "false"  # OpenMP's default thread count, threads unbound
 VERIFY_TIMEOUT = 120  # a traced configuration runs well under a second: this long is a hang
 COLUMNS = ("mutants", "race-check", "real-check", "equivalent", "survived")
-RACE_KINDS = ("barrier", "atomic")  # mutants that plant a race
+RACE_KINDS = ("barrier", "atomic", "single")  # mutants that plant a race
 
 
 class Interrupted(Exception):

@@ -1,4 +1,4 @@
-"""The mutants of one reference source: four kinds of one-token bugs a learner could write.
+"""The mutants of one reference source: five kinds of one-token bugs a learner could write.
 
 Every search runs on a masked copy of the source (comments and string literals blanked, same
 offsets), so a TeamThreadRange in a comment or a KPZ-TODO is never mutated; the edits are then
@@ -6,9 +6,10 @@ spliced into the real text at those offsets.
 """
 import re
 
-KINDS = ("barrier", "atomic", "scratch", "bounds")
+KINDS = ("barrier", "atomic", "scratch", "bounds", "single")
 # The finding each kind must produce when the race check is asked to prove it (--expect).
-EXPECTED_FINDING = {"barrier": "race", "atomic": "race", "scratch": "scratch-request", "bounds": "out-of-bounds"}
+EXPECTED_FINDING = {"barrier": "race", "atomic": "race", "scratch": "scratch-request", "bounds": "out-of-bounds",
+                    "single": "race"}
 
 
 def mask(src):
@@ -190,6 +191,20 @@ def _bounds(src, m):
         yield x.start(), a, b, f"({src[a:b]}) + 1", None
 
 
+def _singles(src, m):
+    # Kokkos::single(PerTeam / PerThread, body) -> body run by every member / lane: the write it
+    # guarded becomes a race between members or lanes, even where they write the same value.
+    for x in re.finditer(r"\b(?:Kokkos::)?single\s*\(", m):
+        open_at = x.end() - 1
+        close_at = close_paren(m, open_at)
+        args = split_args(m, open_at, close_at)
+        if len(args) != 2:
+            yield x.start(), x.start(), close_at + 1, None, "single that broadcasts a value: skipped"
+            continue
+        a, b = args[1]
+        yield x.start(), x.start(), close_at + 1, f"({src[a:b]})()", None
+
+
 def line_of(src, at):
     return src.count("\n", 0, at) + 1
 
@@ -200,7 +215,7 @@ def mutants(path, rel):
     m = mask(src)
     found, skipped, per_line = [], [], {}
     gens = {"barrier": _barriers(m), "atomic": _atomics(src, m), "scratch": _scratch(src, m),
-            "bounds": _bounds(src, m)}
+            "bounds": _bounds(src, m), "single": _singles(src, m)}
     for kind in KINDS:
         for site, a, b, text, why in gens[kind]:
             line = line_of(src, site)

@@ -219,7 +219,7 @@ TEST(Tracer, VectorLanesOfOneMemberRace) {
         KOKKOS_LAMBDA(const Member& team) {
           Scratch s(team.team_scratch(0), 1);
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 4), [&](int i) { s(0) = static_cast<float>(i); });
-          out(0) = s(0);
+          Kokkos::single(Kokkos::PerThread(team), [&]() { out(0) = s(0); });
         },
         /*vector=*/4);
   });
@@ -227,6 +227,41 @@ TEST(Tracer, VectorLanesOfOneMemberRace) {
   ASSERT_EQ(a.races.size(), 1u) << kpz::trace::problems_text(rec, a);
   EXPECT_EQ(a.races[0].first.rank, a.races[0].second.rank);
   EXPECT_NE(a.races[0].first.lane, a.races[0].second.lane);
+}
+
+// A member's code outside its vector loops runs on every one of its lanes (on a GPU, every thread
+// of the member): with more than one lane a plain write there races between them, even when every
+// lane writes the same value, unless Kokkos::single(PerThread) or single(PerTeam) gives it to one
+// lane. Reads, and any write with one lane, are not races.
+TEST(Tracer, MemberCodeWritesOnEveryVectorLane) {
+  enum class Guard { none, per_thread, per_team };
+  for (Distribution d : kBoth) {
+    for (const Guard guard : {Guard::none, Guard::per_thread, Guard::per_team}) {
+      for (const int vector : {1, 4}) {
+        kpz::View<float*, S> in("in", 2);
+        kpz::View<float*, S> out("out", 2);
+        const auto rec = record(d, [&] {
+          team_kernel(
+              1, 2, 0,
+              KOKKOS_LAMBDA(const Member& team) {
+                const int r = team.team_rank();
+                const float x = in(r) + 1.0f;  // every lane reads: fine
+                if (guard == Guard::none) out(r) = x;
+                if (guard == Guard::per_thread) Kokkos::single(Kokkos::PerThread(team), [&]() { out(r) = x; });
+                if (guard == Guard::per_team) Kokkos::single(Kokkos::PerTeam(team), [&]() { out(0) = out(1) = 2.0f; });
+              },
+              vector);
+        });
+        const auto a = kpz::trace::analyze(rec);
+        const bool race = guard == Guard::none && vector > 1;
+        ASSERT_EQ(a.races.size(), race ? 2u : 0u) << kpz::trace::problems_text(rec, a);
+        for (const auto& r : a.races) {
+          EXPECT_EQ(r.first.rank, r.second.rank);
+          EXPECT_NE(r.first.lane, r.second.lane);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

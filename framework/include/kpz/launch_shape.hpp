@@ -147,6 +147,10 @@ inline bool is_pow2(int v) {
 }
 }  // namespace detail
 
+// Vector lanes the trace build gives a kernel with vector loops, at least (4 members of 4 lanes
+// still fit a diagram).
+inline constexpr int kTraceVectorLanes = 4;
+
 template <class Space>
 LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const ShapeRequest& req, Purpose purpose) {
   constexpr bool gpu = is_gpu_v<Space>;
@@ -167,7 +171,13 @@ LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Sha
                        ": use a power of two from 1 to " + std::to_string(vmax));
     shape.vector_length = req.vector_length;
   } else {
-    const int wanted = gpu ? needs.gpu_vector : needs.host_vector;
+    int wanted = gpu ? needs.gpu_vector : needs.host_vector;
+#if defined(KPZ_TRACE)
+    // The trace build (and the race check of every pass, which runs it) judges a kernel with
+    // vector loops on several lanes, as a GPU runs it: with one lane, a write every lane makes or
+    // two lanes sharing an element could not show.
+    if (needs.vector_loops && wanted < kTraceVectorLanes) wanted = kTraceVectorLanes;
+#endif
     shape.vector_length = detail::floor_pow2(wanted < 1 ? 1 : (wanted > vmax ? vmax : wanted));
     // A team size the user asked for wins over the kernel's preferred lanes: a GPU block holds
     // team * vector threads, so fewer lanes make room for the members.

@@ -25,11 +25,7 @@ inline KernelNeeds vector_needs() {
   needs.gpu_team = 8;
   needs.gpu_vector = 32;
   needs.gpu_tile = 5760;
-#if defined(KPZ_TRACE)
-  needs.host_vector = 4;  // the trace build draws every lane: 4 members of 4 lanes fit a diagram
-#else
   needs.host_vector = 1;
-#endif
   needs.host_tile = 2048;
   return needs;
 }

@@ -184,6 +184,16 @@ void record_access(const void* view_data, bool scratch, const void* elem, std::i
   e.vepoch = m->vepoch;
   e.loc = s->location(loc);
   e.kind = kind;
+  // Code of a member outside its vector loops and outside Kokkos::single runs on every vector
+  // lane of the member (on a GPU, every thread of the member's warp slice): with more than one
+  // lane, a plain write there is written by all of them. Recorded as lanes 0 and 1, it is the
+  // race it is on the GPU, where the values may agree and the answer still look right.
+  if (kind == Access::write && m->vector_length > 1 && m->vector_depth == 0 && m->team_vector_depth == 0 &&
+      m->single_depth == 0 && m->thread_single_depth == 0) {
+    e.lane = 0;
+    s->record(e);
+    e.lane = 1;
+  }
   s->record(e);
   if (m->scan_prefix_pass && kind != Access::read)
     throw KernelError("parallel_scan: " + m->flat->iteration(m->rank) + " writes " + cell_name(rec, view, offset) +

@@ -49,13 +49,16 @@ void for_each_owned(const ThreadRange<I, Space, V>& r, const F& f) {
     throw KernelError("a TeamThreadRange / TeamVectorRange loop inside another nested loop's body");
   const std::int64_t b = r.begin, e = r.end, t = c.team_size, v = c.vector_length;
   ++c.range_depth;
+  if (r.vector) ++c.team_vector_depth;
   struct Guard {
     MemberCore& c;
+    bool vector;
     ~Guard() {
       --c.range_depth;
+      if (vector) --c.team_vector_depth;
       c.lane = -1;
     }
-  } guard{c};
+  } guard{c, r.vector};
   // Each iteration's deferred accesses are recorded before the next (its lane may differ).
   auto step = [&](std::int64_t i, int lane) {
     flush_deferred();
@@ -326,8 +329,16 @@ void single(const kpz::trace::SingleThread<Space>& s, const F& f) {
   kpz::trace::MemberCore& c = s.member.core();
   const int lane = c.lane;
   if (c.distribution == kpz::trace::Distribution::cyclic) c.lane = 0;
+  ++c.thread_single_depth;
+  struct Guard {
+    kpz::trace::MemberCore& c;
+    int lane;
+    ~Guard() {
+      --c.thread_single_depth;
+      c.lane = lane;
+    }
+  } guard{c, lane};
   f();
-  c.lane = lane;
 }
 template <class Space, class F, class T>
 void single(const kpz::trace::SingleThread<Space>& s, const F& f, T& value) {

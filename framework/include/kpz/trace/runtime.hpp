@@ -175,9 +175,11 @@ struct MemberCore {
   std::int32_t launch = -1;
   int league = 0, league_size = 1, rank = 0, team_size = 1, vector_length = 1;
   int epoch = 0, vepoch = 0, lane = -1;
-  int range_depth = 0;   // inside TeamThreadRange / TeamVectorRange bodies
-  int vector_depth = 0;  // inside ThreadVectorRange bodies
-  int single_depth = 0;  // inside Kokkos::single(PerTeam)
+  int range_depth = 0;          // inside TeamThreadRange / TeamVectorRange bodies
+  int vector_depth = 0;         // inside ThreadVectorRange bodies
+  int team_vector_depth = 0;    // inside TeamVectorRange bodies
+  int single_depth = 0;         // inside Kokkos::single(PerTeam)
+  int thread_single_depth = 0;  // inside Kokkos::single(PerThread)
   Distribution distribution = Distribution::cyclic;
   // A flat kernel's iteration (rank: its linear index; flat.hpp), else nullptr. In the pass of a
   // parallel_scan with final == false a write to a View stops the run (Kokkos requires those calls
