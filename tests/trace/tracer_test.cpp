@@ -227,6 +227,9 @@ TEST(Tracer, VectorLanesOfOneMemberRace) {
   ASSERT_EQ(a.races.size(), 1u) << kpz::trace::problems_text(rec, a);
   EXPECT_EQ(a.races[0].first.rank, a.races[0].second.rank);
   EXPECT_NE(a.races[0].first.lane, a.races[0].second.lane);
+  EXPECT_NE(kpz::trace::problems_text(rec, a).find("Two lanes of one member touch the element in the same vector loop"),
+            std::string::npos)
+      << kpz::trace::problems_text(rec, a);
 }
 
 // A member's code outside its vector loops runs on every one of its lanes (on a GPU, every thread
@@ -258,7 +261,12 @@ TEST(Tracer, MemberCodeWritesOnEveryVectorLane) {
         for (const auto& r : a.races) {
           EXPECT_EQ(r.first.rank, r.second.rank);
           EXPECT_NE(r.first.lane, r.second.lane);
+          EXPECT_TRUE(r.first.every_lane && r.second.every_lane);
         }
+        if (race)
+          EXPECT_NE(kpz::trace::problems_text(rec, a).find("Every vector lane of this member makes the write"),
+                    std::string::npos)
+              << kpz::trace::problems_text(rec, a);
       }
     }
   }

@@ -44,7 +44,7 @@ bool conflict(const Actor& a, const Actor& b) {
 }
 
 Actor actor_of(const Event& e) {
-  return {e.league, e.rank, e.lane, e.epoch, e.vepoch, e.kind, e.loc};
+  return {e.league, e.rank, e.lane, e.epoch, e.vepoch, e.kind, e.loc, e.every_lane};
 }
 
 }  // namespace

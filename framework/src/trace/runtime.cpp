@@ -190,6 +190,7 @@ void record_access(const void* view_data, bool scratch, const void* elem, std::i
   // race it is on the GPU, where the values may agree and the answer still look right.
   if (kind == Access::write && m->vector_length > 1 && m->vector_depth == 0 && m->team_vector_depth == 0 &&
       m->single_depth == 0 && m->thread_single_depth == 0) {
+    e.every_lane = true;
     e.lane = 0;
     s->record(e);
     e.lane = 1;

@@ -133,6 +133,12 @@ std::string problems_text(const Recording& rec, const Analysis& a, std::size_t m
           "  Different members, same barrier epoch: nothing orders the write and the read, so the read may see "
           "the old or the new value. Separate them with a team.team_barrier(), or let one member own the "
           "element in this epoch.\n";
+    else if (w.every_lane)
+      out +=
+          "  Every vector lane of this member makes the write: it is outside the member's vector loops "
+          "(ThreadVectorRange, TeamVectorRange) and outside Kokkos::single, so each lane runs it, even with the "
+          "same value. Give it to one lane with Kokkos::single(Kokkos::PerThread(team), ...), or share the work "
+          "among the lanes with a vector loop.\n";
     else
       out += "  Two lanes of one member touch the element in the same vector loop.\n";
   }

@@ -47,12 +47,15 @@ std::string race_headline(const std::string& problems) {
   const bool flat = h.find("flat kernel") != std::string::npos;
   const bool cross = h.find("between teams") != std::string::npos;
   const bool two_writes = lines.size() >= 4 && lines[3].find("Two members write") != std::string::npos;
+  const bool every_lane = lines.size() >= 4 && lines[3].find("Every vector lane") != std::string::npos;
   if (flat)
     h += " (iterations of a flat kernel run at the same time: an atomic update, or one owner per element?)";
   else if (cross)
     h += " (teams never wait for each other inside a kernel)";
   else if (two_writes)
     h += " (two writers in one barrier epoch: an atomic update, or one owner per element?)";
+  else if (every_lane)
+    h += " (every lane of the member makes this write: Kokkos::single(Kokkos::PerThread(team), ...)?)";
   else
     h += " (same barrier epoch: a team_barrier() missing?)";
   return h;

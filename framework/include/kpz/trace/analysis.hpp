@@ -32,6 +32,7 @@ struct Actor {
   std::int32_t league, rank, lane, epoch, vepoch;
   Access kind;
   std::int32_t loc;
+  bool every_lane = false;  // Event::every_lane
 };
 
 // Two accesses to one element, at least one a plain write, that nothing orders: different teams

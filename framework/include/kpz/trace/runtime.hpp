@@ -64,6 +64,7 @@ struct Event {
   std::int32_t vepoch;  // the member's vector-loop epoch (a vector loop's end syncs its lanes)
   std::int32_t loc;     // index into Recording::locations
   Access kind;
+  bool every_lane = false;  // a write every vector lane of the member makes (runtime.cpp)
 };
 
 struct ViewInfo {
