@@ -42,7 +42,8 @@ void one_read_compact(const Space& space, const ExtractLayout& layout, int num_b
             float x[K];
             unsigned keep = 0;
             for (int u = 0; u < K; ++u) x[u] = u < mine_n ? in(first + u) : 0.0f;
-            for (int u = 0; u < K; ++u) keep |= (u < mine_n && bin_of(x[u], num_bins) == target_bin ? 1u : 0u) << u;
+            for (int u = 0; u < K; ++u)
+              keep |= (u < mine_n && bin_of(x[u], num_bins) == target_bin ? 1u : 0u) << u;
             int at = team.team_scan(static_cast<int>(Kokkos::Experimental::popcount_builtin(keep)), &s_kept(0));
             for (int u = 0; u < K; ++u)
               if ((keep >> u) & 1u) staging(region + at++) = x[u];
@@ -55,7 +56,8 @@ void one_read_compact(const Space& space, const ExtractLayout& layout, int num_b
               return bits;
             };
             int mine = 0;
-            for (int i = 0; i < mine_n; ++i) mine += bin_of(in(first + i), num_bins) == target_bin ? 1 : 0;
+            for (int w = 0; w < mine_n; w += 32)
+              mine += static_cast<int>(Kokkos::Experimental::popcount_builtin(mask(first + w, Kokkos::min(32, mine_n - w))));
             int at = team.team_scan(mine, &s_kept(0));
             for (int w = 0; w < mine_n; w += 32)
               for (unsigned bits = mask(first + w, Kokkos::min(32, mine_n - w)); bits != 0; bits &= bits - 1)
