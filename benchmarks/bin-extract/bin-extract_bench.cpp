@@ -15,7 +15,6 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "bin-extract/bin-extract.hpp"
@@ -27,7 +26,6 @@
 #include "kpz/errors.hpp"
 #include "kpz/library_baselines.hpp"
 #include "kpz/transfer.hpp"
-#include "one_read_experiment.hpp"
 
 namespace kpz::bin_extract {
 namespace {
@@ -150,49 +148,6 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
          .group = xgroup,
          .bytes = 2.0 * selection,
          .timing = time_kernel(space, req.cfg, place)});
-  }
-  {
-    // A candidate one-read lesson form (one_read_experiment.hpp), at a few shapes.
-    View<float*, Space> staging(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "staging"), n);
-    View<int*, Space> count(Kokkos::view_alloc(space, "count"), 1);
-    const int sms = gpu ? std::max(1, fast.chunks * fast.team_size / 2048) : 0;
-    const auto one_read_row = [&](auto k, int team, int items, int teams_per_sm) {
-      constexpr int K = decltype(k)::value;
-      const int tile = team * items, tiles = teams_for(n, tile);
-      const ExtractLayout layout{.team_size = team,
-                                 .tile = tile,
-                                 .tiles = tiles,
-                                 .chunks = std::max(1, std::min(tiles, gpu ? sms * teams_per_sm : fast.chunks))};
-      View<int*, Space> chunk_counts(Kokkos::view_alloc(space, "chunk_counts"), layout.chunks);
-      const std::string shape = "team " + std::to_string(team) + ", " + std::to_string(items) + " items, " +
-                                std::to_string(layout.chunks) + " chunks, K " + std::to_string(K);
-      extract_row(
-          "extract: one read, blocked team_scan into staging, then place (experiment; " + shape + ")", "builtin",
-          [&] {
-            one_read_compact<K>(space, layout, num_bins, target, in, staging, chunk_counts);
-            extract_place(space, layout, View<const float*, Space>(staging), View<const int*, Space>(chunk_counts), out,
-                          count);
-          },
-          [&] { return host_prefix(out, count, 0); }, "one-read experiment (" + shape + ")");
-      const double selection = static_cast<double>(sizeof(float)) * static_cast<double>(want_selected.size());
-      report.rows.push_back({.name = "... its compaction alone (" + shape + "; bytes: reads N, writes the selection)",
-                             .kind = "builtin",
-                             .group = xgroup,
-                             .bytes = static_cast<double>(sizeof(float)) * static_cast<double>(n) + selection,
-                             .timing = time_kernel(space, req.cfg, [&] {
-                               one_read_compact<K>(space, layout, num_bins, target, in, staging, chunk_counts);
-                             })});
-    };
-    if (gpu) {
-      one_read_row(std::integral_constant<int, 16>{}, 256, 16, 8);
-      one_read_row(std::integral_constant<int, 16>{}, 256, 16, 4);
-      one_read_row(std::integral_constant<int, 8>{}, 256, 8, 8);
-      one_read_row(std::integral_constant<int, 16>{}, 128, 16, 16);
-      one_read_row(std::integral_constant<int, 8>{}, 256, 16, 8);  // items != K: reloads from L1
-    } else {
-      one_read_row(std::integral_constant<int, 16>{}, 1, kTeamScanHostTile, 0);
-      one_read_row(std::integral_constant<int, 16>{}, 1, 1024, 0);
-    }
   }
   // The learner's kernels: a team per tile, whose offset the kernel writes in offsets (zeroed
   // before every run), the selection's length in the last.
