@@ -149,11 +149,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
          .bytes = 2.0 * selection,
          .timing = time_kernel(space, req.cfg, place)});
   }
-  // The learner's kernels: a team per tile, whose offset the kernel writes in offsets (zeroed
-  // before every run), the selection's length in the last.
-  const auto learner_extract_row = [&](const std::string& name, const std::string& what, int tile,
+  // The learner's kernels: `teams` teams (a tile or a chunk each), whose offsets the kernel writes in
+  // offsets (zeroed before every run), the selection's length in the last.
+  const auto learner_extract_row = [&](const std::string& name, const std::string& what, int teams,
                                        const auto& kernel) -> BenchRow& {
-    const int teams = teams_for(n, tile);
     View<int*, Space> offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);
     const auto run = [&] {
       Kokkos::deep_copy(space, offsets, 0);
@@ -164,17 +163,30 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   };
   if (all)
     learner_extract_row(
-        "extract: two levels, nested scans (" + impl + ")", "extract (" + impl + ")", launch.tile,
+        "extract: two levels, nested scans (" + impl + ")", "extract (" + impl + ")", teams_for(n, launch.tile),
         [&](const View<int*, Space>& offsets) { kern.extract(space, launch, num_bins, target, in, offsets, out); });
   if (all) {
     // The portable exercise variant, --team-scan (reference or --exercise).
     check_scratch<Space>(team_scan_scratch_bytes<Space>(scan_shape), 0, "bin-extract --team-scan");
     learner_extract_row("extract: team-scan, TeamVectorRange count, bit masks, team_scan (" + impl + ")",
-                        "team-scan extract (" + impl + ")", scan_shape.tile,
+                        "team-scan extract (" + impl + ")", teams_for(n, scan_shape.tile),
                         [&](const View<int*, Space>& offsets) {
                           kern.team_scan_extract(space, scan_shape, num_bins, target, in, offsets, out);
                         })
         .portable = true;
+  }
+  if (all) {
+    // The portable one-read variant, --one-read: a chunk per member, so offsets has chunks + 1 entries.
+    const LaunchShape one_shape = one_read_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+    const int chunks = one_read_chunks(space, static_cast<long>(n), 0);
+    View<float*, Space> staging(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "staging"), n);
+    learner_extract_row("extract: one read, a chunk per member, run masks, vector scan, then place (" + impl + ")",
+                        "one-read extract (" + impl + ")", chunks,
+                        [&](const View<int*, Space>& offsets) {
+                          kern.one_read_extract(space, one_shape, chunks, num_bins, target, in, staging, offsets, out);
+                        })
+        .portable = true;
+    report.config.set("one_read", one_shape.to_json().set("chunks", chunks));
   }
   if (all) {
     long long got = 0;

@@ -171,6 +171,48 @@ void team_scan_extract(const Space& space, const LaunchShape& shape, int num_bin
         TeamPolicy<Space>(space, teams, shape.team_size, shape.vector_length).set_scratch_size(0, scratch), place);
 }
 
+template <class Space>
+void one_read_extract(const Space& space, const LaunchShape& shape, int chunks, int num_bins, int target_bin,
+                      View<const float*, Space> in, View<float*, Space> staging, View<int*, Space> chunk_offsets,
+                      View<float*, Space> out) {
+  const long n = static_cast<long>(in.extent(0));
+  const long tiles = one_read_tiles(n);
+  // Launch 1: member c of the league (team c / team_size, rank c % team_size; CUDA: a warp) packs
+  // chunk c into staging. Its own level-0 scratch holds the masks of a tile's runs: s_masks below.
+  const int members = shape.team_size;
+  TeamPolicy<Space> policy(space, (chunks + members - 1) / members, members, shape.vector_length);
+  // TODO(roughly 2 lines): the level-0 request, per member, for the masks s_masks carves.
+  Kokkos::parallel_for(
+      "bin_extract::one_read_compact", policy, KOKKOS_LAMBDA(const TeamMember<Space>& team) {
+        ScratchView<unsigned*, Space> s_masks(team.thread_scratch(0), kOneReadRuns);
+        const int c = team.league_rank() * team.team_size() + team.team_rank();
+        if (c >= chunks) return;  // the last team's spare members (no team collective follows)
+        const long t0 = one_read_chunk_begin(tiles, chunks, c), t1 = one_read_chunk_begin(tiles, chunks, c + 1);
+        const long region = t0 * kOneReadTile;  // where the chunk's selection goes in staging
+        int kept = 0;                           // the chunk's selected elements so far
+        for (long t = t0; t < t1; ++t) {
+          const long first = t * kOneReadTile;
+          // TODO(roughly 8 lines): run j of the tile (kOneReadItems elements from
+          //   first + j * kOneReadItems) into its mask s_masks(j), bit u set when element u exists
+          //   (< N) and is in target_bin: a ThreadVectorRange loop over the runs, each run's
+          //   elements loaded before any is compared.
+          // TODO(roughly 12 lines): a ThreadVectorRange Kokkos::parallel_scan over the runs of
+          //   their masks' bit counts: in the final pass run j's selected elements (its set bits,
+          //   read again from in) go to staging from region + kept + the runs before j on. The
+          //   scan's total is the tile's count: add it to kept.
+        }
+        Kokkos::single(Kokkos::PerThread(team), [&]() { chunk_offsets(c) = kept; });
+      });
+
+  // Launch 2: the chunks' counts become where each chunk's selection goes (entry `chunks`: the total).
+  scan_counts(space, "bin_extract::one_read_offsets", chunk_offsets, chunks);
+
+  // Launch 3: a team per chunk moves its selection from staging to out.
+  // TODO(roughly 9 lines): launch 3 as the comment above says: a team per chunk, its
+  //   members and lanes copying together (TeamVectorRange), the chunk's two offsets read by one
+  //   member for all (Kokkos::single with a value).
+}
+
 KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_INSTANTIATE)
 
 }  // namespace kpz::bin_extract::exercise

@@ -272,4 +272,34 @@ TEST(Tracer, MemberCodeWritesOnEveryVectorLane) {
   }
 }
 
+// A ThreadVectorRange scan runs as Kokkos' CUDA backend runs it: the lane of index i + 1 first
+// makes index i's non-final call. A scan that writes in every call races between those lanes
+// under the cyclic distribution (writing only when `final` does not); reading, in the scan, what
+// a lane wrote in an earlier vector loop does not race (a vector loop's end syncs the lanes).
+TEST(Tracer, VectorScanNonFinalCallsRunOnTheNextLane) {
+  for (Distribution d : kBoth) {
+    for (const bool only_final : {false, true}) {
+      kpz::View<int*, S> out("out", 8);
+      kpz::View<int*, S> scratch_like("flags", 8);
+      const auto rec = record(d, [&] {
+        team_kernel(
+            1, 1, 0,
+            KOKKOS_LAMBDA(const Member& team) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 8), [&](int j) { scratch_like(j) = j % 3; });
+              Kokkos::parallel_scan(Kokkos::ThreadVectorRange(team, 8), [&](int j, int& before, const bool final) {
+                if (final || !only_final) out(j) = before;
+                before += scratch_like(j);
+              });
+            },
+            4);
+      });
+      const auto a = kpz::trace::analyze(rec);
+      const bool race = d == Distribution::cyclic && !only_final;
+      EXPECT_EQ(!a.races.empty(), race) << (only_final ? "final only, " : "every call, ")
+                                        << kpz::trace::problems_text(rec, a);
+      for (const auto& r : a.races) EXPECT_NE(r.first.lane, r.second.lane);
+    }
+  }
+}
+
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
-// bin-extract --team-scan's constants and launch shape (team_scan_extract in reference/ and
-// exercises/): words of flags, loads per index, the staging scratch and its size.
+// bin-extract --team-scan's and --one-read's constants and launch shapes (team_scan_extract and
+// one_read_extract in reference/ and exercises/): words of flags, loads per index, chunks, the
+// scratch and its size.
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
@@ -83,6 +84,53 @@ template <class Space>
 std::size_t team_scan_scratch_bytes(const LaunchShape& shape) {
   return ScratchView<unsigned*, Space>::shmem_size(words_in(shape.tile)) +
          (team_scan_staged(shape) ? ScratchView<unsigned*, Space>::shmem_size(flag_slots(shape.tile)) : 0);
+}
+
+// --one-read: every member (a warp of lanes on CUDA) walks its own chunk of tiles; the members of a
+// team share nothing. A tile is kOneReadRuns runs of kOneReadItems consecutive elements: a lane
+// loads a run's elements together (that many loads in flight), and a run's selection is one mask
+// of kOneReadItems bits.
+inline constexpr int kOneReadRuns = 32;
+inline constexpr int kOneReadItems = 8;
+inline constexpr int kOneReadTile = kOneReadRuns * kOneReadItems;
+
+KOKKOS_INLINE_FUNCTION constexpr long one_read_tiles(long n) {
+  return (n + kOneReadTile - 1) / kOneReadTile;
+}
+// Chunk c of `chunks` owns the tiles [one_read_chunk_begin(c), one_read_chunk_begin(c + 1)): an even
+// share of consecutive tiles. Its selection goes to staging from the chunk's first element on.
+KOKKOS_INLINE_FUNCTION constexpr long one_read_chunk_begin(long tiles, int chunks, int c) {
+  return tiles * c / chunks;
+}
+
+// --one-read's launch shape: on a GPU teams of 8 members of 32 lanes (a warp each); on a CPU
+// Kokkos' recommendation for speed (one thread per team) and teams as large as the backend gives
+// for checking, so that members that share what they should not show. A fixed tile.
+template <class Space>
+LaunchShape one_read_shape(const Space& space, const ShapeRequest& req, Purpose purpose) {
+  KernelNeeds needs;
+  needs.vector_loops = true;
+  needs.gpu_team = 8;
+  needs.gpu_vector = kOneReadRuns;
+  needs.host_vector = 1;
+  needs.gpu_tile = needs.host_tile = kOneReadTile;
+  return launch_shape(space, needs, req, purpose);
+}
+
+// Chunks (members in all) of --one-read: on a GPU 32 warps per multiprocessor (its concurrency over
+// 64 threads), on a CPU one per thread; never more than the tiles. `requested` (--chunks) wins.
+template <class Space>
+int one_read_chunks(const Space& space, long n, int requested) {
+  const long tiles = one_read_tiles(n);
+  const long wanted = requested > 0 ? requested : (is_gpu_v<Space> ? space.concurrency() / 64 : space.concurrency());
+  return static_cast<int>(Kokkos::max(1L, Kokkos::min(tiles, wanted)));
+}
+
+// Level-0 scratch of --one-read's compaction, per member (Kokkos::PerThread): the masks of a
+// tile's runs.
+template <class Space>
+std::size_t one_read_scratch_bytes() {
+  return ScratchView<unsigned*, Space>::shmem_size(kOneReadRuns);
 }
 
 }  // namespace kpz::bin_extract

@@ -119,7 +119,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const int num_bins = static_cast<int>(req.params.get("num-bins"));
   const int pattern = static_cast<int>(req.params.get("pattern"));
   const bool scan_variant = variant == Variant::team_scan;
-  const bool extract_variant = variant == Variant::extract || scan_variant;  // one bin, --target-bin
+  const bool one_read = variant == Variant::one_read;
+  const bool extract_variant = variant == Variant::extract || scan_variant || one_read;  // one bin, --target-bin
   const int target = extract_variant ? static_cast<int>(req.params.get("target-bin")) : -1;
   if (extract_variant && target >= num_bins)
     throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." +
@@ -128,6 +129,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   LaunchShape shape;
   if (scan_variant) {
     shape = team_scan_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  } else if (one_read) {
+    shape = one_read_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   } else {
     KernelNeeds needs;  // teams as large as the backend gives, so that a missing barrier shows
     needs.gpu_team = 256;
@@ -142,7 +145,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     check_scratch_option<Space>(
         "bin-extract --histogram with N=" + std::to_string(n) + " (one team holds the input and its bins)", "--size", n,
         0, [&](int x) { return histogram_scratch_bytes<Space>(x); });
-  } else {
+  } else if (!one_read) {
     if (req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
     if (variant == Variant::partition)
       check_scratch_option<Space>("bin-extract --partition with a tile of " + std::to_string(shape.tile) +
@@ -160,7 +163,10 @@ RunReport run_on(const Space& space, const RunRequest& req) {
                                   });
   }
   const int tile = histogram ? n : shape.tile;
-  const int teams = histogram ? 1 : teams_for(n, tile);
+  // --one-read: a team per chunk of tiles, not per tile.
+  const int teams = histogram  ? 1
+                    : one_read ? one_read_chunks(space, n, static_cast<int>(req.params.get("chunks")))
+                               : teams_for(n, tile);
 
   // Inputs: the seed puzzle's i mod 80 / 100 for --histogram without --size or --pattern.
   const bool worked = histogram && !req.params.given("size") && !req.params.given("pattern");
@@ -178,13 +184,25 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   View<const float*, Space> cin = d_in;
   const auto kern = kernels<Space>(req.impl == Impl::reference);
   const Launch launch{team_size, tile};
-  // --team-scan places with contiguous member segments on every backend (not TeamThreadRange).
-  const OwnerFn member_of = scan_variant ? OwnerFn([tile, team_size, n](std::size_t s) {
-    const std::size_t t = s / tile, first = t * tile, count = std::min<std::size_t>(tile, n - first);
-    const std::size_t per_member = (count + team_size - 1) / team_size;
-    return "team " + std::to_string(t) + ", member " + std::to_string((s - first) / per_member);
-  })
-                                         : tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
+  // --team-scan places with contiguous member segments on every backend (not TeamThreadRange);
+  // --one-read's members each walk a chunk of tiles (`teams` counts the chunks there).
+  const long tiles = one_read_tiles(n);
+  OwnerFn member_of = tile_owner(space_str, static_cast<std::size_t>(tile), team_size);
+  if (scan_variant)
+    member_of = [tile, team_size, n](std::size_t s) {
+      const std::size_t t = s / tile, first = t * tile, count = std::min<std::size_t>(tile, n - first);
+      const std::size_t per_member = (count + team_size - 1) / team_size;
+      return "team " + std::to_string(t) + ", member " + std::to_string((s - first) / per_member);
+    };
+  if (one_read)
+    member_of = [tiles, teams, team_size](std::size_t s) {
+      const long t = static_cast<long>(s) / kOneReadTile;
+      int c = 0;
+      while (c + 1 < teams && one_read_chunk_begin(tiles, teams, c + 1) <= t) ++c;
+      return "chunk " + std::to_string(c) + " (team " + std::to_string(c / team_size) + ", member " +
+             std::to_string(c % team_size) + "; tile " + std::to_string(t) + ", run " +
+             std::to_string(s % kOneReadTile / kOneReadItems) + ")";
+    };
   const auto owner = [&](std::size_t, std::size_t s) {
     return "input index " + std::to_string(s) + ": " + member_of(s);
   };
@@ -195,7 +213,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const Json shape_json = shape.to_json();  // team_size, vector_length and (not --histogram) tile
   for (const char* key : {"team_size", "vector_length", "tile"})
     if (const Json* v = shape_json.find(key)) report.config.set(key, *v);
-  if (!histogram) report.config.set("teams", teams);
+  if (!histogram) report.config.set(one_read ? "chunks" : "teams", teams);
   report.config.set("pattern", pattern);
   if (histogram) report.config.set("worked_example", worked);
 
@@ -243,10 +261,15 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
     poison(out);
     space.fence();
-    if (scan_variant)
+    if (scan_variant) {
       kern.team_scan_extract(space, shape, num_bins, target, cin, tile_offsets, out);
-    else
+    } else if (one_read) {
+      View<float*, Space> staging(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "staging"), n);
+      poison(staging);
+      kern.one_read_extract(space, shape, teams, num_bins, target, cin, staging, tile_offsets, out);
+    } else {
       kern.extract(space, launch, num_bins, target, cin, tile_offsets, out);
+    }
     space.fence();
     int got_count = 0;
     Kokkos::deep_copy(got_count, Kokkos::subview(tile_offsets, teams));
@@ -254,7 +277,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     const std::size_t first = oracle.offsets[target], want = oracle.offsets[target + 1] - first;
     ++report.checked;
     if (got_count != static_cast<long long>(want))
-      record(report, 0, std::to_string(want), show_count(got_count), "the count: tile_offsets(teams) after the scan");
+      record(report, 0, std::to_string(want), show_count(got_count),
+             one_read ? "the count: chunk_offsets(chunks) after the scan"
+                      : "the count: tile_offsets(teams) after the scan");
     got.resize(want);
     compare_packed(
         report, got, in, want, [&](std::size_t j) { return oracle.order[first + j]; }, owner);
@@ -262,7 +287,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     report.notes.push_back("bin " + std::to_string(target) + " " + bin_range(target, num_bins) + ": " +
                            std::to_string(got_count) + " of " + std::to_string(n) + " elements selected (expected " +
                            std::to_string(want) + ")");
-    if (req.steps) {
+    if (req.steps && !one_read) {
       const auto lines = trace_lines(in, num_bins, target, tile);
       report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
     }

@@ -70,6 +70,19 @@ std::vector<CheckCase> checks_of(Variant variant) {
               CheckCase{{"size", 999}, {"tile", 37}}.team(1),
               CheckCase{{"size", 4099}, {"tile", 1000}}.lanes(4),
               CheckCase{{"size", 3001}, {"tile", 250}}.team(1).lanes(32)};
+    case Variant::one_read:
+      // One element; an empty bin; every element selected; one chunk of many tiles; chunks of
+      // one tile; chunks that do not divide the tiles; more members than chunks; a last tile of a
+      // run and a bit; lanes fewer than the runs (each lane takes several); teams of one member.
+      return {CheckCase{{"size", 1}},
+              CheckCase{{"size", 1000}, {"pattern", 4}},
+              CheckCase{{"size", 5000}, {"target-bin", 0}, {"pattern", 2}},
+              CheckCase{{"size", 10007}, {"chunks", 1}, {"pattern", 5}},
+              CheckCase{{"size", 2560}, {"chunks", 10}},
+              CheckCase{{"size", 9999}, {"chunks", 7}, {"pattern", 3}},
+              CheckCase{{"size", 265}, {"chunks", 2}},
+              CheckCase{{"size", 4099}, {"chunks", 3}}.lanes(4),
+              CheckCase{{"size", 3001}, {"chunks", 5}}.team(1).lanes(32)};
     case Variant::histogram: {
       // One team's histogram: small and odd sizes, one to 16 bins, every kind of input.
       std::vector<CheckCase> checks = {CheckCase{{"size", 1}}, CheckCase{{"size", 1000}, {"pattern", 3}},
@@ -89,7 +102,7 @@ std::vector<CheckCase> checks_of(Variant variant) {
 // one team's.
 std::vector<CheckCase> team_sweep_of(Variant variant) {
   if (variant == Variant::histogram) return {CheckCase{{"size", 1000}}};
-  if (variant == Variant::team_scan) return {};
+  if (variant == Variant::team_scan || variant == Variant::one_read) return {};
   std::vector<CheckCase> sweep;
   for (const std::int64_t tile : {1, 5, 64, 1000})
     sweep.push_back(CheckCase{{"size", std::min<std::int64_t>(5003, 200 * tile + 3)}, {"tile", tile}});
@@ -154,12 +167,29 @@ PuzzleSpec make_spec() {
             .trace = trace_config(Variant::team_scan),
             // 50 lines; new: loads in flight, staged flags, team_scan, BOr masks, set-bit walk.
             .minutes = 110,
+            .track = Track::stretch},
+           {.name = "one-read",
+            .id = int(Variant::one_read),
+            .summary = "--extract reading the input once: every member walks its own chunk, run masks in "
+                       "its own scratch, a vector-level scan packs, then every chunk moves to its place",
+            .options = {size,
+                        bins,
+                        target,
+                        pattern,
+                        {"chunks", "members in all, each packing a chunk of tiles (0: the backend's default)", 0, 0,
+                         1 << 20}},
+            .functions = {"one_read_extract", "scan_counts"},
+            .checks = checks_of(Variant::one_read),
+            .team_sweep = team_sweep_of(Variant::one_read),
+            .trace = trace_config(Variant::one_read),
+            // 31 lines; new: a chunk per member, per-member scratch, run masks, a vector scan.
+            .minutes = 75,
             .track = Track::stretch}},
       .run = run,
       // `kpuzzles run`'s peak, measured: about 28 bytes per element for every variant.
       .bytes_needed = [](const VariantSpec&, const Params& p) { return 28.0 * static_cast<double>(p.get("size")); },
       .course_position = 40,
-      .learning_order = {"histogram", "extract", "team-scan", "partition"},
+      .learning_order = {"histogram", "extract", "team-scan", "one-read", "partition"},
   };
 }
 

@@ -13,7 +13,7 @@
 // not on the name.
 namespace kpz::bin_extract {
 
-enum class Variant { extract, histogram, partition, team_scan };
+enum class Variant { extract, histogram, partition, team_scan, one_read };
 
 // The options' limits: elements per run, bins.
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;

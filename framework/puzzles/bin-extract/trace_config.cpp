@@ -58,6 +58,21 @@ std::vector<BudgetLimit> budget(Variant variant, const Params& p, const Json& co
     b.push_back({"scratch-writes-per-team", words + staged, "each staged flag once, one bit mask per word"});
     b.push_back({"scratch-reads-per-team", words + staged,
                  "each staged flag and each word's mask once, by the member that owns the word"});
+  } else if (variant == Variant::one_read) {
+    const double chunks = config.find("chunks") ? config.find("chunks")->as_double(1) : 1;
+    const double per_chunk = std::ceil(std::ceil(n / kOneReadTile) / chunks);  // tiles of the largest chunk
+    const double members = std::min(team, chunks);                             // of a team, with a chunk each
+    b.push_back({"global-reads", 2 * n + 2 * (chunks + 1) + 2 * chunks,
+                 "each input once for the masks, each selected one again (at most N) and once more from "
+                 "staging; the flat scan of the chunk counts, two passes; each chunk's two offsets"});
+    b.push_back({"global-reads-per-cell-per-team", 2,
+                 "mask, then (if selected) pack; staging and each offset once per team (single broadcasts)"});
+    b.push_back({"barriers-per-team", 0, "none: a vector loop's end synchronises the member's lanes"});
+    b.push_back({"collectives-per-team", 2,
+                 "the place launch's two broadcasts of the chunk's offsets (the vector scans are a member's)"});
+    b.push_back({"scratch-writes-per-team", members * per_chunk * kOneReadRuns, "one mask per run"});
+    b.push_back(
+        {"scratch-reads-per-team", 2 * members * per_chunk * kOneReadRuns, "each mask in both passes of the scan"});
   } else {
     b.push_back({"global-reads", 2 * n + bins * teams * team + 2 * bins * teams + bins + 1,
                  "count and stage each input once; every member the offsets; the flat scan of the tile counts (two "
@@ -81,9 +96,13 @@ TraceSpec trace_config(Variant id) {
   // bins keep its diagram short.
   if (id == Variant::histogram)
     options["size"] = 12, options["num-bins"] = 3;
-  else
+  else if (id != Variant::one_read)
     options["tile"] = 16;
-  if (id == Variant::extract || id == Variant::team_scan) options["target-bin"] = 1;
+  if (id == Variant::extract || id == Variant::team_scan || id == Variant::one_read) options["target-bin"] = 1;
+  // --one-read: two chunks of three tiles of 256 (the last tile partial) for one team of four
+  // members, two of them without a chunk: a member packs several tiles, members share nothing, and
+  // a spare member that works anyway writes past chunk_offsets.
+  if (id == Variant::one_read) options["size"] = 5 * kOneReadTile + 40, options["chunks"] = 2;
   // --team-scan stages a tile whose count is a multiple of kPlaceLoads with wide loads and any
   // other tile element by element: tiles of 16, 16 and 10 run both.
   if (id == Variant::team_scan) options["size"] = 42;

@@ -1,7 +1,7 @@
 #pragma once
 // The trace build's nested team API (KPZ_TRACE): TeamThreadRange, ThreadVectorRange,
-// TeamVectorRange, the nested parallel_for / parallel_reduce / parallel_scan over them, and
-// single, overloaded in namespace Kokkos for kpz::trace::Member (team_member.hpp) so that kernel
+// TeamVectorRange and the nested parallel_for / parallel_reduce / parallel_scan over them (single
+// is single.hpp), overloaded in namespace Kokkos for kpz::trace::Member (team_member.hpp) so that kernel
 // sources are unchanged. TeamThreadRange follows the member's Distribution: cyclic (CUDA: i =
 // rank, rank + T, ...) or blockwise (host backends). What is not modelled fails to compile with a
 // static_assert that says so (team-level MDRange loops, scans over TeamVectorRange, custom value
@@ -97,6 +97,43 @@ void for_each_lane(const VectorRange<I, Space>& r, const F& f) {
     flush_deferred();
     c.lane = lanes ? static_cast<int>((i - r.begin) % c.vector_length) : -1;
     f(static_cast<I>(i));
+  }
+}
+
+// A ThreadVectorRange scan's calls, on the lanes Kokkos' CUDA backend makes them (cyclic
+// distribution): per chunk of vector_length indices, lane l > 0 first makes index (l - 1)'s
+// non-final call, then every lane the final call of its own index. So a scan's closure that reads
+// what another lane wrote in an earlier vector loop, with no barrier between, races, as on a GPU.
+// Blockwise (the host's order): the final calls only, in order.
+template <class I, class Space, class NonFinal, class Final>
+void for_each_scan_lane(const VectorRange<I, Space>& r, const NonFinal& non_final, const Final& final_call) {
+  MemberCore& c = r.member.core();
+  if (c.vector_depth > 0) throw KernelError("a ThreadVectorRange loop inside another ThreadVectorRange body");
+  ++c.vector_depth;
+  const int saved_lane = c.lane;
+  struct Guard {
+    MemberCore& c;
+    int lane;
+    ~Guard() {
+      --c.vector_depth;
+      c.lane = lane;
+      c.end_vector_loop();
+    }
+  } guard{c, saved_lane};
+  const bool lanes = c.distribution == Distribution::cyclic;
+  const std::int64_t b = r.begin, e = static_cast<std::int64_t>(r.end);
+  const std::int64_t v = lanes ? c.vector_length : std::max<std::int64_t>(1, e - b);
+  for (std::int64_t k = b; k < e; k += v) {
+    for (std::int64_t l = 1; lanes && l < v && k + l - 1 < e; ++l) {
+      flush_deferred();
+      c.lane = static_cast<int>(l);
+      non_final(static_cast<I>(k + l - 1));
+    }
+    for (std::int64_t l = 0; l < v && k + l < e; ++l) {
+      flush_deferred();
+      c.lane = lanes ? static_cast<int>(l) : -1;
+      final_call(static_cast<I>(k + l));
+    }
   }
 }
 
@@ -274,7 +311,13 @@ template <class I, class Space, class F, class V>
 requires(!Kokkos::is_reducer<V>::value) void parallel_scan(const kpz::trace::VectorRange<I, Space>& r, const F& f,
                                                            V& total) {
   V accum = V();
-  kpz::trace::for_each_lane(r, [&](I i) { f(i, accum, true); });
+  kpz::trace::for_each_scan_lane(
+      r,
+      [&](I i) {
+        V partial = V();
+        f(i, partial, false);
+      },
+      [&](I i) { f(i, accum, true); });
   total = accum;
 }
 template <class I, class Space, class F>
@@ -287,63 +330,14 @@ requires Kokkos::is_reducer<R>::value void parallel_scan(const kpz::trace::Vecto
                                                          const R& reducer) {
   typename R::value_type accum;
   reducer.init(accum);
-  kpz::trace::for_each_lane(r, [&](I i) { f(i, accum, true); });
-}
-
-// ---- single --------------------------------------------------------------------------------
-
-template <class Space>
-kpz::trace::SingleTeam<Space> PerTeam(const kpz::trace::Member<Space>& m) {
-  return {m};
-}
-template <class Space>
-kpz::trace::SingleThread<Space> PerThread(const kpz::trace::Member<Space>& m) {
-  return {m};
-}
-// single(PerTeam): team rank 0 only, no barrier.
-template <class Space, class F>
-void single(const kpz::trace::SingleTeam<Space>& s, const F& f) {
-  kpz::trace::MemberCore& c = s.member.core();
-  if (c.rank != 0) return;
-  ++c.single_depth;
-  struct Guard {
-    kpz::trace::MemberCore& c;
-    ~Guard() { --c.single_depth; }
-  } guard{c};
-  f();
-}
-// single(PerTeam, f, value): rank 0 computes value, then every member gets it (a broadcast).
-template <class Space, class F, class T>
-void single(const kpz::trace::SingleTeam<Space>& s, const F& f, T& value, kpz::trace::Loc loc = KPZ_TRACE_HERE) {
-  kpz::trace::MemberCore& c = s.member.core();
-  if (c.rank == 0) {
-    ++c.single_depth;
-    f(value);
-    --c.single_depth;
-  }
-  s.member.team_broadcast(value, 0, loc);
-}
-// single(PerThread): once per member (lane 0).
-template <class Space, class F>
-void single(const kpz::trace::SingleThread<Space>& s, const F& f) {
-  kpz::trace::MemberCore& c = s.member.core();
-  const int lane = c.lane;
-  if (c.distribution == kpz::trace::Distribution::cyclic) c.lane = 0;
-  ++c.thread_single_depth;
-  struct Guard {
-    kpz::trace::MemberCore& c;
-    int lane;
-    ~Guard() {
-      --c.thread_single_depth;
-      c.lane = lane;
-    }
-  } guard{c, lane};
-  f();
-}
-template <class Space, class F, class T>
-void single(const kpz::trace::SingleThread<Space>& s, const F& f, T& value) {
-  single(s, [&] { f(value); });
-  s.member.core().end_vector_loop();
+  kpz::trace::for_each_scan_lane(
+      r,
+      [&](I i) {
+        typename R::value_type partial;
+        reducer.init(partial);
+        f(i, partial, false);
+      },
+      [&](I i) { f(i, accum, true); });
 }
 
 // ---- What the trace build does not model yet -----------------------------------------------

@@ -19,6 +19,7 @@
 #include "kpz/trace/flat.hpp"
 #include "kpz/trace/nested.hpp"
 #include "kpz/trace/runtime.hpp"
+#include "kpz/trace/single.hpp"
 #include "kpz/trace/team_member.hpp"
 #include "kpz/trace/view.hpp"
 
