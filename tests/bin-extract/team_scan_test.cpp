@@ -15,6 +15,7 @@
 #include "kpz/check.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"
+#include "selection_counts.hpp"
 
 namespace {
 
@@ -35,14 +36,8 @@ class TeamScan : public ::testing::TestWithParam<std::string> {
   static bool on_gpu() { return GetParam() == "cuda"; }
 };
 
-long long count_of(const kpz::RunReport& r) {
-  return std::stoll(r.extra.find("count")->dump());
-}
-
-std::size_t oracle_count(std::size_t n, int bins, int target, int pattern, std::uint64_t seed) {
-  const auto o = be::host_counting_sort(be::make_input(n, bins, target, pattern, seed), bins);
-  return o.offsets[target + 1] - o.offsets[target];
-}
+using kpz::test::count_of;
+using kpz::test::oracle_count;
 
 TEST_P(TeamScan, EdgeCases) {
   struct C {

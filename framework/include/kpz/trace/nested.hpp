@@ -77,34 +77,11 @@ void for_each_owned(const ThreadRange<I, Space, V>& r, const F& f) {
   flush_deferred();
 }
 
-template <class I, class Space, class F>
-void for_each_lane(const VectorRange<I, Space>& r, const F& f) {
-  MemberCore& c = r.member.core();
-  if (c.vector_depth > 0) throw KernelError("a ThreadVectorRange loop inside another ThreadVectorRange body");
-  ++c.vector_depth;
-  const int saved_lane = c.lane;
-  struct Guard {
-    MemberCore& c;
-    int lane;
-    ~Guard() {
-      --c.vector_depth;
-      c.lane = lane;
-      c.end_vector_loop();
-    }
-  } guard{c, saved_lane};
-  const bool lanes = c.distribution == Distribution::cyclic;
-  for (std::int64_t i = r.begin; i < static_cast<std::int64_t>(r.end); ++i) {
-    flush_deferred();
-    c.lane = lanes ? static_cast<int>((i - r.begin) % c.vector_length) : -1;
-    f(static_cast<I>(i));
-  }
-}
-
 // A ThreadVectorRange scan's calls, on the lanes Kokkos' CUDA backend makes them (cyclic
 // distribution): per chunk of vector_length indices, lane l > 0 first makes index (l - 1)'s
-// non-final call, then every lane the final call of its own index. So a scan's closure that reads
-// what another lane wrote in an earlier vector loop, with no barrier between, races, as on a GPU.
-// Blockwise (the host's order): the final calls only, in order.
+// non-final call, then every lane the final call of its own index. So a scan closure that writes
+// in its non-final calls races between lanes, as on a GPU. Blockwise (the host's order): the final
+// calls only, in order.
 template <class I, class Space, class NonFinal, class Final>
 void for_each_scan_lane(const VectorRange<I, Space>& r, const NonFinal& non_final, const Final& final_call) {
   MemberCore& c = r.member.core();
@@ -135,6 +112,14 @@ void for_each_scan_lane(const VectorRange<I, Space>& r, const NonFinal& non_fina
       final_call(static_cast<I>(k + l));
     }
   }
+}
+
+// A ThreadVectorRange loop: index i on lane i mod vector_length (cyclic), or all in order on no
+// lane (blockwise).
+template <class I, class Space, class F>
+void for_each_lane(const VectorRange<I, Space>& r, const F& f) {
+  for_each_scan_lane(
+      r, [](I) {}, f);
 }
 
 template <class V>
