@@ -287,6 +287,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     report.notes.push_back("bin " + std::to_string(target) + " " + bin_range(target, num_bins) + ": " +
                            std::to_string(got_count) + " of " + std::to_string(n) + " elements selected (expected " +
                            std::to_string(want) + ")");
+    if (req.steps && one_read)
+      report.notes.push_back(
+          "(--steps: --one-read has no step table; --extract --steps shows the same scan of counts)");
     if (req.steps && !one_read) {
       const auto lines = trace_lines(in, num_bins, target, tile);
       report.notes.insert(report.notes.begin(), lines.begin(), lines.end());
