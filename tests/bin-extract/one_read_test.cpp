@@ -3,8 +3,6 @@
 // bins, a last tile of a few elements, one chunk of many tiles, chunks of one tile, chunk counts
 // that do not divide the tiles), every team size and vector length, the chunk offsets the kernel
 // leaves behind when called as the benchmark calls it, and the shape rules.
-#include <cmath>
-#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,7 +12,7 @@
 #include "kpz/check.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"
-#include "selection_counts.hpp"
+#include "selection_checks.hpp"
 
 namespace {
 
@@ -114,13 +112,8 @@ TEST_P(OneRead, LeavesTheChunkOffsetsAtTheCheckAndSpeedShapes) {
                : be::exercise::one_read_extract<Space>)(space, shape, chunks, bins, target,
                                                         kpz::View<const float*, Space>(in), staging, offsets, out);
           space.fence();
-          const auto got_offsets = kpz::to_host(offsets);
-          const auto got = kpz::to_host(out);
-          ASSERT_EQ(got_offsets, want_offsets) << what << " call " << call;
-          for (std::size_t j = 0; j < want.size(); ++j)
-            ASSERT_EQ(std::memcmp(&got[j], &want[j], sizeof(float)), 0) << what << " call " << call << " element " << j;
-          for (std::size_t j = want.size(); j < got.size(); ++j)
-            ASSERT_TRUE(std::isnan(got[j])) << what << " out(" << j << ")";
+          kpz::test::expect_packed_selection(kpz::to_host(offsets), want_offsets, kpz::to_host(out), want,
+                                             what + " call " + std::to_string(call));
         }
       }
   });

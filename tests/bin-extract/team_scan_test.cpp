@@ -4,8 +4,6 @@
 // and vector lengths, the team offsets it leaves behind, the benchmark's speed shape, and the
 // shape rules (vector lengths on a GPU, variants without lanes).
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,7 +13,7 @@
 #include "kpz/check.hpp"
 #include "kpz/transfer.hpp"
 #include "kpz_test.hpp"
-#include "selection_counts.hpp"
+#include "selection_checks.hpp"
 
 namespace {
 
@@ -137,14 +135,8 @@ TEST_P(TeamScan, LeavesTheTeamOffsetsAtTheCheckAndSpeedShapes) {
                : be::exercise::team_scan_extract<Space>)(space, shape, bins, target, kpz::View<const float*, Space>(in),
                                                          offsets, out);
           space.fence();
-          const auto got_offsets = kpz::to_host(offsets);
-          const auto got = kpz::to_host(out);
-          ASSERT_EQ(got_offsets, want_offsets) << what << " call " << call;
-          for (std::size_t j = 0; j < want.size(); ++j)
-            ASSERT_EQ(std::memcmp(&got[j], &want[j], sizeof(float)), 0) << what << " call " << call << " element " << j;
-          // Nothing written past the selection (the input holds no NaN).
-          for (std::size_t j = want.size(); j < got.size(); ++j)
-            ASSERT_TRUE(std::isnan(got[j])) << what << " out(" << j << ")";
+          kpz::test::expect_packed_selection(kpz::to_host(offsets), want_offsets, kpz::to_host(out), want,
+                                             what + " call " + std::to_string(call));
         }
       }
   });
