@@ -187,7 +187,7 @@ void one_read_extract(const Space& space, const LaunchShape& shape, int chunks, 
         ScratchView<unsigned*, Space> s_masks(team.thread_scratch(0), kOneReadRuns);
         const int c = team.league_rank() * team.team_size() + team.team_rank();
         if (c >= chunks) return;  // the last team's spare members (no team collective follows)
-        const long t0 = one_read_chunk_begin(tiles, chunks, c), t1 = one_read_chunk_begin(tiles, chunks, c + 1);
+        const long t0 = chunk_begin(tiles, chunks, c), t1 = chunk_begin(tiles, chunks, c + 1);
         const long region = t0 * kOneReadTile;  // where the chunk's selection goes in staging
         int kept = 0;                           // the chunk's selected elements so far
         for (long t = t0; t < t1; ++t) {

@@ -95,8 +95,7 @@ TEST_P(OneRead, LeavesTheChunkOffsetsAtTheCheckAndSpeedShapes) {
           if (be::bin_of(host[i], bins) == target) {
             want.push_back(host[i]);
             int c = 0;  // the chunk that holds element i's tile
-            while (c + 1 < chunks &&
-                   be::one_read_chunk_begin(tiles, chunks, c + 1) <= static_cast<long>(i) / be::kOneReadTile)
+            while (c + 1 < chunks && be::chunk_begin(tiles, chunks, c + 1) <= static_cast<long>(i) / be::kOneReadTile)
               ++c;
             ++want_offsets[c + 1];
           }

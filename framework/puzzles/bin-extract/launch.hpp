@@ -97,9 +97,9 @@ inline constexpr int kOneReadTile = kOneReadRuns * kOneReadItems;
 KOKKOS_INLINE_FUNCTION constexpr long one_read_tiles(long n) {
   return (n + kOneReadTile - 1) / kOneReadTile;
 }
-// Chunk c of `chunks` owns the tiles [one_read_chunk_begin(c), one_read_chunk_begin(c + 1)): an even
-// share of consecutive tiles. Its selection goes to staging from the chunk's first element on.
-KOKKOS_INLINE_FUNCTION constexpr long one_read_chunk_begin(long tiles, int chunks, int c) {
+// Chunk c of `chunks` owns the tiles [chunk_begin(c), chunk_begin(c + 1)): an even share of
+// consecutive tiles (--one-read's members and the fast kernels' teams split the input this way).
+KOKKOS_INLINE_FUNCTION constexpr long chunk_begin(long tiles, int chunks, int c) {
   return tiles * c / chunks;
 }
 

@@ -198,7 +198,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     member_of = [tiles, teams, team_size](std::size_t s) {
       const long t = static_cast<long>(s) / kOneReadTile;
       int c = 0;
-      while (c + 1 < teams && one_read_chunk_begin(tiles, teams, c + 1) <= t) ++c;
+      while (c + 1 < teams && chunk_begin(tiles, teams, c + 1) <= t) ++c;
       return "chunk " + std::to_string(c) + " (team " + std::to_string(c / team_size) + ", member " +
              std::to_string(c % team_size) + "; tile " + std::to_string(t) + ", run " +
              std::to_string(s % kOneReadTile / kOneReadItems) + ")";

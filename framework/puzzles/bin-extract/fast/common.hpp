@@ -106,10 +106,7 @@ void with_warp_groups(int team_size, const Run& run) {
   run(std::false_type{});
 }
 
-// Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles`: an even share.
-KOKKOS_INLINE_FUNCTION long chunk_begin(long tiles, int chunks, int c) {
-  return tiles * c / chunks;
-}
+// Chunk c of `chunks` owns tiles [chunk_begin(c), chunk_begin(c + 1)) of `tiles` (launch.hpp).
 
 // The walk of the chunk kernels that hold their tiles in registers (the table partition's two
 // passes): tiles t0 .. t1 - 1 in order, this member's Items elements of each (it is member
