@@ -104,10 +104,13 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const auto A = batch_to_device<float***, Space>(space, "A", in.A, s.batch, s.rows, s.cols);
   const auto x = batch_to_device<float**, Space>(space, "x", in.x, s.batch, s.cols);
   const auto rhs = batch_to_device<float**, Space>(space, "rhs", in.rhs, s.batch, s.rows);
-  BatchView<float**, Space> r(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "r"), s.batch, s.rows);
-  View<float*, Space> rr(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "rr"), s.batch);
-  poison(r);
-  poison(rr);
+  // r's rows are M + 1 floats apart: a write past the end of row b lands in its poisoned guard,
+  // not in system b + 1's first entry, where whether it shows would depend on which team wrote last.
+  const auto r_rows = poisoned_output<float>(space, "r with a guard per row", s.batch * (s.rows + 1));
+  Kokkos::LayoutRight padded(s.batch, s.rows);
+  padded.stride = s.rows + 1;
+  const BatchView<float**, Space> r(r_rows.data(), padded);
+  const auto rr = poisoned_output<float>(space, "rr", s.batch);
   space.fence();
 
   const auto kern = kernels<Space>(req.impl == Impl::reference);
@@ -116,7 +119,12 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   else
     kern.library(space, launch, A, x, rhs, r, rr);
   space.fence();
-  std::vector<float> got = batch_to_host(r);
+  const std::vector<float> rows = to_host(r_rows);
+  std::vector<float> got, guards;
+  for (std::size_t b = 0; b < s.batch; ++b) {
+    got.insert(got.end(), rows.begin() + b * (s.rows + 1), rows.begin() + b * (s.rows + 1) + s.rows);
+    guards.push_back(rows[b * (s.rows + 1) + s.rows]);
+  }
   const std::vector<float> got_rr = to_host(rr);
   got.insert(got.end(), got_rr.begin(), got_rr.end());
 
@@ -128,6 +136,13 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
   report.config.set("teams", s.batch).set("worked_example", worked);
   compare_within(report, got, expected, bound, owner_of(space_name<Space>(), s, launch.team_size));
+  report.checked += guards.size();
+  for (std::size_t b = 0; b < s.batch; ++b)
+    if (!std::isnan(guards[b]))
+      add_finding(report, got.size() + b, "no write past row " + std::to_string(b) + " of r",
+                  "r(" + std::to_string(b) + ", " + std::to_string(s.rows) + ") = " + format_number(guards[b]),
+                  "team " + std::to_string(b) + ": a loop over the rows of system " + std::to_string(b) +
+                      " ran past M = " + std::to_string(s.rows));
   keep_arrays(report, req, got, expected, [&](Json& inputs) {
     inputs.set("A", Json::array_of(in.A)).set("x", Json::array_of(in.x)).set("rhs", Json::array_of(in.rhs));
   });
