@@ -192,10 +192,11 @@ void one_read_extract(const Space& space, const LaunchShape& shape, int chunks, 
         int kept = 0;                           // the chunk's selected elements so far
         for (long t = t0; t < t1; ++t) {
           const long first = t * kOneReadTile;
-          // TODO(roughly 8 lines): run j of the tile (kOneReadItems elements from
+          // TODO(roughly 14 lines): run j of the tile (kOneReadItems elements from
           //   first + j * kOneReadItems) into its mask s_masks(j), bit u set when element u exists
           //   (< N) and is in target_bin: a ThreadVectorRange loop over the runs, each run's
-          //   elements loaded before any is compared.
+          //   elements loaded before any is compared; a tile wholly below N (all but the last)
+          //   with no test per element (one loop for those tiles, another for the last).
           // TODO(roughly 12 lines): a ThreadVectorRange Kokkos::parallel_scan over the runs of
           //   their masks' bit counts: in the final pass run j's selected elements (its set bits,
           //   read again from in) go to staging from region + kept + the runs before j on. The

@@ -315,19 +315,29 @@ void one_read_extract(const Space& space, const LaunchShape& shape, int chunks, 
         int kept = 0;                           // the chunk's selected elements so far
         for (long t = t0; t < t1; ++t) {
           const long first = t * kOneReadTile;
-          // KPZ-TODO(roughly 8 lines): run j of the tile (kOneReadItems elements from
+          // KPZ-TODO(roughly 14 lines): run j of the tile (kOneReadItems elements from
           //   first + j * kOneReadItems) into its mask s_masks(j), bit u set when element u exists
           //   (< N) and is in target_bin: a ThreadVectorRange loop over the runs, each run's
-          //   elements loaded before any is compared.
-          Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kOneReadRuns), [&](int j) {
-            const long e0 = first + static_cast<long>(j) * kOneReadItems;
-            float x[kOneReadItems];
-            for (int u = 0; u < kOneReadItems; ++u) x[u] = e0 + u < n ? in(e0 + u) : 0.0f;
-            unsigned mask = 0;
-            for (int u = 0; u < kOneReadItems; ++u)
-              mask |= (e0 + u < n && bin_of(x[u], num_bins) == target_bin ? 1u : 0u) << u;
-            s_masks(j) = mask;
-          });
+          //   elements loaded before any is compared; a tile wholly below N (all but the last)
+          //   with no test per element (one loop for those tiles, another for the last).
+          const auto in_bin = [&](float x) { return bin_of(x, num_bins) == target_bin ? 1u : 0u; };
+          if (first + kOneReadTile <= n) {
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kOneReadRuns), [&](int j) {
+              const long e0 = first + static_cast<long>(j) * kOneReadItems;
+              float x[kOneReadItems];
+              for (int u = 0; u < kOneReadItems; ++u) x[u] = in(e0 + u);
+              unsigned mask = 0;
+              for (int u = 0; u < kOneReadItems; ++u) mask |= in_bin(x[u]) << u;
+              s_masks(j) = mask;
+            });
+          } else {
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kOneReadRuns), [&](int j) {
+              const long e0 = first + static_cast<long>(j) * kOneReadItems;
+              unsigned mask = 0;
+              for (int u = 0; u < kOneReadItems && e0 + u < n; ++u) mask |= in_bin(in(e0 + u)) << u;
+              s_masks(j) = mask;
+            });
+          }
           // KPZ-END
           // KPZ-TODO(roughly 12 lines): a ThreadVectorRange Kokkos::parallel_scan over the runs of
           //   their masks' bit counts: in the final pass run j's selected elements (its set bits,

@@ -64,6 +64,7 @@ TEST_P(OneRead, EveryTeamSizeVectorLengthAndChunkCount) {
   for (const int team : kpz::test::team_sizes(GetParam()))
     for (const int lanes : {1, 2, 4, 8, 32})
       for (const int chunks : {1, 3, 16}) {
+        if (!kpz::test::shape_fits(GetParam(), team, lanes)) continue;
         const auto r =
             run({{"size", 10007}, {"chunks", chunks}, {"pattern", be::kMixed}}, team, lanes, 70u + team + lanes);
         KPZ_EXPECT_PASS(r) << " team size " << team << ", vector length " << lanes << ", chunks " << chunks;
