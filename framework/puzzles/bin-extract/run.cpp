@@ -162,6 +162,12 @@ RunReport run_on(const Space& space, const RunRequest& req) {
                                     return team_scan_scratch_bytes<Space>(s);
                                   });
   }
+  if (one_read)
+    check_scratch_option<Space>("bin-extract --one-read in teams of " + std::to_string(shape.team_size) +
+                                    " members (each its own " + std::to_string(one_read_scratch_bytes<Space>()) +
+                                    " bytes of masks)",
+                                "--team-size", shape.team_size, 0,
+                                [](int t) { return static_cast<std::size_t>(t) * one_read_scratch_bytes<Space>(); });
   const int tile = histogram ? n : shape.tile;
   // --one-read: a team per chunk of tiles, not per tile.
   const int teams = histogram  ? 1
