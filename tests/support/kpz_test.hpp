@@ -67,6 +67,13 @@ inline int test_ranks() {
   return v && *v ? std::atoi(v) : 0;
 }
 
+// Whether the suite runs under compute-sanitizer (tests/CMakeLists.txt sets KPZ_UNDER_SANITIZER):
+// there every launch is 20-100x slower, so the largest sweeps test a sample of their shapes.
+inline bool under_sanitizer() {
+  const char* v = std::getenv("KPZ_UNDER_SANITIZER");
+  return v && *v && *v != '0';
+}
+
 // Whether a check runs in this binary: one that names its rank count (CheckCase::ranks) runs in
 // the suite started with that many ranks, where its sizes fit (an even split of N = 3 needs at
 // most 3 ranks); every other case runs in every suite. All the ranks of a suite read the same
