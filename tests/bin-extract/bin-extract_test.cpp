@@ -216,11 +216,14 @@ TEST_P(BinExtract, FastKernelsMatchTheOracle) {
         for (int pattern : {be::kMixed, be::kOneBin, be::kOutside, be::kDescending, be::kEdges})
           for (auto [bins, target] : {std::pair{8, 3}, {1, 0}, {5, 4}, {17, 0}}) {
             // Large inputs: every pattern with the first, an odd and the last team size, the
-            // mixed one with all (keeps the suite quick on a GPU's many sizes and a CPU's threads);
-            // under compute-sanitizer only those three team sizes.
+            // mixed one with all (keeps the suite quick on a GPU's many sizes and a CPU's threads).
+            // Under compute-sanitizer (racecheck took over 45 s for three team sizes): the odd
+            // and the largest team, and the large size only with the mixed pattern.
             const bool every_pattern = team == teams.front() || team == 7 || team == teams.back();
             if (n > 4097 && pattern != be::kMixed && !every_pattern) continue;
-            if (kpz::test::under_sanitizer() && !every_pattern) continue;
+            if (kpz::test::under_sanitizer() &&
+                ((team != 7 && team != teams.back()) || (n > 4097 && pattern != be::kMixed)))
+              continue;
             const auto host = be::make_input(n, bins, target, pattern, 1000u + n + team);
             auto in = kpz::to_device(space, "in", host);
             check_fast_kernels<Space>(space, host, in, bins, target, team,
