@@ -132,6 +132,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   oracle(s, in, expected, bound);
 
   RunReport report;
+  report.notes.push_back("values: r (B rows of M), then rr (B); after them, one guard after each row of r");
   report.config.set("batch", s.batch).set("rows", s.rows).set("cols", s.cols);
   report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
   report.config.set("teams", s.batch).set("worked_example", worked);
