@@ -59,12 +59,14 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         // and `next` holds the next tile's first element (launch 0 found both).
         const int seg_lo = tile_first_seg(t), next = t + 1 < tiles ? tile_first_seg(t + 1) : segments;
         const int seg_hi = Kokkos::min(next + 1, segments);
-        // The tile owns the segments whose end lies in (first, last]: [end_lo, end_hi). It writes
-        // the empty ones among them; lanes skip empty segments.
+        // The tile owns the segments whose end lies in (first, last]: [end_lo, end_hi). An empty one
+        // at element p < n is written by the lane whose chunk holds p; the last tile writes those
+        // at n.
         const int end_lo = t == 0 ? 0 : seg_lo, end_hi = next;
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, end_lo, end_hi), [&](int s) {
-          if (offsets(s) == offsets(s + 1)) sums(s) = T(0);
-        });
+        if (t + 1 == tiles)
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, end_lo, end_hi), [&](int s) {
+            if (offsets(s) == n) sums(s) = T(0);
+          });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         // TODO(roughly 60 lines): each lane walks its chunk once: sums(s) for every segment

@@ -56,12 +56,14 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
         // and `next` holds the next tile's first element (launch 0 found both).
         const int seg_lo = tile_first_seg(t), next = t + 1 < tiles ? tile_first_seg(t + 1) : segments;
         const int seg_hi = Kokkos::min(next + 1, segments);
-        // The tile owns the segments whose end lies in (first, last]: [end_lo, end_hi). It writes
-        // the empty ones among them; lanes skip empty segments.
+        // The tile owns the segments whose end lies in (first, last]: [end_lo, end_hi). An empty one
+        // at element p < n is written by the lane whose chunk holds p; the last tile writes those
+        // at n.
         const int end_lo = t == 0 ? 0 : seg_lo, end_hi = next;
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, end_lo, end_hi), [&](int s) {
-          if (offsets(s) == offsets(s + 1)) sums(s) = T(0);
-        });
+        if (t + 1 == tiles)
+          Kokkos::parallel_for(Kokkos::TeamVectorRange(team, end_lo, end_hi), [&](int s) {
+            if (offsets(s) == n) sums(s) = T(0);
+          });
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows_here),
                              [&](int r) { Kokkos::single(Kokkos::PerThread(team), [&]() { open_seg(r) = -1; }); });
         // KPZ-TODO(roughly 60 lines): each lane walks its chunk once: sums(s) for every segment
@@ -79,6 +81,9 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
             int waiting = -1;  // that segment, when its head lies before a and it ends in the chunk
             // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
             int s = a < b ? first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1 : 0;
+            // The empty segments at a, just before s, are this lane's.
+            if (a < b)
+              for (int e = s - 1; e >= 0 && offsets(e) == first + a; --e) sums(e) = T(0);
             if (from_registers && b - a == per_lane) {
               // A GPU lane's chunk, in batches of kLaneLoads: a batch's loads all in flight,
               // unguarded, before its first add; then element by element.
@@ -111,39 +116,42 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
                       sums(s) = total.value;
                     else
                       waiting = s;
-                    if (j + 1 < b) {  // the next non-empty segment starts at j + 1
-                      do ++s;
-                      while (offsets(s + 1) - first == j + 1);
+                    if (j + 1 < b) {  // the next non-empty segment starts at j + 1, empty ones before it
+                      while (offsets(s + 2) - first == j + 1) sums(++s) = T(0);
+                      ++s;
                       head = j + 1;
                       end = offsets(s + 1) - first;
                     }
                   }
                 }
               }
-            } else {
-              // Any other chunk (a CPU lane walks a whole row): piece by piece, a plain loop
-              // per piece of segment, which a CPU runs without a branch per element.
-              for (int i = a; i < b;) {
-                const int head = offsets(s) - first, end = offsets(s + 1) - first;
-                const int stop = Kokkos::min(end, b);
-                T piece = T(0);
-                for (int j = i; j < stop; ++j) piece += values(first + j);
-                if (i == head) {
-                  total = SegPair<T>{piece, 1};
-                } else {
-                  total.value += piece;
-                  if (!total.flag) before = total.value;
+            } else if (a < b) {
+              // Any other chunk (a CPU lane walks a whole row): the piece of the segment that
+              // holds a, then each segment that begins and ends in the chunk as one plain loop (as a
+              // thread per segment: no bookkeeping per element, none per segment but its sum), then
+              // the piece of the segment that begins in the chunk and ends after it.
+              const int head = offsets(s) - first, end = offsets(s + 1) - first, stop = Kokkos::min(end, b);
+              T piece = T(0);
+              for (int j = a; j < stop; ++j) piece += values(first + j);
+              total = SegPair<T>{piece, head == a ? 1 : 0};
+              if (head < a) before = piece;
+              if (stop == end) {  // s ends in the chunk
+                if (head == a)
+                  sums(s) = piece;
+                else
+                  waiting = s;
+                int lo = 0, e = 0;
+                for (++s; (lo = offsets(s) - first) < b && (e = offsets(s + 1) - first) <= b; ++s) {
+                  T sum = T(0);
+                  for (int j = lo; j < e; ++j) sum += values(first + j);
+                  sums(s) = sum;  // 0 for an empty segment
+                  if (e > lo) total = SegPair<T>{sum, 1};
                 }
-                if (stop == end) {  // s ends in this chunk
-                  if (head >= a)
-                    sums(s) = total.value;
-                  else
-                    waiting = s;
-                  if (stop < b) do
-                      ++s;
-                    while (offsets(s + 1) - first == stop);
+                if (lo < b) {  // s begins in the chunk and ends after it
+                  T sum = T(0);
+                  for (int j = lo; j < b; ++j) sum += values(first + j);
+                  total = SegPair<T>{sum, 1};
                 }
-                i = stop;
               }
             }
             lane_total(slot) = total;
