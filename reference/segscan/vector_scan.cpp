@@ -81,8 +81,8 @@ void vector_scan_tiles(const Space& space, const Launch& launch, View<const T*, 
             int waiting = -1;  // that segment, when its head lies before a and it ends in the chunk
             // s: the segment that holds element a (offsets(s) <= first + a < offsets(s + 1)).
             int s = a < b ? first_at_least(offsets, seg_lo + 1, seg_hi, first + a + 1) - 1 : 0;
-            // The empty segments at a, just before s, are this lane's.
-            if (a < b)
+            // The empty segments at a, just before s when s begins at a, are this lane's.
+            if (a < b && offsets(s) == first + a)
               for (int e = s - 1; e >= 0 && offsets(e) == first + a; --e) sums(e) = T(0);
             if (from_registers && b - a == per_lane) {
               // A GPU lane's chunk, in batches of kLaneLoads: a batch's loads all in flight,
