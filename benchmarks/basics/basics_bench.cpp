@@ -96,8 +96,7 @@ BenchReport levels_bench(const Space& space, const BenchRequest& req) {
                         : is_gpu_v<Space>      ? std::size_t{1} << 26
                                                : std::size_t{1} << 24;
   BenchReport report = open_bench_report("basics", space, req, n);
-  const LaunchShape shape =
-      launch_shape(space, levels_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  const LaunchShape shape = launch_shape(space, levels_needs(), req);
   const long long slots = std::max(1, space.concurrency() / (shape.team_size * shape.vector_length));
   const long long teams = is_gpu_v<Space> ? slots : 4 * slots;
   const Launch launch{.team_size = shape.team_size,
@@ -105,7 +104,7 @@ BenchReport levels_bench(const Space& space, const BenchRequest& req) {
                       .vector_length = shape.vector_length};
   report.config.set("team_size", launch.team_size).set("vector_length", launch.vector_length);
   report.config.set("tile", launch.tile).set("teams", (static_cast<long long>(n) + launch.tile - 1) / launch.tile);
-  const auto k = kernels<Space>(req.impl == Impl::reference);
+  const auto k = kernels<Space>(req.impl);
   const std::vector<int> bin_counts = req.params.get("bins")
                                           ? std::vector<int>{static_cast<int>(req.params.get("bins"))}
                                           : std::vector<int>{256, 1024, 4096, 16384, 65536};
@@ -151,7 +150,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
                         : is_gpu_v<Space>      ? std::size_t{1} << 26
                                                : std::size_t{1} << 22;
-  const auto k = kernels<Space>(req.impl == Impl::reference);
+  const auto k = kernels<Space>(req.impl);
   BenchReport report;
   report.puzzle = "basics";
   report.space = std::string(space_name<Space>());

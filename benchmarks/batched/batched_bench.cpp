@@ -108,8 +108,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   Rng rng(req.seed);
   for (const auto& [m, n] : shapes) {
     const std::size_t rows = static_cast<std::size_t>(m), cols = static_cast<std::size_t>(n);
-    const LaunchShape shape =
-        launch_shape(space, team_needs(rows, cols), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+    const LaunchShape shape = launch_shape(space, team_needs(rows, cols), req);
     const Launch launch{.team_size = shape.team_size, .vector_length = shape.vector_length};
     // The Team flavour has no lanes: on a GPU a member per row, at least 16 (its best team in the
     // H100 sweep of batched-notes.md at every shape, within 3 %).
@@ -128,7 +127,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                    batch_to_device<float**, Space>(space, "rhs", hrhs, batch, rows),
                    BatchView<float**, Space>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "r"), batch, rows),
                    View<float*, Space>(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "rr"), batch)};
-    const auto kern = kernels<Space>(req.impl == Impl::reference);
+    const auto kern = kernels<Space>(req.impl);
     const std::string group = std::to_string(m) + "x" + std::to_string(n);
     const std::string lanes =
         " (team " + std::to_string(launch.team_size) + " x " + std::to_string(launch.vector_length) + " lanes)";

@@ -70,7 +70,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (target >= num_bins)
     throw UsageError("--target-bin " + std::to_string(target) + " is not a bin: use 0.." +
                      std::to_string(num_bins - 1));
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   const bool all = req.params.get("framework-only") == 0;  // else only the framework's kernels and the copies
   const std::string impl(to_string(req.impl));
   // The learner's kernels at the backend's speed shape (a CPU: one thread per team, so that their

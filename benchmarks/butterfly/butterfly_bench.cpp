@@ -106,7 +106,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const double bytes = 2.0 * sizeof(float) * static_cast<double>(n);
   const bool ref = req.impl == Impl::reference;
   const std::string who = ref ? "reference" : "exercise";
-  const auto kern = kernels<Space>(ref);
+  const auto kern = kernels<Space>(req.impl);
 
   const auto add_row = [&](const std::string& name, const char* kind, int w, bool portable, const auto& launch_fn) {
     poison(out);

@@ -54,8 +54,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   std::vector<int> ks{3, 16};
   if (req.params.get("kernel-size")) ks = {static_cast<int>(req.params.get("kernel-size"))};
   // The vector kernel takes --vector-length; the scalar kernels run with one lane per member.
-  const LaunchShape shape =
-      launch_shape(space, vector_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  const LaunchShape shape = launch_shape(space, vector_needs(), req);
   const LaunchShape scalar = launch_shape(space, scalar_needs(), ShapeRequest{req.team_size, 0}, Purpose::speed);
   const int team_size = scalar.team_size;
 
@@ -84,7 +83,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     check_scratch<Space>(vector_scratch_bytes<Space>(lanes.tile, taps, lanes.vector_length), 0,
                          "conv1d --vector with K=" + std::to_string(k));
     View<const float*, Space> ca = a, cb = b;
-    const auto kern = kernels<Space>(req.impl == Impl::reference);
+    const auto kern = kernels<Space>(req.impl);
     const std::string group = "K=" + std::to_string(k);
     const std::string tile = " (tile " + std::to_string(launch.tile) + ")";
     const double bytes = bytes_moved(n, static_cast<std::size_t>(k));

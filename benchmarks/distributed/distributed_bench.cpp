@@ -114,7 +114,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   report.notes.push_back("every row: the slowest rank's median; the copy rows: every rank copying its slice at once");
   report.notes.push_back(MpiBuffer<float, Space>::path());
   const std::string group = std::to_string(ranks) + " ranks";
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
 
   // The halo conv1d, with and without overlap.
   const HaloPlan plan = halo_plan(part, rank, taps);

@@ -39,7 +39,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const View<double, Space> sum(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "sum"));
   const HostView<float*> z_host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "z_host"), n);
   const HostView<double> sum_host("sum_host");
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   const auto parts = Kokkos::Experimental::partition_space(space, 1, 1);
   if (parts[0] == space)
     report.notes.push_back(std::string(space_name<Space>()) +

@@ -135,7 +135,7 @@ void bench_reduce(BenchReport& report, const Space& space, const BenchRequest& r
                                            vtiles);
   View<int*, Space> tile_open(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "tile_open"), vtiles);
   const bool ref = req.impl == Impl::reference;
-  const auto kern = kernels<Space, float>(ref);
+  const auto kern = kernels<Space, float>(req.impl);
 
   const bool all = req.params.get("framework-only") == 0;
   std::vector<std::tuple<std::string, std::string, std::function<void()>>> kernels{
@@ -239,7 +239,7 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
   MergePathWorkspace<Space, float> ws(space, plan, rows, nnz);
   const Launch launch{team_size, default_tile<Space>()};
   const bool ref = req.impl == Impl::reference;
-  const auto kern = kernels<Space, float>(ref);
+  const auto kern = kernels<Space, float>(req.impl);
   View<const int*, Space> co = d_offsets, cc = d_columns;
   View<const float*, Space> ca = d_a, cx = d_x;
 
@@ -296,8 +296,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   vector_needs.gpu_team = 8;
   vector_needs.gpu_vector = 32;
   vector_needs.gpu_tile = vector_needs.host_tile = default_vector_scan_tile<Space>();
-  LaunchShape vshape =
-      launch_shape(space, vector_needs, ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  LaunchShape vshape = launch_shape(space, vector_needs, req);
   if (req.params.get("vector-tile")) vshape.tile = static_cast<int>(req.params.get("vector-tile"));
   MergePathPlan plan = default_merge_path_plan<Space>(merge_team);
   MergePathPlan spmv_plan = default_merge_path_plan<Space>(merge_team, true);

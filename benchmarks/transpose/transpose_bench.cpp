@@ -23,8 +23,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const int rows = req.params.get("rows") ? static_cast<int>(req.params.get("rows")) : std::max(side, 1);
   const int cols = req.params.get("cols") ? static_cast<int>(req.params.get("cols")) : std::max(side, 1);
   const std::size_t n = static_cast<std::size_t>(rows) * cols;
-  const LaunchShape shape =
-      launch_shape(space, kernel_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+  const LaunchShape shape = launch_shape(space, kernel_needs(), req);
   const int tile = req.params.get("tile") ? static_cast<int>(req.params.get("tile")) : shape.tile;
   const auto fit = [&](int staged) {
     return halved_to_fit<Space>(tile, [&](int t) { return staged * tile_scratch_bytes<Space>(t); });
@@ -40,7 +39,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const std::vector<float> host_in = random_floats(req.seed, n, -3.0, 5.0);
   const View<const float*, Space> in = to_device(space, "in", host_in);
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   const double bytes = bytes_moved(rows, cols);
   const auto verify = [&](const std::string& what) {  // out(j * rows + i) == in(i * cols + j)
     return [&, what] {

@@ -18,14 +18,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
                         : is_gpu_v<Space>      ? std::size_t{1} << 28
                                                : std::size_t{1} << 26;
   const LaunchShape shape =
-      launch_shape(space, kernel_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::speed);
+      launch_shape(space, kernel_needs(), req);
   BenchReport report = open_bench_report("@name@", space, req, n);
   report.config.set("tile", shape.tile).set("team_size", shape.team_size);
 
   const std::vector<float> host_in = random_floats(req.seed, n, -3.0, 5.0);
   const View<const float*, Space> in = to_device(space, "in", host_in);
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   const auto verify = [&] {  // each tile reversed
     const std::size_t tile = static_cast<std::size_t>(shape.tile);
     verify_sample(

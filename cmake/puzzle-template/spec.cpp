@@ -25,7 +25,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
   const LaunchShape shape =
-      launch_shape(space, kernel_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+      launch_shape(space, kernel_needs(), req);
   const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile")) : shape.tile;
   check_scratch_option<Space>("@name@ --" + req.variant_name() + " with a tile of " + std::to_string(tile), "--tile",
                               tile, 0, [](int t) { return tile_scratch_bytes<Space>(t); });
@@ -42,7 +42,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   const View<float*, Space> out = poisoned_output<float>(space, "out", in.size());
   const View<const float*, Space> d_in = to_device(space, "in", in);  // lives until to_host has waited
-  kernels<Space>(req.impl == Impl::reference).tiled(space, launch, d_in, out);
+  kernels<Space>(req.impl).tiled(space, launch, d_in, out);
   const std::vector<float> got = to_host(out);
 
   RunReport report;

@@ -70,7 +70,7 @@ bool has_finding(const kpz::RunReport& r, const std::string& owner) {
 template <class Space>
 void check_views_plants(const Space& space, const std::string& name) {
   const auto req = request(name, "views", {{"size", 37}});
-  Kernels<Space> k = kernels<Space>(true);
+  Kernels<Space> k = kernels<Space>(kpz::Impl::reference);
   EXPECT_TRUE(views_with(space, req, k).pass);
   k.views = &views_without_fence<Space, Copy::waiting>;
   EXPECT_TRUE(views_with(space, req, k).pass) << "deep_copy(h, d) waits itself";
@@ -133,7 +133,7 @@ void compute_past_end(const Space& space, DualView<float*, Space> dv) {
 template <class Space>
 void check_dualview_plants(const Space& space, const std::string& name) {
   const auto req = request(name, "dualview", {{"size", 37}});
-  const Kernels<Space> reference = kernels<Space>(true);
+  const Kernels<Space> reference = kernels<Space>(kpz::Impl::reference);
   EXPECT_TRUE(dualview_with(space, req, reference).pass);
 
   struct Plant {
@@ -198,7 +198,7 @@ void left_registered(const Space& space, const Workload<Space>& workload, Kernel
 template <class Space>
 void check_tools_plants(const Space& space, const std::string& name) {
   const auto req = request(name, "tools", {{"elements", 20000}, {"launches", 6}});
-  Kernels<Space> k = kernels<Space>(true);
+  Kernels<Space> k = kernels<Space>(kpz::Impl::reference);
   EXPECT_TRUE(tools_with(space, req, k).pass);
 
   k.time_kernels = &left_registered<Space>;
@@ -219,7 +219,7 @@ void check_tools_plants(const Space& space, const std::string& name) {
   // and back after it, untouched by the learner's registering and unregistering.
   KT::set_begin_parallel_for_callback(outer_begin);
   outer_calls = 0;
-  EXPECT_TRUE(tools_with(space, req, kernels<Space>(true)).pass);
+  EXPECT_TRUE(tools_with(space, req, kernels<Space>(kpz::Impl::reference)).pass);
   EXPECT_EQ(outer_calls.load(), 0);
   EXPECT_EQ(KT::get_callbacks().begin_parallel_for, &outer_begin);
   KT::set_begin_parallel_for_callback(nullptr);

@@ -64,7 +64,7 @@ template <class Space, Plant P>
 void planted(const Space& space, float alpha, View<const float*, Space> x, View<const float*, Space> y,
              View<float*, Space> z, View<const float*, Space> w, const View<double, Space> sum, HostView<float*> z_host,
              HostView<double> sum_host) {
-  const auto k = kpz::instances::kernels<Space>(true);
+  const auto k = kpz::instances::kernels<Space>(kpz::Impl::reference);
   std::array<Space, 2> parts = Kokkos::Experimental::partition_space(space, 1, 1);
   if (P == Plant::no_partition) parts = {space, space};
   const Space& a = parts[0];

@@ -133,6 +133,7 @@ struct BenchRequest {
   Impl impl = Impl::reference;
   int team_size = 0;      // 0: the framework's launch shape for Purpose::speed
   int vector_length = 0;  // 0: likewise
+  static constexpr Purpose purpose = Purpose::speed;
   std::uint64_t seed = 2026;
   int ranks = 1;  // MPI ranks it runs on, for a puzzle that spans them (PuzzleSpec::ranks)
 };

@@ -18,6 +18,11 @@
 //   KPZ_FOR_EACH_SPACE(KPZ_CONV1D_INSTANTIATE)                   at the end of both .cpp files,
 //   with #define KPZ_CONV1D_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_CONV1D_KERNELS, S)
 
+namespace kpz {
+// Which implementation of a puzzle's kernels runs: the learner's or the solution.
+enum class Impl { exercise, reference };
+}  // namespace kpz
+
 #define KPZ_KERNEL_DECLARE_(name, params) \
   template <class Space>                  \
   void name params;
@@ -28,22 +33,22 @@
 
 // Used inside namespace kpz::<puzzle>: declares the kernels in both implementation namespaces,
 // `template <class Space> struct Kernels` (one function pointer per kernel, named as the kernel)
-// and `kernels<Space>(use_reference)`, the table of the reference (true) or the exercise (false).
-#define KPZ_KERNELS(LIST)                                                     \
-  namespace exercise {                                                        \
-  LIST(KPZ_KERNEL_DECLARE_, Space)                                            \
-  }                                                                           \
-  namespace reference {                                                       \
-  LIST(KPZ_KERNEL_DECLARE_, Space)                                            \
-  }                                                                           \
-  template <class Space>                                                      \
-  struct Kernels {                                                            \
-    LIST(KPZ_KERNEL_MEMBER_, Space)                                           \
-  };                                                                          \
-  template <class Space>                                                      \
-  Kernels<Space> kernels(bool use_reference) {                                \
-    return use_reference ? Kernels<Space>{LIST(KPZ_KERNEL_REFERENCE_, Space)} \
-                         : Kernels<Space>{LIST(KPZ_KERNEL_EXERCISE_, Space)}; \
+// and `kernels<Space>(impl)`, the table of the reference or of the exercise.
+#define KPZ_KERNELS(LIST)                                                                      \
+  namespace exercise {                                                                         \
+  LIST(KPZ_KERNEL_DECLARE_, Space)                                                             \
+  }                                                                                            \
+  namespace reference {                                                                        \
+  LIST(KPZ_KERNEL_DECLARE_, Space)                                                             \
+  }                                                                                            \
+  template <class Space>                                                                       \
+  struct Kernels {                                                                             \
+    LIST(KPZ_KERNEL_MEMBER_, Space)                                                            \
+  };                                                                                           \
+  template <class Space>                                                                       \
+  Kernels<Space> kernels(::kpz::Impl impl) {                                                   \
+    return impl == ::kpz::Impl::reference ? Kernels<Space>{LIST(KPZ_KERNEL_REFERENCE_, Space)} \
+                                          : Kernels<Space>{LIST(KPZ_KERNEL_EXERCISE_, Space)}; \
   }
 
 // Explicit instantiations of every kernel of LIST for execution space S, in the namespace of the
@@ -69,7 +74,7 @@
 #define KPZ_INSTANCE_EXERCISE_(name, value, params) &exercise::name<value, Space, T>,
 
 // KPZ_KERNELS for such a list: declarations, `template <class Space, class T> struct Kernels`
-// and kernels<Space, T>(use_reference).
+// and kernels<Space, T>(impl).
 #define KPZ_KERNELS_T(LIST)                                                                                        \
   namespace exercise {                                                                                             \
   LIST(KPZ_KERNEL_T_DECLARE_, KPZ_FAMILY_T_DECLARE_, KPZ_NOTHING_, Space, T)                                       \
@@ -82,8 +87,8 @@
     LIST(KPZ_KERNEL_MEMBER_, KPZ_NOTHING_, KPZ_INSTANCE_MEMBER_, Space, T)                                         \
   };                                                                                                               \
   template <class Space, class T>                                                                                  \
-  Kernels<Space, T> kernels(bool use_reference) {                                                                  \
-    return use_reference                                                                                           \
+  Kernels<Space, T> kernels(::kpz::Impl impl) {                                                                    \
+    return impl == ::kpz::Impl::reference                                                                          \
                ? Kernels<Space, T>{LIST(KPZ_KERNEL_T_REFERENCE_, KPZ_NOTHING_, KPZ_INSTANCE_REFERENCE_, Space, T)} \
                : Kernels<Space, T>{LIST(KPZ_KERNEL_T_EXERCISE_, KPZ_NOTHING_, KPZ_INSTANCE_EXERCISE_, Space, T)};  \
   }

@@ -21,14 +21,10 @@
 #include "kpz/backend_traits.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/json.hpp"
+#include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
 
 namespace kpz {
-
-enum class Purpose {
-  check,  // kpuzzles run / check and the tests: teams large enough to show races
-  speed,  // kpuzzles bench: the backend's fastest shape
-};
 
 // The user's overrides; 0 lets the framework choose.
 struct ShapeRequest {
@@ -206,6 +202,13 @@ LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Sha
   // a thread holds at once, and their guards at the tile's edges).
   shape.in_flight = gpu || purpose == Purpose::check ? needs.gpu_in_flight : needs.host_in_flight;
   return shape;
+}
+
+// The shape for a request of `kpuzzles run` / `check` (RunRequest: Purpose::check) or of `kpuzzles
+// bench` (BenchRequest: Purpose::speed), with the user's --team-size and --vector-length.
+template <class Space, class Request>
+LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Request& req) {
+  return launch_shape(space, needs, ShapeRequest{req.team_size, req.vector_length}, Request::purpose);
 }
 
 }  // namespace kpz

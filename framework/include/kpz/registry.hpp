@@ -13,11 +13,17 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/kernel_table.hpp"
 
 namespace kpz {
 
-enum class Impl { exercise, reference };
 std::string_view to_string(Impl impl);
+
+// What a launch is for: the launch shape of a check differs from the fastest one.
+enum class Purpose {
+  check,  // kpuzzles run / check and the tests: teams large enough to show races
+  speed,  // kpuzzles bench: the backend's fastest shape
+};
 
 // A puzzle-specific integer option, e.g. --size or --kernel-size.
 struct OptionSpec {
@@ -161,7 +167,8 @@ struct RunRequest {
   Params params;          // the variant's options
   int team_size = 0;      // 0: the framework's launch shape (kpz/launch_shape.hpp)
   int vector_length = 0;  // 0: the framework's launch shape
-  int ranks = 1;          // processes a puzzle that spans ranks runs on (PuzzleSpec::ranks)
+  static constexpr Purpose purpose = Purpose::check;
+  int ranks = 1;  // processes a puzzle that spans ranks runs on (PuzzleSpec::ranks)
   std::uint64_t seed = 2026;
   bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
   bool steps = false;       // --steps: the puzzle prints its step-by-step tables where it has them

@@ -176,7 +176,7 @@ KPZ_FOR_EACH_SPACE(KPZ_BASICS_DUALVIEW_WITH)
 namespace {
 template <class Space>
 RunReport dualview_on(const Space& space, const RunRequest& req) {
-  return dualview_with(space, req, kernels<Space>(req.impl == Impl::reference));
+  return dualview_with(space, req, kernels<Space>(req.impl));
 }
 }  // namespace
 

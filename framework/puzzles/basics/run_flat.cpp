@@ -87,7 +87,7 @@ namespace {
 
 template <class Space>
 RunReport views_on(const Space& space, const RunRequest& req) {
-  return views_with(space, req, kernels<Space>(req.impl == Impl::reference));
+  return views_with(space, req, kernels<Space>(req.impl));
 }
 
 template <class Space>
@@ -113,10 +113,9 @@ RunReport axpy_on(const Space& space, const RunRequest& req) {
   space.fence();
   // The first n elements, as subviews: they keep the labels x, y and z (for the trace's reports).
   const auto first_n = std::make_pair(0, n);
-  kernels<Space>(req.impl == Impl::reference)
-      .axpy(space, alpha, View<const float*, Space>(Kokkos::subview(dx, first_n)),
-            View<const float*, Space>(Kokkos::subview(dy, first_n)),
-            View<float*, Space>(Kokkos::subview(z_mem, first_n)));
+  kernels<Space>(req.impl).axpy(space, alpha, View<const float*, Space>(Kokkos::subview(dx, first_n)),
+                                View<const float*, Space>(Kokkos::subview(dy, first_n)),
+                                View<float*, Space>(Kokkos::subview(z_mem, first_n)));
   space.fence();
   const std::vector<float> all = to_host(z_mem);
   const std::vector<float> got(all.begin(), all.begin() + n);
@@ -174,7 +173,7 @@ RunReport mdrange_on(const Space& space, const RunRequest& req) {
   auto dv = to_device(space, "v", v);
   poison(out);
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).mdrange(space, in, du, dv, out);
+  kernels<Space>(req.impl).mdrange(space, in, du, dv, out);
   space.fence();
   auto h_out = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   std::vector<float> got(a.size());
@@ -227,7 +226,7 @@ RunReport subviews_on(const Space& space, const RunRequest& req) {
   RowMajor<float, Space> block(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "block"), h, w);
   poison(block);
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).subviews(space, da, corner, row_sums, col_sums, block);
+  kernels<Space>(req.impl).subviews(space, da, corner, row_sums, col_sums, block);
   space.fence();
   std::vector<float> got = to_host(row_sums);
   const std::vector<float> got_cols = to_host(col_sums);

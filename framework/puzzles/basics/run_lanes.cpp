@@ -33,8 +33,7 @@ RunReport row_dots_on(const Space& space, const RunRequest& req) {
     throw UsageError("basics --vector with --rows " + std::to_string(rows) + " --cols " + std::to_string(cols) +
                      " has " + std::to_string(cells) + " elements; at most " + std::to_string(kMaxCells) +
                      " are allowed");
-  const LaunchShape shape =
-      launch_shape(space, lane_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const LaunchShape shape = launch_shape(space, lane_needs(), req);
   const Launch launch{shape.team_size, tile, shape.vector_length};
 
   // Asymmetric around 0, so that a sign error, a dropped product or a swapped index shows.
@@ -51,7 +50,7 @@ RunReport row_dots_on(const Space& space, const RunRequest& req) {
   const View<float*, Space> y = poisoned_output<float>(space, "y", static_cast<std::size_t>(rows));
   const View<float*, Space> out = poisoned_output<float>(space, "out", static_cast<std::size_t>(cells));
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).row_dots(space, launch, da, dx, y, out);
+  kernels<Space>(req.impl).row_dots(space, launch, da, dx, y, out);
   space.fence();
   std::vector<float> got = to_host(y);
   const std::vector<float> got_out = to_host(out);

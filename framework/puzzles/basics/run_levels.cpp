@@ -81,8 +81,7 @@ RunReport levels_on(const Space& space, const RunRequest& req) {
   const int tile = static_cast<int>(req.params.get("tile"));
   const int fast_bins = fast_bins_for<Space>(req, bins);
   check_levels<Space>(bins, fast_bins);
-  const LaunchShape shape =
-      launch_shape(space, levels_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const LaunchShape shape = launch_shape(space, levels_needs(), req);
   const Launch launch{.team_size = shape.team_size, .tile = tile, .vector_length = shape.vector_length};
 
   // Half the values in a few hot bins spread over both levels, the rest uniform: counts that
@@ -95,7 +94,7 @@ RunReport levels_on(const Space& space, const RunRequest& req) {
   auto dvalues = to_device(space, "values", values);
   const View<int*, Space> dbins = poisoned_output<int>(space, "bins", static_cast<std::size_t>(bins));
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).histogram_levels(space, launch, fast_bins, dvalues, dbins);
+  kernels<Space>(req.impl).histogram_levels(space, launch, fast_bins, dvalues, dbins);
   space.fence();
   const std::vector<int> got = to_host(dbins);
   std::vector<int> expected(static_cast<std::size_t>(bins), 0);

@@ -24,7 +24,7 @@ RunReport reduce_on(const Space& space, const RunRequest& req) {
   if (worked_example(req, {"size"})) x = {3.0f, -1.0f, 4.0f, -1.5f, 5.0f, -9.0f, 2.0f, 6.0f};
   auto dx = to_device(space, "x", x);
   Extremes result{poison_value<float>(), poison_value<float>(), kIntPoison};
-  kernels<Space>(req.impl == Impl::reference).reduce(space, dx, result);
+  kernels<Space>(req.impl).reduce(space, dx, result);
   space.fence();
 
   const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
@@ -57,7 +57,7 @@ RunReport moments_on(const Space& space, const RunRequest& req) {
     for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(2 * i + 1);
   auto dx = to_device(space, "x", x);
   Moments result{kIntPoison, poison_value<float>(), poison_value<float>()};
-  kernels<Space>(req.impl == Impl::reference).moments(space, dx, result);
+  kernels<Space>(req.impl).moments(space, dx, result);
   space.fence();
 
   // The oracle in doubles, two passes. Every backend merges in its own order, so the floats may
@@ -100,7 +100,7 @@ RunReport scan_on(const Space& space, const RunRequest& req) {
   View<int*, Space> offsets(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "offsets"), n + 1);
   poison(offsets);
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).scan(space, dcounts, offsets);
+  kernels<Space>(req.impl).scan(space, dcounts, offsets);
   space.fence();
   const std::vector<int> got = to_host(offsets);
   std::vector<int> expected(n + 1, 0);
@@ -133,7 +133,7 @@ RunReport histogram_on(const Space& space, const RunRequest& req) {
   poison(atomic_bins);
   poison(scatter_bins);
   space.fence();
-  const auto k = kernels<Space>(req.impl == Impl::reference);
+  const auto k = kernels<Space>(req.impl);
   k.histogram_atomic(space, dvalues, atomic_bins);
   k.histogram_scatter(space, dvalues, scatter_bins);
   space.fence();

@@ -28,8 +28,7 @@ RunReport reverse_on(const Space& space, const RunRequest& req) {
   const Variant variant = req.variant_as<Variant>();
   const int n = static_cast<int>(req.params.get("size"));
   const int tile = static_cast<int>(req.params.get("tile"));
-  const LaunchShape shape =
-      launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const LaunchShape shape = launch_shape(space, team_needs(), req);
   if (variant == Variant::scratch)
     check_scratch_option<Space>("basics --scratch with a tile of " + std::to_string(tile) + " floats", "--tile", tile,
                                 0, [&](int x) { return scratch_bytes<Space>(x); });
@@ -45,7 +44,7 @@ RunReport reverse_on(const Space& space, const RunRequest& req) {
   View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
   poison(out);
   space.fence();
-  const auto k = kernels<Space>(req.impl == Impl::reference);
+  const auto k = kernels<Space>(req.impl);
   if (variant == Variant::scratch)
     k.scratch_reverse(space, launch, din, out);
   else
@@ -76,8 +75,7 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
   if (segments * (2 * length + 1) > kMaxSize)
     throw UsageError("basics --collectives with --segments " + std::to_string(segments) + " --length " +
                      std::to_string(length) + " may draw more than " + std::to_string(kMaxSize) + " values");
-  const LaunchShape shape =
-      launch_shape(space, team_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const LaunchShape shape = launch_shape(space, team_needs(), req);
   const Launch launch{shape.team_size, 0};
 
   Rng rng(req.seed);
@@ -95,7 +93,7 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
   const View<float*, Space> sums = poisoned_output<float>(space, "sums", static_cast<std::size_t>(segments));
   const View<float*, Space> centered = poisoned_output<float>(space, "centered", values.size());
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).center_segments(space, launch, doffsets, dvalues, sums, centered);
+  kernels<Space>(req.impl).center_segments(space, launch, doffsets, dvalues, sums, centered);
   space.fence();
   std::vector<float> got = to_host(sums);
   const std::vector<float> got_centered = to_host(centered);

@@ -207,7 +207,7 @@ KPZ_FOR_EACH_SPACE(KPZ_BASICS_TOOLS_WITH)
 namespace {
 template <class Space>
 RunReport tools_on(const Space& space, const RunRequest& req) {
-  return tools_with(space, req, kernels<Space>(req.impl == Impl::reference));
+  return tools_with(space, req, kernels<Space>(req.impl));
 }
 }  // namespace
 

@@ -96,8 +96,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   // Host-side launch configuration: the framework's shape for the backend (kpz/launch_shape.hpp);
   // --team-size / --vector-length override it.
-  const LaunchShape shape =
-      launch_shape(space, team_needs(s.rows, s.cols), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const LaunchShape shape = launch_shape(space, team_needs(s.rows, s.cols), req);
   const Launch launch{.team_size = shape.team_size, .vector_length = shape.vector_length};
 
   const Inputs in = make_inputs(s, req.seed, worked);
@@ -113,7 +112,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const auto rr = poisoned_output<float>(space, "rr", s.batch);
   space.fence();
 
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   if (req.variant_as<Variant>() == Variant::hand_written)
     kern.hand_written(space, launch, A, x, rhs, r, rr);
   else

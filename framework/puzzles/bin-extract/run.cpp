@@ -137,7 +137,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     needs.check_team = 64;
     needs.gpu_tile = default_tile<Space>();
     needs.host_tile = default_tile<Space>();
-    shape = launch_shape(space, needs, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+    shape = launch_shape(space, needs, req);
   }
   const int team_size = shape.team_size;
   if (histogram) {
@@ -188,7 +188,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   auto d_in = to_device(space, "in", in);
   View<const float*, Space> cin = d_in;
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   const Launch launch{team_size, tile};
   // --team-scan places with contiguous member segments on every backend (not TeamThreadRange);
   // --one-read's members each walk a chunk of tiles (`teams` counts the chunks there).

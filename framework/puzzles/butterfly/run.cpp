@@ -146,7 +146,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
                       .vector_length = shape.vector_length,
                       .in_flight = shape.in_flight};
   View<const float*, Space> cin = in;
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   switch (v.kind) {
     case Kind::pair_swap:
       kern.pair_swap(space, launch, cin, out);

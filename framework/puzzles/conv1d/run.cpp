@@ -79,8 +79,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   // Host-side validation and launch configuration, before anything is allocated. The framework
   // picks the shape for the backend (kpz/launch_shape.hpp); --team-size / --vector-length override.
   const bool vector_variant = variant == Variant::vector;
-  const LaunchShape shape = launch_shape(space, vector_variant ? vector_needs() : scalar_needs(),
-                                         ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const LaunchShape shape = launch_shape(space, vector_variant ? vector_needs() : scalar_needs(), req);
   const int team_size = shape.team_size;
   Launch launch{team_size, 0, shape.vector_length};
   if (vector_variant) {
@@ -113,7 +112,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   space.fence();
 
   View<const float*, Space> ca = a, cb = b;
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   using K = Kernels<Space>;
   if (variant == Variant::simple) {
     kern.simple(space, team_size, ca, cb, out);

@@ -72,7 +72,7 @@ RunReport run_global_sum(const Space& space, const RunRequest& req, const World&
   const std::vector<std::int64_t> values = sum_inputs(n, req.seed, worked);
   const View<const std::int64_t*, Space> slice = slice_on(space, "slice", values, part, w.rank);
   std::int64_t total = poison_value<std::int64_t>();
-  kernels<Space>(req.impl == Impl::reference).global_sum(space, w.comm, slice, total);
+  kernels<Space>(req.impl).global_sum(space, w.comm, slice, total);
   return verdict(
       req, w, std::vector<std::int64_t>{total},
       [&](RunReport& report, const std::vector<std::int64_t>& got) {
@@ -114,7 +114,7 @@ RunReport run_halo(const Space& space, const RunRequest& req, const World& w) {
   const auto out = poisoned_output<float>(space, "out", static_cast<std::size_t>(plan.count));
   const auto parts = Kokkos::Experimental::partition_space(space, 1, 1);
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).halo_conv(parts[0], parts[1], w.comm, plan, ext, b, out);
+  kernels<Space>(req.impl).halo_conv(parts[0], parts[1], w.comm, plan, ext, b, out);
   space.fence();
   return verdict(
       req, w, to_host(out),
@@ -141,7 +141,7 @@ RunReport run_segmented_scan(const Space& space, const RunRequest& req, const Wo
   const View<const std::uint8_t*, Space> heads = slice_on(space, "heads", in.heads, part, w.rank);
   const auto out = poisoned_output<std::int64_t>(space, "out", static_cast<std::size_t>(part.count(w.rank)));
   space.fence();
-  kernels<Space>(req.impl == Impl::reference).segmented_scan(space, w.comm, values, heads, out);
+  kernels<Space>(req.impl).segmented_scan(space, w.comm, values, heads, out);
   space.fence();
   return verdict(
       req, w, to_host(out),

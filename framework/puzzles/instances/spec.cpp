@@ -16,7 +16,7 @@ enum class Variant { overlap };
 
 template <class Space>
 RunReport run_on(const Space& space, const RunRequest& req) {
-  return run_case(space, req, kernels<Space>(req.impl == Impl::reference).overlap);
+  return run_case(space, req, kernels<Space>(req.impl).overlap);
 }
 
 // `kpuzzles trace` (docs/tracing.md) on the worked example: two flat kernels, no team; axpy

@@ -355,7 +355,7 @@ auto team_kernel(const Kernels<Space, T>& k, Variant v, int lanes) {
 template <class Space, class T>
 void run_variant(Impl impl, Variant v, const Space& space, const Launch& launch, View<const T*, Space> in,
                  View<T*, Space> partial, View<T*, Space> work, View<T*, Space> result, View<unsigned*, Space> done) {
-  const auto k = kernels<Space, T>(impl == Impl::reference);
+  const auto k = kernels<Space, T>(impl);
   // partial may be longer than the league (the benchmark reuses one array): use the first values.
   const View<T*, Space> sums = Kokkos::subview(partial, Kokkos::make_pair(0, launch.league));
   if (v == Variant::persistent) {

@@ -87,7 +87,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   auto d_offsets = to_device(space, "offsets", offsets32);
   View<T*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "sums"), static_cast<std::size_t>(segs));
   poison(out);
-  const auto kern = kernels<Space, T>(req.impl == Impl::reference);
+  const auto kern = kernels<Space, T>(req.impl);
   View<const int*, Space> co = d_offsets;
   RunReport report;
   if (spmv_kind) {

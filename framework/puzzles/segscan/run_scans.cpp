@@ -70,7 +70,7 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*val
   space.fence();
   View<const T*, Space> cv = d_values;
   View<const Flag*, Space> cf = d_flags;
-  const auto kern = kernels<Space, T>(req.impl == Impl::reference);
+  const auto kern = kernels<Space, T>(req.impl);
   using K = Kernels<Space, T>;
   if (kind == Kind::multi_team) {
     kern.multi_team(space, launch, cv, cf, out);

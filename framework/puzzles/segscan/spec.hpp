@@ -120,8 +120,7 @@ inline KernelNeeds segscan_needs(Kind kind) {
 
 template <class Space>
 LaunchShape segscan_shape(const Space& space, const RunRequest& req, Kind kind) {
-  LaunchShape shape =
-      launch_shape(space, segscan_needs(kind), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  LaunchShape shape = launch_shape(space, segscan_needs(kind), req);
   if (!one_team(kind) && req.params.get("tile")) shape.tile = static_cast<int>(req.params.get("tile"));
   return shape;
 }

@@ -32,8 +32,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
       variant != Variant::tiled && !req.params.given("rows") && !req.params.given("cols") && !req.params.given("size");
 
   // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
-  const LaunchShape shape =
-      launch_shape(space, kernel_needs(), ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
+  const LaunchShape shape = launch_shape(space, kernel_needs(), req);
   const int tiles_staged = variant == Variant::in_place ? 2 : variant == Variant::tiled ? 1 : 0;
   const auto bytes_of = [&](int t) { return tiles_staged * tile_scratch_bytes<Space>(t); };
   const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile"))
@@ -51,7 +50,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j) expected[static_cast<std::size_t>(j) * rows + i] = in[std::size_t(i) * cols + j];
 
-  const auto kern = kernels<Space>(req.impl == Impl::reference);
+  const auto kern = kernels<Space>(req.impl);
   std::vector<float> got;
   if (variant == Variant::in_place) {
     auto m = to_device(space, "m", in);
