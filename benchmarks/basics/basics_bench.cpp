@@ -92,9 +92,7 @@ void add_layout_row(BenchReport& report, const Space& space, const BenchRequest&
 // zeroes and merges its table once, and counts N / teams values.
 template <class Space>
 BenchReport levels_bench(const Space& space, const BenchRequest& req) {
-  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                        : is_gpu_v<Space>      ? std::size_t{1} << 26
-                                               : std::size_t{1} << 24;
+  const std::size_t n = bench_size<Space>(req, std::size_t{1} << 26, std::size_t{1} << 24);
   BenchReport report = open_bench_report("basics", space, req, n);
   const LaunchShape shape = launch_shape(space, levels_needs(), req);
   const long long slots = std::max(1, space.concurrency() / (shape.team_size * shape.vector_length));
@@ -147,9 +145,7 @@ BenchReport levels_bench(const Space& space, const BenchRequest& req) {
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("scratch-levels")) return levels_bench(space, req);
-  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                        : is_gpu_v<Space>      ? std::size_t{1} << 26
-                                               : std::size_t{1} << 22;
+  const std::size_t n = bench_size<Space>(req, std::size_t{1} << 26, std::size_t{1} << 22);
   const auto k = kernels<Space>(req.impl);
   BenchReport report;
   report.puzzle = "basics";

@@ -98,9 +98,7 @@ void check_sample(const std::vector<float>& A, const std::vector<float>& x, cons
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // Every group holds the same bytes of matrices: 256 MiB on a GPU, 32 MiB on the host.
-  const std::size_t entries = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                              : is_gpu_v<Space>      ? std::size_t{1} << 26
-                                                     : std::size_t{1} << 23;
+  const std::size_t entries = bench_size<Space>(req, std::size_t{1} << 26, std::size_t{1} << 23);
   std::vector<std::pair<int, int>> shapes{{8, 8}, {16, 16}, {32, 32}, {64, 16}};
   if (req.params.get("rows"))
     shapes = {{static_cast<int>(req.params.get("rows")), static_cast<int>(req.params.get("cols"))}};

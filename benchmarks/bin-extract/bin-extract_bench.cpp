@@ -62,9 +62,7 @@ struct BinSortPartition {
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const bool gpu = is_gpu_v<Space>;
-  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                        : gpu                  ? std::size_t{1} << 28
-                                               : std::size_t{1} << 22;
+  const std::size_t n = bench_size<Space>(req, std::size_t{1} << 28, std::size_t{1} << 22);
   const int num_bins = static_cast<int>(req.params.get("num-bins"));
   const int target = static_cast<int>(req.params.get("target-bin"));
   if (target >= num_bins)

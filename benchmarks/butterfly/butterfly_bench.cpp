@@ -75,9 +75,7 @@ template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const bool gpu = is_gpu_v<Space>;
   const int group = 32;
-  std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                  : gpu                  ? std::size_t{1} << 28
-                                         : std::size_t{1} << 22;
+  std::size_t n = bench_size<Space>(req, std::size_t{1} << 28, std::size_t{1} << 22);
   n -= n % group;
   if (n == 0) throw UsageError("--size must be at least 32 (one group)");
   // --vector-length is the vector rows' (the scratch kernels take one lane a member).

@@ -48,9 +48,7 @@ void check_sample(const std::vector<float>& a, const std::vector<float>& b, cons
 
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
-  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                        : is_gpu_v<Space>      ? std::size_t{1} << 28
-                                               : std::size_t{1} << 22;
+  const std::size_t n = bench_size<Space>(req, std::size_t{1} << 28, std::size_t{1} << 22);
   std::vector<int> ks{3, 16};
   if (req.params.get("kernel-size")) ks = {static_cast<int>(req.params.get("kernel-size"))};
   // The vector kernel takes --vector-length; the scalar kernels run with one lane per member.

@@ -23,9 +23,7 @@ template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // 2^28 and 2^26 floats for axpy, as the other benches, more than the last-level cache; the
   // sum over a quarter as many (the jobs are asymmetric, as two jobs of a program usually are).
-  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                        : is_gpu_v<Space>      ? std::size_t{1} << 28
-                                               : std::size_t{1} << 26;
+  const std::size_t n = bench_size<Space>(req, std::size_t{1} << 28, std::size_t{1} << 26);
   const std::size_t m = req.params.get("sum-size") ? static_cast<std::size_t>(req.params.get("sum-size")) : n / 4;
   BenchReport report = open_bench_report("instances", space, req, n);
   report.config.set("sum_size", m);

@@ -270,9 +270,7 @@ void bench_spmv(BenchReport& report, const Space& space, const BenchRequest& req
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const bool gpu = is_gpu_v<Space>;
-  const std::int64_t n = req.params.get("size") ? req.params.get("size")
-                         : gpu                  ? std::int64_t{1} << 28
-                                                : std::int64_t{1} << 22;
+  const auto n = static_cast<std::int64_t>(bench_size<Space>(req, std::size_t{1} << 28, std::size_t{1} << 22));
   std::vector<std::int64_t> means{4, 32, 1024, std::int64_t{1} << 20};
   if (req.params.get("mean-length")) means = {req.params.get("mean-length")};
   const std::int64_t rows = req.params.get("rows") ? req.params.get("rows")

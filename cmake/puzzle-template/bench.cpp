@@ -14,11 +14,8 @@ namespace {
 template <class Space>
 BenchReport bench_on(const Space& space, const BenchRequest& req) {
   // 2^28 floats on a GPU, 2^26 on a host (more than its last-level cache), as the other benches.
-  const std::size_t n = req.params.get("size") ? static_cast<std::size_t>(req.params.get("size"))
-                        : is_gpu_v<Space>      ? std::size_t{1} << 28
-                                               : std::size_t{1} << 26;
-  const LaunchShape shape =
-      launch_shape(space, kernel_needs(), req);
+  const std::size_t n = bench_size<Space>(req, std::size_t{1} << 28, std::size_t{1} << 26);
+  const LaunchShape shape = launch_shape(space, kernel_needs(), req);
   BenchReport report = open_bench_report("@name@", space, req, n);
   report.config.set("tile", shape.tile).set("team_size", shape.team_size);
 

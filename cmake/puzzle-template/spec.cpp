@@ -24,8 +24,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const bool worked = !req.params.given("size");
 
   // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
-  const LaunchShape shape =
-      launch_shape(space, kernel_needs(), req);
+  const LaunchShape shape = launch_shape(space, kernel_needs(), req);
   const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile")) : shape.tile;
   check_scratch_option<Space>("@name@ --" + req.variant_name() + " with a tile of " + std::to_string(tile), "--tile",
                               tile, 0, [](int t) { return tile_scratch_bytes<Space>(t); });

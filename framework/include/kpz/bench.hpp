@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "kpz/backend_traits.hpp"
 #include "kpz/json.hpp"
 #include "kpz/library_baselines.hpp"
 #include "kpz/registry.hpp"
@@ -168,6 +169,12 @@ struct BenchRegistrar {
 // problem size, 0 for a default per machine that `help` states.
 inline OptionSpec size_option(std::string help, std::int64_t max) {
   return {"size", std::move(help), 0, 0, max};
+}
+// The size a bench runs at: --size when given, else its default for a GPU or for a host.
+template <class Space>
+std::size_t bench_size(const BenchRequest& req, std::size_t gpu_default, std::size_t host_default) {
+  if (req.params.get("size")) return static_cast<std::size_t>(req.params.get("size"));
+  return is_gpu_v<Space> ? gpu_default : host_default;
 }
 // A switch, 0 unless given (`--sweep 1` adds rows, `--framework-only 1` leaves some out).
 inline OptionSpec switch_option(std::string name, std::string help) {
