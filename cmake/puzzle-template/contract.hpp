@@ -35,5 +35,3 @@ std::size_t tile_scratch_bytes(int tile) {
 KPZ_KERNELS(KPZ_@NS@_KERNELS)
 
 }  // namespace kpz::@ns@
-
-#define KPZ_@NS@_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_@NS@_KERNELS, S)

@@ -22,6 +22,6 @@ void tiled(const Space& space, const LaunchShape& launch, View<const float*, Spa
       });
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_@NS@_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_@NS@_KERNELS)
 
 }  // namespace kpz::@ns@::reference

@@ -85,6 +85,6 @@ void histogram_scatter(const Space& space, View<const int*, Space> values, View<
   //   A parallel_for named "basics::histogram_scatter" over a RangePolicy<Space> on `space`.
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_REDUCTIONS)
+KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_REDUCTION_KERNELS)
 
 }  // namespace kpz::basics::exercise

@@ -39,6 +39,6 @@ void histogram_levels(const Space& space, const Launch& launch, int fast_bins, V
       });
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_LEVELS)
+KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_LEVEL_KERNELS)
 
 }  // namespace kpz::basics::exercise

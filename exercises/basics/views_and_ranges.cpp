@@ -83,6 +83,6 @@ void subviews(const Space& space, RowMajor<const float, Space> a, Corner corner,
   //   columns from corner.col, as many of each as block has, in one deep_copy on `space`.
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_RANGES)
+KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_RANGE_KERNELS)
 
 }  // namespace kpz::basics::exercise

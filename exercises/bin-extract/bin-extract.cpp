@@ -214,6 +214,6 @@ void one_read_extract(const Space& space, const LaunchShape& shape, int chunks, 
   //   member for all (Kokkos::single with a value).
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_BIN_EXTRACT_KERNELS)
 
 }  // namespace kpz::bin_extract::exercise

@@ -136,6 +136,6 @@ void vector_minmax(const Space& space, const Launch& launch, View<const float*, 
                  [&](auto in_flight) { vector_minmax_in_flight<decltype(in_flight)::value>(space, launch, in, out); });
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BUTTERFLY_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_BUTTERFLY_KERNELS)
 
 }  // namespace kpz::butterfly::exercise

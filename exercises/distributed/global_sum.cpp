@@ -17,6 +17,6 @@ void global_sum(const Space& space, MPI_Comm comm, View<const std::int64_t*, Spa
   total = global;
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_DISTRIBUTED_INSTANTIATE_SUM)
+KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_SUM_KERNELS)
 
 }  // namespace kpz::distributed::exercise

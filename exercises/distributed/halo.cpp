@@ -29,6 +29,6 @@ void halo_conv(const Space& space, const Space& side, MPI_Comm comm, const HaloP
   space.fence();
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_DISTRIBUTED_INSTANTIATE_HALO)
+KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_HALO_KERNELS)
 
 }  // namespace kpz::distributed::exercise

@@ -33,6 +33,6 @@ void segmented_scan(const Space& space, MPI_Comm comm, View<const std::int64_t*,
   space.fence();
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_DISTRIBUTED_INSTANTIATE_SCAN)
+KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_SCAN_KERNELS)
 
 }  // namespace kpz::distributed::exercise

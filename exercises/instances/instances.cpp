@@ -45,6 +45,6 @@ void overlap(const Space& space, float alpha, View<const float*, Space> x, View<
   //   and for nothing else on the device.
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_INSTANCES_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_INSTANCES_KERNELS)
 
 }  // namespace kpz::instances::exercise

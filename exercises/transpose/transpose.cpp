@@ -75,6 +75,6 @@ void in_place(const Space& space, const LaunchShape& launch, int n, View<float*,
       });
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_TRANSPOSE_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_TRANSPOSE_KERNELS)
 
 }  // namespace kpz::transpose::exercise

@@ -142,6 +142,6 @@ void histogram_scatter(const Space& space, View<const int*, Space> values, View<
   // KPZ-END
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_REDUCTIONS)
+KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_REDUCTION_KERNELS)
 
 }  // namespace kpz::basics::reference

@@ -121,6 +121,6 @@ void center_segments(const Space& space, const Launch& launch, View<const int*, 
       });
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_TEAMS)
+KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_TEAM_KERNELS)
 
 }  // namespace kpz::basics::reference

@@ -72,6 +72,6 @@ void time_kernels(const Space& space, const Workload<Space>& workload, KernelTim
   recording = nullptr;
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_TOOLS)
+KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_TOOL_KERNELS)
 
 }  // namespace kpz::basics::reference

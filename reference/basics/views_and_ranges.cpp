@@ -117,6 +117,6 @@ void subviews(const Space& space, RowMajor<const float, Space> a, Corner corner,
   // KPZ-END
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BASICS_INSTANTIATE_RANGES)
+KPZ_INSTANTIATE_KERNELS(KPZ_BASICS_RANGE_KERNELS)
 
 }  // namespace kpz::basics::reference

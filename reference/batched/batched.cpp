@@ -66,6 +66,6 @@ void library(const Space& space, const Launch& launch, BatchView<const float***,
       });
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BATCHED_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_BATCHED_KERNELS)
 
 }  // namespace kpz::batched::reference

@@ -385,6 +385,6 @@ void one_read_extract(const Space& space, const LaunchShape& shape, int chunks, 
   // KPZ-END
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_BIN_EXTRACT_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_BIN_EXTRACT_KERNELS)
 
 }  // namespace kpz::bin_extract::reference

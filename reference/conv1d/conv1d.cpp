@@ -219,6 +219,6 @@ void bug_missing_barrier(const Space& space, const Launch& launch, View<const fl
       });
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_CONV1D_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_CONV1D_KERNELS)
 
 }  // namespace kpz::conv1d::reference

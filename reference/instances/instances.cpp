@@ -53,6 +53,6 @@ void overlap(const Space& space, float alpha, View<const float*, Space> x, View<
   // KPZ-END
 }
 
-KPZ_FOR_EACH_SPACE(KPZ_INSTANCES_INSTANTIATE)
+KPZ_INSTANTIATE_KERNELS(KPZ_INSTANCES_KERNELS)
 
 }  // namespace kpz::instances::reference

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kpz/registry.hpp"
+#include "kpz/spaces.hpp"
 
 namespace kpz {
 
@@ -49,6 +50,10 @@ using OwnerFn = std::function<std::string(std::size_t index)>;
 // Owner under the common layout "team t handles [t*tile, (t+1)*tile), its members split the
 // tile with TeamThreadRange". TeamThreadRange is cyclic on GPUs and blockwise on hosts.
 OwnerFn tile_owner(std::string_view space, std::size_t tile, int team_size);
+template <class Space>
+OwnerFn tile_owner(std::size_t tile, int team_size) {
+  return tile_owner(space_name<Space>(), tile, team_size);
+}
 
 std::string format_number(double v);
 
@@ -78,13 +83,31 @@ void compare_exact(RunReport& report, const std::vector<T>& actual, const std::v
   report.pass = report.mismatch_count == 0 && actual.size() == expected.size();
 }
 
+namespace detail {
+template <class T>
+struct is_vector : std::false_type {};
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
+inline void set_inputs(Json&) {}
+template <class Value, class... Rest>
+void set_inputs(Json& inputs, const char* name, const Value& value, const Rest&... rest) {
+  if constexpr (is_vector<Value>::value)
+    inputs.set(name, Json::array_of(value));
+  else
+    inputs.set(name, value);
+  set_inputs(inputs, rest...);
+}
+}  // namespace detail
+
 // What a report shows when its request keeps the arrays (RunRequest::keep_arrays: small runs):
-// the inputs, which `set_inputs` writes into report.inputs by name, the output and the oracle's.
-template <class Got, class Want, class SetInputs>
+// the output, the oracle's, and the inputs given as name, value pairs (a vector or a number):
+// keep_arrays(report, req, got, expected, "x", x, "alpha", alpha).
+template <class Got, class Want, class... Inputs>
 void keep_arrays(RunReport& report, const RunRequest& req, const std::vector<Got>& got,
-                 const std::vector<Want>& expected, const SetInputs& set_inputs) {
+                 const std::vector<Want>& expected, const Inputs&... inputs) {
+  static_assert(sizeof...(Inputs) % 2 == 0, "keep_arrays: inputs come as name, value pairs");
   if (!req.keep_arrays) return;
-  set_inputs(report.inputs);
+  detail::set_inputs(report.inputs, inputs...);
   report.output = Json::array_of(got);
   report.expected = Json::array_of(expected);
 }

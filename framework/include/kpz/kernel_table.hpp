@@ -15,8 +15,7 @@
 // Comments inside the list are /* */ ones: a // comment would swallow the line continuations.
 //
 //   namespace kpz::conv1d { KPZ_KERNELS(KPZ_CONV1D_KERNELS) }   declarations, Kernels, kernels()
-//   KPZ_FOR_EACH_SPACE(KPZ_CONV1D_INSTANTIATE)                   at the end of both .cpp files,
-//   with #define KPZ_CONV1D_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_CONV1D_KERNELS, S)
+//   KPZ_INSTANTIATE_KERNELS(KPZ_CONV1D_KERNELS)                 at the end of both .cpp files
 
 namespace kpz {
 // Which implementation of a puzzle's kernels runs: the learner's or the solution.
@@ -51,9 +50,9 @@ enum class Impl { exercise, reference };
                                           : Kernels<Space>{LIST(KPZ_KERNEL_EXERCISE_, Space)}; \
   }
 
-// Explicit instantiations of every kernel of LIST for execution space S, in the namespace of the
-// implementation that defines them (used with KPZ_FOR_EACH_SPACE).
-#define KPZ_INSTANTIATE_KERNELS(LIST, S) LIST(KPZ_KERNEL_INSTANTIATE_, S)
+// Explicit instantiations of every kernel of LIST for every enabled execution space, in the
+// namespace of the implementation that defines them (the last line of its .cpp file).
+#define KPZ_INSTANTIATE_KERNELS(LIST) KPZ_FOR_EACH_SPACE_WITH(LIST, KPZ_KERNEL_INSTANTIATE_)
 
 // Kernels over a space and a value type T (`template <class Space, class T>`), listed as
 // LIST(KERNEL, FAMILY, INSTANCE, Space, T): KERNEL(name, (params)) as above; FAMILY(name,

@@ -14,36 +14,40 @@
 #include "kpz/trace/runtime.hpp"
 #endif
 
-// KPZ_FOR_EACH_SPACE(M) expands M(Space) once per enabled execution space. Exercise and
-// reference files end with it so that every kernel template is compiled for every backend.
-// The trace build (KPZ_TRACE) runs its own team executor on top of Serial only.
+// KPZ_FOR_EACH_SPACE(M) expands M(Space) once per enabled execution space, and
+// KPZ_FOR_EACH_SPACE_WITH(M, A) expands M(A, Space): every kernel template is compiled for every
+// backend (KPZ_INSTANTIATE_KERNELS, kpz/kernel_table.hpp). The trace build (KPZ_TRACE) runs its
+// own team executor on top of Serial only. KPZ_IF_<SPACE>(M, ARGS) is M(ARGS Space), where ARGS
+// is empty or ends with a comma.
 #if defined(KOKKOS_ENABLE_SERIAL)
-#define KPZ_IF_SERIAL(M) M(Kokkos::Serial)
+#define KPZ_IF_SERIAL(M, ...) M(__VA_ARGS__ Kokkos::Serial)
 #define KPZ_SPACE_SERIAL 1
 #else
-#define KPZ_IF_SERIAL(M)
+#define KPZ_IF_SERIAL(M, ...)
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP) && !defined(KPZ_TRACE)
-#define KPZ_IF_OPENMP(M) M(Kokkos::OpenMP)
+#define KPZ_IF_OPENMP(M, ...) M(__VA_ARGS__ Kokkos::OpenMP)
 #define KPZ_SPACE_OPENMP 1
 #else
-#define KPZ_IF_OPENMP(M)
+#define KPZ_IF_OPENMP(M, ...)
 #endif
 // Kokkos' Threads backend (std::thread): the host-parallel backend without OpenMP (a stock
 // Apple clang). Kokkos enables at most one of OpenMP and Threads.
 #if defined(KOKKOS_ENABLE_THREADS) && !defined(KPZ_TRACE)
-#define KPZ_IF_THREADS(M) M(Kokkos::Threads)
+#define KPZ_IF_THREADS(M, ...) M(__VA_ARGS__ Kokkos::Threads)
 #define KPZ_SPACE_THREADS 1
 #else
-#define KPZ_IF_THREADS(M)
+#define KPZ_IF_THREADS(M, ...)
 #endif
 #if defined(KOKKOS_ENABLE_CUDA) && !defined(KPZ_TRACE)
-#define KPZ_IF_CUDA(M) M(Kokkos::Cuda)
+#define KPZ_IF_CUDA(M, ...) M(__VA_ARGS__ Kokkos::Cuda)
 #define KPZ_SPACE_CUDA 1
 #else
-#define KPZ_IF_CUDA(M)
+#define KPZ_IF_CUDA(M, ...)
 #endif
-#define KPZ_FOR_EACH_SPACE(M) KPZ_IF_SERIAL(M) KPZ_IF_OPENMP(M) KPZ_IF_THREADS(M) KPZ_IF_CUDA(M)
+#define KPZ_FOR_EACH_SPACE(M) KPZ_IF_SERIAL(M, ) KPZ_IF_OPENMP(M, ) KPZ_IF_THREADS(M, ) KPZ_IF_CUDA(M, )
+#define KPZ_FOR_EACH_SPACE_WITH(M, A) \
+  KPZ_IF_SERIAL(M, A, ) KPZ_IF_OPENMP(M, A, ) KPZ_IF_THREADS(M, A, ) KPZ_IF_CUDA(M, A, )
 
 namespace kpz {
 

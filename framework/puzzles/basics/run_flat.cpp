@@ -76,7 +76,7 @@ RunReport views_with(const Space& space, const RunRequest& req, const Kernels<Sp
   // must follow the last copy.
   report.notes.push_back("values: out(0) .. out(N-1); before them, one check: a fence after the copy back into h");
   report.checked += 1;
-  keep_arrays(report, req, out, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(in)); });
+  keep_arrays(report, req, out, expected, "in", in);
   return report;
 }
 
@@ -138,8 +138,7 @@ RunReport axpy_on(const Space& space, const RunRequest& req) {
     ++report.mismatch_count;
     report.pass = false;
   }
-  keep_arrays(report, req, got, expected,
-              [&](Json& inputs) { inputs.set("x", Json::array_of(x)).set("y", Json::array_of(y)); });
+  keep_arrays(report, req, got, expected, "x", x, "y", y);
   return report;
 }
 
@@ -191,9 +190,7 @@ RunReport mdrange_on(const Space& space, const RunRequest& req) {
   compare_within(report, got, expected, bound, [cols](std::size_t k) {
     return "MDRange iteration (i, j) = (" + std::to_string(k / cols) + ", " + std::to_string(k % cols) + ")";
   });
-  keep_arrays(report, req, got, expected, [&](Json& inputs) {
-    inputs.set("in", Json::array_of(a)).set("u", Json::array_of(u)).set("v", Json::array_of(v));
-  });
+  keep_arrays(report, req, got, expected, "in", a, "u", u, "v", v);
   return report;
 }
 
@@ -264,7 +261,7 @@ RunReport subviews_on(const Space& space, const RunRequest& req) {
     return "block(" + std::to_string(e / w) + ", " + std::to_string(e % w) + "), a(" +
            std::to_string(corner.row + e / w) + ", " + std::to_string(corner.col + e % w) + ") (TODO 10)";
   });
-  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("a", Json::array_of(a)); });
+  keep_arrays(report, req, got, expected, "a", a);
   return report;
 }
 

@@ -60,9 +60,8 @@ RunReport reverse_on(const Space& space, const RunRequest& req) {
   RunReport report;
   report.config.set("size", n).set("tile", tile).set("team_size", launch.team_size);
   report.config.set("teams", (n + tile - 1) / tile).set("worked_example", worked);
-  compare_exact(report, got, expected,
-                tile_owner(space_name<Space>(), static_cast<std::size_t>(tile), launch.team_size));
-  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(in)); });
+  compare_exact(report, got, expected, tile_owner<Space>(static_cast<std::size_t>(tile), launch.team_size));
+  keep_arrays(report, req, got, expected, "in", in);
   return report;
 }
 
@@ -129,9 +128,7 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
     return "team " + std::to_string(s) + ": centered(" + std::to_string(k - segments) +
            "), the given loop (begin and end: TODO 24; total: TODO 25)";
   });
-  keep_arrays(report, req, got, expected, [&](Json& inputs) {
-    inputs.set("offsets", Json::array_of(offsets)).set("values", Json::array_of(values));
-  });
+  keep_arrays(report, req, got, expected, "offsets", offsets, "values", values);
   return report;
 }
 

@@ -87,6 +87,3 @@ std::vector<float> batch_to_host(const ViewType& dev) {
 KPZ_KERNELS(KPZ_BATCHED_KERNELS)
 
 }  // namespace kpz::batched
-
-// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
-#define KPZ_BATCHED_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_BATCHED_KERNELS, S)

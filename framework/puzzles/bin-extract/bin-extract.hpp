@@ -106,6 +106,3 @@ inline constexpr const char* kCubSelectIf = "bin-extract: CUB DeviceSelect::If";
 KPZ_KERNELS(KPZ_BIN_EXTRACT_KERNELS)
 
 }  // namespace kpz::bin_extract
-
-// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
-#define KPZ_BIN_EXTRACT_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_BIN_EXTRACT_KERNELS, S)

@@ -143,6 +143,3 @@ void conditional_exchange(const Space& space, const Launch& launch, View<const f
 KPZ_KERNELS(KPZ_BUTTERFLY_KERNELS)
 
 }  // namespace kpz::butterfly
-
-// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
-#define KPZ_BUTTERFLY_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_BUTTERFLY_KERNELS, S)

@@ -180,17 +180,17 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     else
       report.notes = trace_lines(host_in, group, v);
   }
-  OwnerFn owner = tile_owner(space_name<Space>(), tile, team_size);
+  OwnerFn owner = tile_owner<Space>(tile, team_size);
   if (v.kind == Kind::vector) {  // members own rows of launch.in_flight groups, lanes own elements
     const std::size_t per_row = launch.in_flight;
     const std::size_t rows = (tile / group + per_row - 1) / per_row;  // per team
-    owner = [rows_owner = tile_owner(space_name<Space>(), rows, team_size), group, tile, rows, per_row](std::size_t i) {
+    owner = [rows_owner = tile_owner<Space>(rows, team_size), group, tile, rows, per_row](std::size_t i) {
       const std::size_t row = (i / tile) * rows + (i % tile) / group / per_row;
       return rows_owner(row) + ", lane " + std::to_string(i % group);
     };
   }
   compare_within(report, got, expected, bound, owner);
-  keep_arrays(report, req, got, expected, [&](Json& inputs) { inputs.set("in", Json::array_of(host_in)); });
+  keep_arrays(report, req, got, expected, "in", host_in);
   return report;
 }
 

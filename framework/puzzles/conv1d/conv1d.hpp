@@ -112,6 +112,3 @@ inline double bytes_moved(std::size_t n, std::size_t k) {
 KPZ_KERNELS(KPZ_CONV1D_KERNELS)
 
 }  // namespace kpz::conv1d
-
-// Compiles the kernels of one implementation for execution space S (used with KPZ_FOR_EACH_SPACE).
-#define KPZ_CONV1D_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_CONV1D_KERNELS, S)

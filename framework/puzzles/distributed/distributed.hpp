@@ -99,9 +99,6 @@ HaloPlan halo_plan(const Partition& part, int rank, int taps);
 
 // The kernels of both implementations, and their table (kpz/kernel_table.hpp).
 KPZ_KERNELS(KPZ_DISTRIBUTED_KERNELS)
-#define KPZ_DISTRIBUTED_INSTANTIATE_SUM(S) KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_SUM_KERNELS, S)
-#define KPZ_DISTRIBUTED_INSTANTIATE_HALO(S) KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_HALO_KERNELS, S)
-#define KPZ_DISTRIBUTED_INSTANTIATE_SCAN(S) KPZ_INSTANTIATE_KERNELS(KPZ_DISTRIBUTED_SCAN_KERNELS, S)
 
 // ---- Given kernels the learner's code calls ----
 

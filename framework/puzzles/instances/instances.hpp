@@ -49,5 +49,3 @@ inline double sum_bytes(double m) {
 KPZ_KERNELS(KPZ_INSTANCES_KERNELS)
 
 }  // namespace kpz::instances
-
-#define KPZ_INSTANCES_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_INSTANCES_KERNELS, S)

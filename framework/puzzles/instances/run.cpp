@@ -39,10 +39,7 @@ RunReport report_of(const RunRequest& req, const Inputs& in, const std::vector<f
   std::vector<double> got(z.begin(), z.end()), expected(want.z);
   got.push_back(sum);
   expected.push_back(want.sum);
-  keep_arrays(report, req, got, expected, [&](Json& inputs) {
-    inputs.set("alpha", in.alpha).set("x", Json::array_of(in.x)).set("y", Json::array_of(in.y));
-    inputs.set("w", Json::array_of(in.w));
-  });
+  keep_arrays(report, req, got, expected, "alpha", in.alpha, "x", in.x, "y", in.y, "w", in.w);
   return report;
 }
 

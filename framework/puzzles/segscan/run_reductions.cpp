@@ -172,14 +172,11 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
             })
           : OwnerFn([=](std::size_t s) { return segment_owner(offsets, s, seg_word); });
   check_output(report, got, expected, owner);
-  keep_arrays(report, req, got, expected.value, [&](Json& inputs) {
-    if (spmv_kind) {
-      inputs.set("offsets", Json::array_of(offsets)).set("columns", Json::array_of(columns));
-      inputs.set("matrix_values", Json::array_of(matrix_values)).set("x", Json::array_of(x));
-    } else {
-      inputs.set("values", Json::array_of(values)).set("offsets", Json::array_of(offsets));
-    }
-  });
+  if (spmv_kind)
+    keep_arrays(report, req, got, expected.value, "offsets", offsets, "columns", columns, "matrix_values",
+                matrix_values, "x", x);
+  else
+    keep_arrays(report, req, got, expected.value, "values", values, "offsets", offsets);
   return report;
 }
 

@@ -108,13 +108,9 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*val
     report.extra.set("segment_totals", Json::array_of(totals));
   }
 
-  check_output(report, got, expected,
-               tile_owner(space_name<Space>(), static_cast<std::size_t>(launch.tile), team_size));
-  keep_arrays(report, req, got, expected.value, [&](Json& inputs) {
-    inputs.set("values", Json::array_of(values)).set("flags", Json::array_of(flags));
-    inputs.set("offsets", Json::array_of(offsets));
-    if (worked) inputs.set("ids", Json::array_of(kWorkedIds));
-  });
+  check_output(report, got, expected, tile_owner<Space>(static_cast<std::size_t>(launch.tile), team_size));
+  keep_arrays(report, req, got, expected.value, "values", values, "flags", flags, "offsets", offsets);
+  if (req.keep_arrays && worked) report.inputs.set("ids", Json::array_of(kWorkedIds));
   return report;
 }
 

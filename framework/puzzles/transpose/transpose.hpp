@@ -74,5 +74,3 @@ inline double bytes_moved(double rows, double cols) {
 KPZ_KERNELS(KPZ_TRANSPOSE_KERNELS)
 
 }  // namespace kpz::transpose
-
-#define KPZ_TRANSPOSE_INSTANTIATE(S) KPZ_INSTANTIATE_KERNELS(KPZ_TRANSPOSE_KERNELS, S)
