@@ -24,11 +24,11 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const bool worked = !req.params.given("size");
 
   // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
-  const LaunchShape shape = launch_shape(space, kernel_needs(), req);
-  const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile")) : shape.tile;
+  LaunchShape launch = launch_shape(space, kernel_needs(), req);
+  if (req.params.get("tile") > 0) launch.tile = static_cast<int>(req.params.get("tile"));
+  const int tile = launch.tile;
   check_scratch_option<Space>("@name@ --" + req.variant_name() + " with a tile of " + std::to_string(tile), "--tile",
                               tile, 0, [](int t) { return tile_scratch_bytes<Space>(t); });
-  const LaunchShape launch{shape.team_size, shape.vector_length, tile};
 
   // The worked example numbers the elements 0, 1, 2, ... as the page draws them.
   std::vector<float> in = random_floats(req.seed, static_cast<std::size_t>(n), -3.0, 5.0);
@@ -56,7 +56,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 // `kpuzzles trace` (docs/tracing.md): three teams of four members on 10 elements in tiles of 4;
 // each element read once, staged once, read back once after one barrier, written once.
 TraceSpec trace_config() {
-  return traceable({{"size", 10}, {"tile", 4}}, 4, [](const Params& p, const Json&) {
+  return traceable({{"size", 10}, {"tile", 4}}, 4, [](const Params& p) {
     const double tile = static_cast<double>(p.get("tile"));
     return std::vector<BudgetLimit>{{"global-reads-per-cell-per-team", 1, "each input once"},
                                     {"global-writes-per-cell", 1, "each output once"},

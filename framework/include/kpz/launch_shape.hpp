@@ -14,6 +14,9 @@
 //   gives, so that a missing barrier or a race between members shows (OMP_NUM_THREADS=8).
 #include <Kokkos_Core.hpp>
 
+#include <concepts>
+#include <type_traits>
+
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -207,7 +210,8 @@ LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Sha
 // The shape for a request of `kpuzzles run` / `check` (RunRequest: Purpose::check) or of `kpuzzles
 // bench` (BenchRequest: Purpose::speed), with the user's --team-size and --vector-length.
 template <class Space, class Request>
-LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Request& req) {
+requires std::same_as<std::remove_cv_t<decltype(Request::purpose)>, Purpose> LaunchShape
+launch_shape(const Space& space, const KernelNeeds& needs, const Request& req) {
   return launch_shape(space, needs, ShapeRequest{req.team_size, req.vector_length}, Request::purpose);
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -191,6 +192,14 @@ struct SpaceLimits {
 // A TraceSpec that lets `kpuzzles trace` run the variant with `options` and `team_size`.
 TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
                     std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget);
+// The same for a budget that needs only the resolved options: budget(params).
+template <class Budget>
+requires std::is_invocable_r_v < std::vector<BudgetLimit>,
+const Budget&,
+    const Params& > TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size, Budget budget) {
+  return traceable(std::move(options), team_size,
+                   [budget = std::move(budget)](const Params& p, const Json&) { return budget(p); });
+}
 
 // A puzzle whose run spans several processes, each with its own Kokkos (MPI ranks): kpuzzles
 // starts `--ranks R` copies of itself with `launcher` (mpiexec), which run the case together,

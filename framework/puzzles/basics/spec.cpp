@@ -128,7 +128,7 @@ std::vector<BudgetLimit> collectives_budget() {
 // --tools.
 TraceSpec trace_config(Variant id) {
   if (id == Variant::scratch_levels)
-    return traceable({{"level0-bins", 2}}, 4, [](const Params& p, const Json&) { return levels_budget(p); });
+    return traceable({{"level0-bins", 2}}, 4, [](const Params& p) { return levels_budget(p); });
   if (id == Variant::dualview)
     return {.not_traceable_reason =
                 "a DualView holds plain Kokkos::Views, whose accesses the trace build does not record; the step is "
@@ -141,14 +141,12 @@ TraceSpec trace_config(Variant id) {
     return {.not_traceable_reason =
                 "its kernels read the matrix through subviews, plain Kokkos::Views (strided ones too) whose "
                 "accesses the trace build does not record"};
-  if (id == Variant::collectives)
-    return traceable({}, 4, [](const Params&, const Json&) { return collectives_budget(); });
+  if (id == Variant::collectives) return traceable({}, 4, [](const Params&) { return collectives_budget(); });
   if (id == Variant::vector)
-    return traceable({{"rows", 7}, {"cols", 6}, {"tile", 3}}, 4,
-                     [](const Params& p, const Json&) { return vector_budget(p); });
+    return traceable({{"rows", 7}, {"cols", 6}, {"tile", 3}}, 4, [](const Params& p) { return vector_budget(p); });
   if (id == Variant::team || id == Variant::scratch)
-    return traceable({{"size", 10}, {"tile", 4}}, 4, [id](const Params& p, const Json&) { return budget(id, p); });
-  return traceable({}, 0, [id](const Params& p, const Json&) { return flat_budget(id, p); });
+    return traceable({{"size", 10}, {"tile", 4}}, 4, [id](const Params& p) { return budget(id, p); });
+  return traceable({}, 0, [id](const Params& p) { return flat_budget(id, p); });
 }
 
 // A step with --size alone whose function is named as the variant, checked on these sizes.

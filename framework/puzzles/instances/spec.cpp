@@ -23,7 +23,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 // reads x(i) and y(i) once and writes z(i) once, the reduction reads each w(i) once or, for its
 // square, twice (w(i) * w(i)).
 TraceSpec trace_config() {
-  return traceable({}, 0, [](const Params& p, const Json&) {
+  return traceable({}, 0, [](const Params& p) {
     const double n = static_cast<double>(p.get("size")), m = static_cast<double>(p.get("sum-size"));
     return std::vector<BudgetLimit>{{"global-reads", 2 * n + 2 * m, "x and y once, w at most twice"},
                                     {"global-reads-per-cell-per-team", 2, "w(i) twice for its square"},

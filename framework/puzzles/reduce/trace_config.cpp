@@ -89,7 +89,7 @@ std::vector<BudgetLimit> budget(const VariantInfo& v, const Params& p) {
 
 TraceSpec trace_config(const VariantInfo& i) {
   if (i.variant == Variant::builtin)  // a flat kernel only (team size 0): 40 values, each iteration its own member
-    return traceable({{"size", 40}, {"float", 0}}, 0, [i](const Params& p, const Json&) { return budget(i, p); });
+    return traceable({{"size", 40}, {"float", 0}}, 0, [i](const Params& p) { return budget(i, p); });
   if (i.variant == Variant::persistent)
     return {.not_traceable_reason =
                 "it reads its input through a raw Kokkos::View of 16-byte Quads made from in.data(), and its "
@@ -99,16 +99,14 @@ TraceSpec trace_config(const VariantInfo& i) {
   if (i.variant == Variant::team_reduce)
     // Rows are vector length (the trace build's 64) x 16 = 1024 values: tiles of four rows, one
     // per member, and two and a half tiles (three teams, the last with a short row).
-    return traceable({{"size", 10240}, {"tile", 4096}, {"float", 0}}, 4,
-                     [i](const Params& p, const Json&) { return budget(i, p); });
+    return traceable({{"size", 10240}, {"tile", 4096}, {"float", 0}}, 4, [i](const Params& p) { return budget(i, p); });
   // Tiles of lanes * unroll elements: the input covers two and a half tiles (three teams); the
   // warp rungs need 64 lanes (tiles of 512), so they get a tile and a bit (two teams), which
   // keeps their diagrams readable.
   const bool warp = warp_finish_variant(i.variant);
   const std::int64_t lanes = warp ? 64 : i.variant == Variant::recursive ? 4 : 16;
   const std::int64_t size = i.variant == Variant::recursive ? 40 : warp ? 600 : lanes * i.unroll * 5 / 2;
-  return traceable({{"size", size}, {"lanes", lanes}, {"float", 0}}, 4,
-                   [i](const Params& p, const Json&) { return budget(i, p); });
+  return traceable({{"size", size}, {"lanes", lanes}, {"float", 0}}, 4, [i](const Params& p) { return budget(i, p); });
 }
 
 }  // namespace kpz::reduce
