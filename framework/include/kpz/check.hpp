@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <ranges>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -84,14 +85,10 @@ void compare_exact(RunReport& report, const std::vector<T>& actual, const std::v
 }
 
 namespace detail {
-template <class T>
-struct is_vector : std::false_type {};
-template <class T>
-struct is_vector<std::vector<T>> : std::true_type {};
 inline void set_inputs(Json&) {}
 template <class Value, class... Rest>
 void set_inputs(Json& inputs, const char* name, const Value& value, const Rest&... rest) {
-  if constexpr (is_vector<Value>::value)
+  if constexpr (std::ranges::range<Value>)
     inputs.set(name, Json::array_of(value));
   else
     inputs.set(name, value);

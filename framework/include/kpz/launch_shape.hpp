@@ -15,8 +15,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <concepts>
-#include <type_traits>
-
 #include <stdexcept>
 #include <string>
 #include <type_traits>

@@ -194,9 +194,8 @@ TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size,
                     std::function<std::vector<BudgetLimit>(const Params&, const Json& config)> budget);
 // The same for a budget that needs only the resolved options: budget(params).
 template <class Budget>
-requires std::is_invocable_r_v < std::vector<BudgetLimit>,
-const Budget&,
-    const Params& > TraceSpec traceable(std::map<std::string, std::int64_t> options, int team_size, Budget budget) {
+requires(std::is_invocable_r_v<std::vector<BudgetLimit>, const Budget&, const Params&>) TraceSpec
+    traceable(std::map<std::string, std::int64_t> options, int team_size, Budget budget) {
   return traceable(std::move(options), team_size,
                    [budget = std::move(budget)](const Params& p, const Json&) { return budget(p); });
 }
