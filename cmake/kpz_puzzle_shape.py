@@ -41,6 +41,7 @@ PUZZLE_ROLES = [
 ]
 # benchmarks/<name>/
 BENCH_ROLES = [
+    # The whole folder is optional for a puzzle whose PuzzleSpec states .bytes_moved (bench from the run).
     ("{name}_bench.cpp", True, "the benchmark, registered with KPZ_REGISTER_BENCH"),
     ("*_baselines.hpp", False, "library rows compiled in every build that has the library (Kokkos Kernels)"),
     ("library.hpp", False, "the function type and name of a plain-CUDA baseline"),
@@ -65,9 +66,17 @@ def files_under(folder):
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
+def times_its_run(folder):
+    """A puzzle whose PuzzleSpec states its bytes moved is benched inside its run (kpz::timed) and
+    needs no benchmarks/<name>/ of its own."""
+    return any(".bytes_moved" in f.read_text(errors="replace") for f in folder.glob("*.cpp"))
+
+
 def check_part(folder, name, roles, what):
     problems = []
     if not folder.is_dir():
+        if what.startswith("benchmarks/"):
+            return [f"{what}: missing (a bench of its own, or .bytes_moved in the PuzzleSpec: `bench` times the run)"]
         return [f"{what}: missing"]
     rels = files_under(folder)
     for rel in rels:
@@ -84,7 +93,8 @@ def check(root):
     puzzles = sorted(p.name for p in (root / "framework" / "puzzles").iterdir() if p.is_dir())
     for name in puzzles:
         problems += check_part(root / "framework" / "puzzles" / name, name, PUZZLE_ROLES, f"framework/puzzles/{name}/")
-        problems += check_part(root / "benchmarks" / name, name, BENCH_ROLES, f"benchmarks/{name}/")
+        if (root / "benchmarks" / name).is_dir() or not times_its_run(root / "framework" / "puzzles" / name):
+            problems += check_part(root / "benchmarks" / name, name, BENCH_ROLES, f"benchmarks/{name}/")
         ref = root / "reference" / name
         refs = files_under(ref) if ref.is_dir() else []
         if not any(r.endswith(".cpp") and "/" not in r for r in refs):
@@ -131,6 +141,11 @@ def self_test():
         ({"benchmarks/p/extra.cpp": ""}, [], ["benchmarks/p/extra.cpp: no role"]),
         ({"reference/p/notes.txt": ""}, [], ["reference/p/notes.txt: no role"]),
         ({}, ["docs/puzzles/p.md"], ["docs/puzzles/p.md: missing"]),
+        ({}, ["benchmarks/p/p_bench.cpp", "benchmarks/p/cuda/cub.cpp"], ["benchmarks/p/: missing"]),
+        ({"framework/puzzles/p/spec.cpp": ".bytes_moved = bytes,"}, ["benchmarks/p/p_bench.cpp", "benchmarks/p/cuda/cub.cpp"],
+         []),
+        ({"framework/puzzles/p/spec.cpp": ".bytes_moved = bytes,"}, ["benchmarks/p/p_bench.cpp"],
+         ["benchmarks/p/p_bench.cpp: missing"]),
         ({"framework/puzzles/p/sub/spec.cpp": ""}, [], ["framework/puzzles/p/sub/spec.cpp: no role"]),
         ({"docs/puzzles/p.md": "Replace this paragraph with what the puzzle teaches"}, [],
          ["docs/puzzles/p.md: still says 'replace this paragraph'"]),

@@ -41,7 +41,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   const View<float*, Space> out = poisoned_output<float>(space, "out", in.size());
   const View<const float*, Space> d_in = to_device(space, "in", in);  // lives until to_host has waited
-  kernels<Space>(req.impl).tiled(space, launch, d_in, out);
+  // `kpuzzles bench @name@` times this call (kpz::timed, PuzzleSpec::bytes_moved below).
+  timed(req, [&] { kernels<Space>(req.impl).tiled(space, launch, d_in, out); });
   const std::vector<float> got = to_host(out);
 
   RunReport report;
@@ -51,20 +52,6 @@ RunReport run_on(const Space& space, const RunRequest& req) {
                 tile_owner<Space>(static_cast<std::size_t>(tile), launch.team_size));
   keep_arrays(report, req, got, expected, "in", in);
   return report;
-}
-
-// `kpuzzles trace` (docs/tracing.md): three teams of four members on 10 elements in tiles of 4;
-// each element read once, staged once, read back once after one barrier, written once.
-TraceSpec trace_config() {
-  return traceable({{"size", 10}, {"tile", 4}}, 4, [](const Params& p) {
-    const double tile = static_cast<double>(p.get("tile"));
-    return std::vector<BudgetLimit>{{"global-reads-per-cell-per-team", 1, "each input once"},
-                                    {"global-writes-per-cell", 1, "each output once"},
-                                    {"barriers-per-team", 1, "one, between staging and reading"},
-                                    {"scratch-writes-per-team", tile, "the tile staged once"},
-                                    {"scratch-reads-per-team", tile, "each staged element read once"},
-                                    {"collectives-per-team", 0, ""}};
-  });
 }
 
 PuzzleSpec make_spec() {
@@ -83,12 +70,27 @@ PuzzleSpec make_spec() {
                     // One element, a tile of one, a short last tile, the backend's tile, one member.
                     .checks = {sized(1, 0), sized(7, 1), sized(1000, 64), sized(4099, 0), sized(999, 7).team(1)},
                     .team_sweep = {sized(3000, 64)},
-                    .trace = trace_config(),
+                    // `kpuzzles trace` (docs/tracing.md): three teams of four members on 10 elements in
+                    // tiles of 4; each element read once, staged once, read back once after one
+                    // barrier, written once.
+                    .trace = traceable({{"size", 10}, {"tile", 4}}, 4,
+                                       [](const Params& p) {
+                                         const double tile = static_cast<double>(p.get("tile"));
+                                         return std::vector<BudgetLimit>{
+                                             {"global-reads-per-cell-per-team", 1, "each input once"},
+                                             {"global-writes-per-cell", 1, "each output once"},
+                                             {"barriers-per-team", 1, "one, between staging and reading"},
+                                             {"scratch-writes-per-team", tile, "the tile staged once"},
+                                             {"scratch-reads-per-team", tile, "each staged element read once"},
+                                             {"collectives-per-team", 0, ""}};
+                                       }),
                     .minutes = 20,  // 5 lines; new: (the concepts this exercise introduces)
                     .track = Track::stretch}},
       .run = KPZ_ON_REQUEST_SPACE(run_on),
       // `kpuzzles run`'s peak: in, out and their host copies as floats, about 16 bytes per element.
       .bytes_needed = [](const VariantSpec&, const Params& p) { return 16.0 * static_cast<double>(p.get("size")); },
+      // The kernel's bytes moved, for `kpuzzles bench`'s GB/s: each float read once, written once.
+      .bytes_moved = [](const VariantSpec&, const Params& p) { return 8.0 * static_cast<double>(p.get("size")); },
       // Where the puzzle sits in the course (lower comes first in `list` and `watch`; `kpuzzles list
       // --json` shows the others'), and its variants from easiest to hardest.
       .course_position = 100,

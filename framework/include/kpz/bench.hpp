@@ -156,6 +156,10 @@ class BenchRegistry {
   std::vector<BenchSpec> benches_;
 };
 
+// The bench of a puzzle that declares PuzzleSpec::bytes_moved instead of a bench of its own:
+// each variant's run with its kernel call timed (kpz::timed); `puzzle` must outlive it.
+BenchSpec bench_from_run(const PuzzleSpec& puzzle);
+
 // Registers a bench at static initialisation (KPZ_REGISTER_BENCH): its run, its puzzle, its
 // options and, last, the one-line summary of what it times (prose that may wrap over lines).
 struct BenchRegistrar {

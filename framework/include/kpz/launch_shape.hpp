@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "kpz/backend_traits.hpp"
 #include "kpz/errors.hpp"
@@ -205,12 +206,13 @@ LaunchShape launch_shape(const Space& space, const KernelNeeds& needs, const Sha
   return shape;
 }
 
-// The shape for a request of `kpuzzles run` / `check` (RunRequest: Purpose::check) or of `kpuzzles
-// bench` (BenchRequest: Purpose::speed), with the user's --team-size and --vector-length.
+// The shape for a request of `kpuzzles run` / `check` (RunRequest: Purpose::check unless bench
+// runs it) or of `kpuzzles bench` (BenchRequest: Purpose::speed), with the user's --team-size and
+// --vector-length.
 template <class Space, class Request>
-requires std::same_as<std::remove_cv_t<decltype(Request::purpose)>, Purpose> LaunchShape
+requires std::same_as<std::remove_cvref_t<decltype(std::declval<const Request&>().purpose)>, Purpose> LaunchShape
 launch_shape(const Space& space, const KernelNeeds& needs, const Request& req) {
-  return launch_shape(space, needs, ShapeRequest{req.team_size, req.vector_length}, Request::purpose);
+  return launch_shape(space, needs, ShapeRequest{req.team_size, req.vector_length}, req.purpose);
 }
 
 }  // namespace kpz

@@ -168,11 +168,15 @@ struct RunRequest {
   Params params;          // the variant's options
   int team_size = 0;      // 0: the framework's launch shape (kpz/launch_shape.hpp)
   int vector_length = 0;  // 0: the framework's launch shape
-  static constexpr Purpose purpose = Purpose::check;
+  // A check's launch shape, except when `kpuzzles bench` runs the variant (timed, below).
+  Purpose purpose = Purpose::check;
   int ranks = 1;  // processes a puzzle that spans ranks runs on (PuzzleSpec::ranks)
   std::uint64_t seed = 2026;
   bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
   bool steps = false;       // --steps: the puzzle prints its step-by-step tables where it has them
+  // Set by `kpuzzles bench` for a puzzle without a bench of its own (PuzzleSpec::bytes_moved):
+  // times the kernel call it is given (warm-up, median) instead of calling it once.
+  std::function<void(const std::function<void()>&)> time_kernel_call = {};
 
   const std::string& variant_name() const { return variant->name; }
   template <class Enum>
@@ -180,6 +184,18 @@ struct RunRequest {
     return static_cast<Enum>(variant->id);
   }
 };
+
+// A run's kernel call: called once, or timed when `kpuzzles bench` runs the run (a puzzle that
+// declares PuzzleSpec::bytes_moved needs no bench file). The call must only enqueue work on the
+// run's space and be repeatable: its outputs a function of its inputs alone, so that the last
+// timed call leaves what the run then checks (unwritten elements still hold the poison).
+template <class Launch>
+void timed(const RunRequest& req, Launch&& launch) {
+  if (req.time_kernel_call)
+    req.time_kernel_call(std::function<void()>(launch));
+  else
+    launch();
+}
 
 // What one execution space of this build allows a team kernel (for PuzzleSpec::advice).
 struct SpaceLimits {
@@ -230,6 +246,10 @@ struct PuzzleSpec {
   // its peak (inputs, outputs, the oracle's copies): `run` refuses, before allocating anything,
   // a run that cannot fit in the machine's memory. Optional.
   std::function<double(const VariantSpec&, const Params&)> bytes_needed = {};
+  // The bytes one kernel call of `variant` moves (its bytes-moved model): with it, `kpuzzles
+  // bench` times each variant's run at a large --size (its kernel call wrapped in timed) against
+  // a device copy of the same bytes, and the puzzle needs no bench of its own. Optional.
+  std::function<double(const VariantSpec&, const Params&)> bytes_moved = {};
   // Place in the course: `kpuzzles list` and `watch` take puzzles in this order (then by name).
   int course_position = 100;
   // Variant names in the order a learner works through them (easiest first); variants not
