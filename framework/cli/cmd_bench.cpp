@@ -34,9 +34,11 @@ void hand_bench_over(const std::vector<std::string>& bench_args) {
 int cmd_bench(const std::vector<std::string>& args) {
   const PuzzleSpec& puzzle = find_puzzle(args, "bench");
   const BenchSpec* spec = BenchRegistry::instance().find(puzzle.name);
-  // A puzzle without a bench of its own is timed inside its run when it states its bytes moved.
-  const BenchSpec from_run = puzzle.bytes_moved ? bench_from_run(puzzle) : BenchSpec{};
-  if (!spec && puzzle.bytes_moved) spec = &from_run;
+  // A puzzle without a bench of its own is timed inside its run when it states its bytes moved
+  // (one process: a puzzle on MPI ranks brings its own bench, which knows how they meet).
+  const bool from_its_run = !spec && puzzle.bytes_moved && !puzzle.ranks.spans_processes();
+  const BenchSpec from_run = from_its_run ? bench_from_run(puzzle) : BenchSpec{};
+  if (from_its_run) spec = &from_run;
 #if defined(KPZ_NO_BENCHMARKS)
   if (!spec)
     throw UsageError(

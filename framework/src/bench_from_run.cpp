@@ -20,8 +20,9 @@ const OptionSpec* size_option_of(const VariantSpec& variant) {
 
 template <class Space>
 BenchReport bench_variants(const Space& space, const PuzzleSpec& puzzle, const BenchRequest& req) {
-  const std::int64_t wanted = req.params.get("size") ? req.params.get("size") : is_gpu_v<Space> ? std::int64_t{1} << 28
-                                                                                                  : std::int64_t{1} << 26;
+  const std::int64_t wanted = req.params.get("size") ? req.params.get("size")
+                              : is_gpu_v<Space>      ? std::int64_t{1} << 28
+                                                     : std::int64_t{1} << 26;
   BenchReport report = start_bench_report(puzzle.name, space, req, static_cast<std::size_t>(wanted));
   for (const VariantSpec* variant : variants_in_learning_order(puzzle)) {
     const OptionSpec* size = size_option_of(*variant);
@@ -31,21 +32,23 @@ BenchReport bench_variants(const Space& space, const PuzzleSpec& puzzle, const B
     const double bytes = puzzle.bytes_moved(*variant, params);
     // One copy baseline for the report, of the first variant's bytes to the nearest 8 (a float
     // read and a float written).
-    if (report.rows.empty()) add_copy_baselines(report, space, static_cast<std::size_t>(std::llround(bytes / 8)), req.cfg);
+    if (report.rows.empty()) {
+      add_copy_baselines(report, space, static_cast<std::size_t>(std::llround(bytes / 8)), req.cfg);
+      report.config.set("size", params.get("size"));  // as run: within the variant's range
+    }
     const std::string name = puzzle.name + " --" + variant->name;
     Timing timing;
-    RunRequest run{.variant = variant,
-                   .impl = req.impl,
-                   .space = report.space,
-                   .params = params,
-                   .team_size = req.team_size,
-                   .vector_length = req.vector_length,
-                   .purpose = Purpose::speed,
-                   .seed = req.seed,
-                   .keep_arrays = false,
-                   .time_kernel_call = [&](const std::function<void()>& launch) {
-                     timing = time_kernel(space, req.cfg, launch);
-                   }};
+    RunRequest run{
+        .variant = variant,
+        .impl = req.impl,
+        .space = report.space,
+        .params = params,
+        .team_size = req.team_size,
+        .vector_length = req.vector_length,
+        .purpose = Purpose::speed,
+        .seed = req.seed,
+        .keep_arrays = false,
+        .time_kernel_call = [&](const std::function<void()>& launch) { timing = time_kernel(space, req.cfg, launch); }};
     const RunReport result = puzzle.run(run);
     if (timing.runs == 0)
       throw std::logic_error(name + ": its run calls no kernel through kpz::timed, so `bench` has nothing to time");
@@ -70,12 +73,13 @@ BenchSpec bench_from_run(const PuzzleSpec& puzzle) {
   std::int64_t max = 0;
   for (const VariantSpec& v : puzzle.variants)
     if (const OptionSpec* size = size_option_of(v)) max = std::max(max, size->max);
-  return {.puzzle = puzzle.name,
-          .summary = "each variant's kernel, timed inside its run and checked by it, vs a device copy of the same bytes",
-          .options = {size_option("N (0: 2^28 on a GPU, 2^26 on a host; at most each variant's --size maximum)", max)},
-          .run = [&puzzle](const BenchRequest& req) {
-            return with_space(req.space, [&](const auto& space) { return bench_variants(space, puzzle, req); });
-          }};
+  return {
+      .puzzle = puzzle.name,
+      .summary = "each variant's kernel, timed inside its run and checked by it, vs a device copy of the same bytes",
+      .options = {size_option("N (0: 2^28 on a GPU, 2^26 on a host; at most each variant's --size maximum)", max)},
+      .run = [&puzzle](const BenchRequest& req) {
+        return with_space(req.space, [&](const auto& space) { return bench_variants(space, puzzle, req); });
+      }};
 }
 
 }  // namespace kpz

@@ -53,7 +53,8 @@ kpz::PuzzleSpec fake_puzzle(Probe& probe) {
             kpz::compare_exact(report, kpz::to_host(out), expected, [](std::size_t) { return std::string(); });
             return report;
           },
-      .bytes_moved = [](const kpz::VariantSpec&, const kpz::Params& p) { return 4.0 * static_cast<double>(p.get("size")); },
+      .bytes_moved = [](const kpz::VariantSpec&,
+                        const kpz::Params& p) { return 4.0 * static_cast<double>(p.get("size")); },
   };
 }
 
@@ -86,8 +87,9 @@ TEST(BenchFromRun, TimesTheRunsKernelWithTheBenchShapeAndReportsItWithTheCopies)
 TEST(BenchFromRun, ClampsTheSizeToTheVariantsRange) {
   Probe probe;
   const kpz::PuzzleSpec puzzle = fake_puzzle(probe);
-  kpz::bench_from_run(puzzle).run(request(0));  // the host default, 2^26, above the variant's 5000
+  const kpz::BenchReport report = kpz::bench_from_run(puzzle).run(request(0));  // 2^26 on a host: above 5000
   EXPECT_EQ(probe.size, 5000);
+  EXPECT_EQ(report.config["size"].as_int(), 5000);
 }
 
 TEST(BenchFromRun, RefusesToReportAWrongResultAndNamesTheElement) {
