@@ -25,7 +25,12 @@ RunReport run_on(const Space& space, const RunRequest& req) {
 
   // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
   LaunchShape launch = launch_shape(space, kernel_needs(), req);
-  if (req.params.get("tile") > 0) launch.tile = static_cast<int>(req.params.get("tile"));
+  // --tile when given; else tiles of 4 in the worked example, the backend's otherwise.
+  const int given_tile = static_cast<int>(req.params.get("tile"));
+  if (given_tile > 0)
+    launch.tile = given_tile;
+  else if (worked)
+    launch.tile = 4;
   const int tile = launch.tile;
   check_scratch_option<Space>("@name@ --" + req.variant_name() + " with a tile of " + std::to_string(tile), "--tile",
                               tile, 0, [](int t) { return tile_scratch_bytes<Space>(t); });
@@ -65,7 +70,7 @@ PuzzleSpec make_spec() {
                     .id = int(Variant::tiled),
                     .summary = "in = 0..9 in tiles of 4: each team stages its tile, waits, writes it reversed",
                     .options = {{"size", "N (random inputs when given)", 10, 1, kMaxSize},
-                                {"tile", "elements per team (0: the backend's)", 4, 0, 1 << 16}},
+                                {"tile", "elements per team (0: 4 in the worked example, else the backend's)", 0, 0, 1 << 16}},
                     .functions = {"tiled"},
                     // One element, a tile of one, a short last tile, the backend's tile, one member.
                     .checks = {sized(1, 0), sized(7, 1), sized(1000, 64), sized(4099, 0), sized(999, 7).team(1)},

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kpz/bench.hpp"
 #include "kpz/params.hpp"
@@ -27,8 +28,12 @@ BenchReport bench_variants(const Space& space, const PuzzleSpec& puzzle, const B
   for (const VariantSpec* variant : variants_in_learning_order(puzzle)) {
     const OptionSpec* size = size_option_of(*variant);
     if (!size) continue;
-    Params params = default_params(*variant);
-    params.set("size", std::clamp(wanted, size->min, size->max), true);
+    // The bench's --size within the variant's range, and the variant's own options where given
+    // (`kpuzzles bench p --tile 256`), checked as `run` checks them.
+    OptionValues given{{"size", std::clamp(wanted, size->min, size->max)}};
+    for (const OptionSpec& o : variant->options)
+      if (o.name != "size" && req.params.given(o.name)) given[o.name] = req.params.get(o.name);
+    const Params params = resolve_params(puzzle, *variant, given);
     const double bytes = puzzle.bytes_moved(*variant, params);
     // One copy baseline for the report, of the first variant's bytes to the nearest 8 (a float
     // read and a float written).
@@ -71,12 +76,20 @@ BenchReport bench_variants(const Space& space, const PuzzleSpec& puzzle, const B
 
 BenchSpec bench_from_run(const PuzzleSpec& puzzle) {
   std::int64_t max = 0;
+  std::vector<OptionSpec> options{{}};  // --size first, then the variants' other options, each once
   for (const VariantSpec& v : puzzle.variants)
-    if (const OptionSpec* size = size_option_of(v)) max = std::max(max, size->max);
+    for (const OptionSpec& o : v.options) {
+      const auto seen = [&](const OptionSpec& listed) { return listed.name == o.name; };
+      if (o.name == "size")
+        max = std::max(max, o.max);
+      else if (std::none_of(options.begin(), options.end(), seen))
+        options.push_back({.name = o.name, .help = o.help, .fallback = o.fallback, .min = o.min, .max = o.max});
+    }
+  options.front() = size_option("N (0: 2^28 on a GPU, 2^26 on a host; at most each variant's --size maximum)", max);
   return {
       .puzzle = puzzle.name,
       .summary = "each variant's kernel, timed inside its run and checked by it, vs a device copy of the same bytes",
-      .options = {size_option("N (0: 2^28 on a GPU, 2^26 on a host; at most each variant's --size maximum)", max)},
+      .options = std::move(options),
       .run = [&puzzle](const BenchRequest& req) {
         return with_space(req.space, [&](const auto& space) { return bench_variants(space, puzzle, req); });
       }};

@@ -20,6 +20,7 @@ struct Probe {
   int launches = 0;
   kpz::Purpose purpose = kpz::Purpose::check;
   std::int64_t size = 0;
+  std::int64_t offset = 0;
   bool skip_last = false;  // leaves the last element unwritten (still poisoned)
   bool untimed = false;    // calls its kernel without kpz::timed
 };
@@ -29,26 +30,28 @@ kpz::PuzzleSpec fake_puzzle(Probe& probe) {
   return {
       .name = "fake",
       .summary = "out = 2 in + 1",
-      .variants = {{.name = "affine", .options = {{"size", "N", 10, 1, 5000}}}},
+      .variants = {{.name = "affine", .options = {{"size", "N", 10, 1, 5000}, {"offset", "added", 1, 0, 9}}}},
       .run =
           [&probe](const kpz::RunRequest& req) {
             const std::int64_t n = req.params.get("size");
             probe.purpose = req.purpose;
             probe.size = n;
+            probe.offset = req.params.get("offset");
+            const float offset = static_cast<float>(probe.offset);
             const std::int64_t last = probe.skip_last ? n - 1 : n;
             const auto out = kpz::poisoned_output<float>(Host(), "out", n);
             const auto kernel = [&] {
               ++probe.launches;
               Kokkos::parallel_for(
                   Kokkos::RangePolicy<Host>(Host(), 0, last),
-                  KOKKOS_LAMBDA(std::int64_t i) { out(i) = 2.0f * static_cast<float>(i % 97) + 1.0f; });
+                  KOKKOS_LAMBDA(std::int64_t i) { out(i) = 2.0f * static_cast<float>(i % 97) + offset; });
             };
             if (probe.untimed)
               kernel();
             else
               kpz::timed(req, kernel);
             std::vector<float> expected(n);
-            for (std::int64_t i = 0; i < n; ++i) expected[i] = 2.0f * static_cast<float>(i % 97) + 1.0f;
+            for (std::int64_t i = 0; i < n; ++i) expected[i] = 2.0f * static_cast<float>(i % 97) + offset;
             kpz::RunReport report;
             kpz::compare_exact(report, kpz::to_host(out), expected, [](std::size_t) { return std::string(); });
             return report;
@@ -92,6 +95,20 @@ TEST(BenchFromRun, ClampsTheSizeToTheVariantsRange) {
   EXPECT_EQ(report.config["size"].as_int(), 5000);
 }
 
+TEST(BenchFromRun, PassesTheVariantsOwnOptionsThroughAndChecksTheirRange) {
+  Probe probe;
+  const kpz::PuzzleSpec puzzle = fake_puzzle(probe);
+  const kpz::BenchSpec bench = kpz::bench_from_run(puzzle);
+  ASSERT_EQ(bench.options.size(), 2u);  // --size, then the variant's --offset
+  EXPECT_EQ(bench.options[1].name, "offset");
+  kpz::BenchRequest req = request(100);
+  req.params.set("offset", 7, true);
+  bench.run(req);
+  EXPECT_EQ(probe.offset, 7);
+  req.params.set("offset", 10, true);  // outside the variant's [0, 9]
+  EXPECT_THROW(bench.run(req), kpz::UsageError);
+}
+
 TEST(BenchFromRun, RefusesToReportAWrongResultAndNamesTheElement) {
   Probe probe{.skip_last = true};
   const kpz::PuzzleSpec puzzle = fake_puzzle(probe);
@@ -116,6 +133,7 @@ TEST(BenchFromRun, OutsideABenchTimedCallsTheKernelOnce) {
   const kpz::PuzzleSpec puzzle = fake_puzzle(probe);
   kpz::RunRequest req{.variant = &puzzle.variants.front(), .space = std::string(kpz::space_name<Host>())};
   req.params.set("size", 64, true);
+  req.params.set("offset", 1, false);
   EXPECT_TRUE(puzzle.run(req).pass);
   EXPECT_EQ(probe.launches, 1);
   EXPECT_EQ(probe.purpose, kpz::Purpose::check);
