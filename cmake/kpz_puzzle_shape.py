@@ -13,6 +13,7 @@ Exit 2 with one line on bad usage.
 """
 import fnmatch
 import pathlib
+import re
 import sys
 import tempfile
 
@@ -69,7 +70,7 @@ def files_under(folder):
 def times_its_run(folder):
     """A puzzle whose PuzzleSpec states its bytes moved is benched inside its run (kpz::timed) and
     needs no benchmarks/<name>/ of its own."""
-    return any(".bytes_moved" in f.read_text(errors="replace") for f in folder.glob("*.cpp"))
+    return any(re.search(r"^\s*\.bytes_moved\s*=", f.read_text(errors="replace"), re.M) for f in folder.glob("*.cpp"))
 
 
 def check_part(folder, name, roles, what):
@@ -146,6 +147,8 @@ def self_test():
          []),
         ({"framework/puzzles/p/spec.cpp": ".bytes_moved = bytes,"}, ["benchmarks/p/p_bench.cpp"],
          ["benchmarks/p/p_bench.cpp: missing"]),
+        ({"framework/puzzles/p/spec.cpp": "// no .bytes_moved here"}, ["benchmarks/p/p_bench.cpp", "benchmarks/p/cuda/cub.cpp"],
+         ["benchmarks/p/: missing"]),
         ({"framework/puzzles/p/sub/spec.cpp": ""}, [], ["framework/puzzles/p/sub/spec.cpp: no role"]),
         ({"docs/puzzles/p.md": "Replace this paragraph with what the puzzle teaches"}, [],
          ["docs/puzzles/p.md: still says 'replace this paragraph'"]),

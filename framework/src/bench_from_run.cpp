@@ -21,9 +21,7 @@ const OptionSpec* size_option_of(const VariantSpec& variant) {
 
 template <class Space>
 BenchReport bench_variants(const Space& space, const PuzzleSpec& puzzle, const BenchRequest& req) {
-  const std::int64_t wanted = req.params.get("size") ? req.params.get("size")
-                              : is_gpu_v<Space>      ? std::int64_t{1} << 28
-                                                     : std::int64_t{1} << 26;
+  const auto wanted = static_cast<std::int64_t>(bench_size<Space>(req, std::size_t{1} << 28, std::size_t{1} << 26));
   BenchReport report = start_bench_report(puzzle.name, space, req, static_cast<std::size_t>(wanted));
   for (const VariantSpec* variant : variants_in_learning_order(puzzle)) {
     const OptionSpec* size = size_option_of(*variant);
@@ -68,7 +66,8 @@ BenchReport bench_variants(const Space& space, const PuzzleSpec& puzzle, const B
     report.rows.push_back({.name = name, .kind = "puzzle", .bytes = bytes, .timing = timing, .portable = true});
   }
   if (report.rows.empty())
-    throw UsageError("puzzle '" + puzzle.name + "' has no variant with a --size option, so no benchmark");
+    throw std::logic_error("puzzle '" + puzzle.name +
+                           "' states bytes_moved but has no variant with a --size option: nothing to bench");
   return report;
 }
 

@@ -128,6 +128,14 @@ TEST(BenchFromRun, ARunThatTimesNothingIsThePuzzlesBug) {
   EXPECT_THROW(kpz::bench_from_run(puzzle).run(request(100)), std::logic_error);
 }
 
+TEST(BenchFromRun, APuzzleWithoutASizeOptionIsThePuzzlesBug) {
+  Probe probe;
+  kpz::PuzzleSpec puzzle = fake_puzzle(probe);
+  puzzle.variants.front().options = {{"offset", "added", 1, 0, 9}};
+  EXPECT_THROW(kpz::bench_from_run(puzzle).run(request(100)), std::logic_error);
+  EXPECT_EQ(probe.launches, 0);
+}
+
 TEST(BenchFromRun, OutsideABenchTimedCallsTheKernelOnce) {
   Probe probe;
   const kpz::PuzzleSpec puzzle = fake_puzzle(probe);
