@@ -5,18 +5,11 @@
 #include <cstddef>
 
 #include "kpz/kernel_table.hpp"
-#include "kpz/launch_shape.hpp"
 #include "kpz/spaces.hpp"
 #include "kpz/tile_grid.hpp"
 #include "kpz/types.hpp"
 
 namespace kpz::@ns@ {
-
-// The launch the framework picks (kpz/launch_shape.hpp): 256 threads a team on a GPU, as many as
-// the backend gives on a CPU when checking (so that a missing barrier shows), one lane each.
-inline KernelNeeds kernel_needs() {
-  return KernelNeeds{.gpu_team = 256, .gpu_vector = 1, .host_vector = 1, .gpu_tile = 1024, .host_tile = 1024};
-}
 
 // Level-0 scratch one team asks for: its tile of floats (CUDA: __shared__ float s[tile]).
 template <class Space>

@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "kpz/errors.hpp"
+#include "kpz/launch_shape.hpp"
+#include "kpz/spaces.hpp"
 
 namespace kpz {
 
@@ -56,7 +58,13 @@ void Registry::add(PuzzleSpec spec) {
         throw UsageError("no variant '" + (req.variant ? req.variant->name : std::string()) + "' in " + puzzle +
                          " (variants: " + allowed + ")");
       }
-      return run(req);
+      if (!req.variant->needs) return run(req);
+      // The variant's launch, for the request's space, shape overrides and purpose: refused here,
+      // before the run allocates anything, when the backend cannot give it.
+      RunRequest resolved = req;
+      resolved.launch =
+          with_space(req.space, [&](const auto& space) { return launch_shape(space, *req.variant->needs, req); });
+      return run(resolved);
     };
   }
   puzzles_.push_back(std::move(spec));

@@ -34,6 +34,36 @@ TEST(Check, ExactIntegersAndOwners) {
   EXPECT_EQ(kpz::tile_owner("cuda", 4, 2)(7), "team 1, member 1");  // GPU: cyclic
 }
 
+// The whole verdict in one call: the owner from a tile launch's shape (as tile_owner reads it on
+// the request's space), and the arrays kept only when the request asks for them.
+TEST(Check, VerdictTakesTheOwnerFromTheLaunchAndKeepsArraysOnRequest) {
+  kpz::RunRequest req;
+  req.space = "openmp";
+  const kpz::LaunchShape launch{.team_size = 2, .tile = 4};
+  const std::vector<int> got = {0, 1, 2, 3, 4, 9}, expected = {0, 1, 2, 3, 4, 5}, in = {7, 8};
+  kpz::RunReport kept;
+  kpz::compare_exact(kept, req, got, expected, launch, "in", in);
+  EXPECT_FALSE(kept.pass);
+  ASSERT_EQ(kept.mismatches.size(), 1u);
+  EXPECT_EQ(kept.mismatches[0].owner, "team 1, member 0");
+  EXPECT_EQ(kept.output.dump(), "[0,1,2,3,4,9]");
+  EXPECT_EQ(kept.expected.dump(), "[0,1,2,3,4,5]");
+  EXPECT_EQ(kept.inputs.dump(), R"({"in":[7,8]})");
+
+  req.space = "cuda";  // a GPU's TeamThreadRange is cyclic
+  req.keep_arrays = false;
+  kpz::RunReport bare;
+  kpz::compare_exact(bare, req, got, expected, launch, "in", in);
+  EXPECT_EQ(bare.mismatches.at(0).owner, "team 1, member 1");
+  EXPECT_EQ(bare.output.dump(), "[]");
+  EXPECT_EQ(bare.inputs.dump(), "{}");
+
+  kpz::RunReport named;  // any other owner: an OwnerFn
+  kpz::compare_exact(named, req, got, expected, [](std::size_t i) { return "row " + std::to_string(i); });
+  EXPECT_EQ(named.mismatches.at(0).owner, "row 5");
+  EXPECT_EQ(named.checked, 6u);
+}
+
 TEST(Check, ShortOutputFails) {
   kpz::RunReport r;
   kpz::compare_exact<int>(r, {1}, {1, 2}, nullptr);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "kpz/errors.hpp"
+#include "kpz/launch_shape.hpp"
 #include "kpz/registry.hpp"
 #include "kpz/spaces.hpp"
 
@@ -71,6 +72,50 @@ TEST(Registry, VariantsNeedDistinctNamesAndIds) {
   spec.learning_order = {"b"};
   r.add(spec);
   EXPECT_NE(r.find("zz-ids"), nullptr);
+}
+
+// A variant that declares what its kernel needs gets the launch resolved by the registry, for the
+// request's space, overrides and purpose, as launch_shape answers; a shape the backend cannot
+// give is refused before the puzzle runs. A variant without needs gets the default shape.
+TEST(Registry, DeclaredNeedsAreResolvedBeforeTheRun) {
+  kpz::Registry& r = kpz::Registry::instance();
+  const kpz::KernelNeeds needs{.gpu_team = 32, .check_team = 3, .gpu_tile = 64, .host_tile = 128};
+  kpz::PuzzleSpec spec{.name = "zz-needs", .summary = "a puzzle of the test"};
+  spec.variants = {{.name = "team", .id = 0, .needs = needs}, {.name = "flat", .id = 1}};
+  static kpz::LaunchShape seen;
+  static int calls = 0;
+  spec.run = [](const kpz::RunRequest& req) {
+    seen = req.launch;
+    ++calls;
+    return kpz::RunReport{};
+  };
+  r.add(spec);
+  const kpz::PuzzleSpec& added = *r.find("zz-needs");
+  for (const auto& name : kpz::enabled_space_names()) {
+    kpz::with_space(name, [&](const auto& space) {
+      for (const kpz::Purpose purpose : {kpz::Purpose::check, kpz::Purpose::speed}) {
+        kpz::RunRequest req;
+        req.variant = kpz::find_variant(added, "team");
+        req.space = name;
+        req.purpose = purpose;
+        added.run(req);
+        const kpz::LaunchShape want = kpz::launch_shape(space, needs, req);
+        EXPECT_EQ(seen.to_json().dump(), want.to_json().dump()) << name;
+        EXPECT_GT(seen.tile, 0) << name;
+      }
+      kpz::RunRequest wide;
+      wide.variant = kpz::find_variant(added, "team");
+      wide.space = name;
+      wide.vector_length = 4;  // no vector loops: every lane would run the member's body
+      const int before = calls;
+      EXPECT_THROW(added.run(wide), kpz::ShapeError) << name;
+      EXPECT_EQ(calls, before) << name;
+      wide.variant = kpz::find_variant(added, "flat");
+      added.run(wide);
+      EXPECT_EQ(seen.to_json().dump(), kpz::LaunchShape{}.to_json().dump()) << name;
+      return 0;
+    });
+  }
 }
 
 TEST(Registry, TheMainFunctionIsTheFirstNamed) {

@@ -109,6 +109,20 @@ void keep_arrays(RunReport& report, const RunRequest& req, const std::vector<Got
   report.expected = Json::array_of(expected);
 }
 
+// A run's whole verdict on an output a kernel only moves: compare_exact above, each mismatch
+// naming the member meant to write the element (`owner`: an OwnerFn, or the LaunchShape of a
+// tile_launch, whose team t owns tile t), then keep_arrays with the inputs as name, value pairs:
+// compare_exact(report, req, got, expected, launch, "in", in).
+template <class T, class Owner, class... Inputs>
+void compare_exact(RunReport& report, const RunRequest& req, const std::vector<T>& got, const std::vector<T>& expected,
+                   const Owner& owner, const Inputs&... inputs) {
+  if constexpr (std::is_same_v<Owner, LaunchShape>)
+    compare_exact(report, got, expected, tile_owner(req.space, static_cast<std::size_t>(owner.tile), owner.team_size));
+  else
+    compare_exact(report, got, expected, OwnerFn(owner));
+  keep_arrays(report, req, got, expected, inputs...);
+}
+
 // A finding that is not an element's value (a rule a tool log judged, a missing wait), reported
 // at `index` (after the values), and the pass flag cleared. The caller counts its checks.
 void add_finding(RunReport& report, std::size_t index, std::string expected, std::string actual, std::string owner);

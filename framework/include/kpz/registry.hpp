@@ -6,6 +6,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "kpz/json.hpp"
+#include "kpz/kernel_needs.hpp"
 #include "kpz/kernel_table.hpp"
 
 namespace kpz {
@@ -154,6 +156,11 @@ struct VariantSpec {
   // measured in a workshop (docs/instructor/estimates.md says how it is made). 0: not estimated.
   int minutes = 0;
   Track track = Track::core;
+  // What the variant's team kernel asks of its launch, for a variant with one team launch
+  // (`.needs = KernelNeeds{.gpu_team = 256, ...}`): the registry then resolves the launch for the
+  // request's space, team size and vector length before the run (RunRequest::launch), refusing a
+  // shape the backend cannot give (exit code 2). Empty: the run calls launch_shape itself.
+  std::optional<KernelNeeds> needs = std::nullopt;
 
   // The function the learner starts in (functions' first); empty when none is named.
   const std::string& main_function() const;
@@ -171,6 +178,10 @@ struct RunRequest {
   // A check's launch shape, except when `kpuzzles bench` runs the variant (timed, below).
   Purpose purpose = Purpose::check;
   int ranks = 1;  // processes a puzzle that spans ranks runs on (PuzzleSpec::ranks)
+  // The launch the framework chose for the variant's needs (VariantSpec::needs) on this space,
+  // with the user's --team-size / --vector-length and this purpose; the default shape when the
+  // variant declares none.
+  LaunchShape launch = {};
   std::uint64_t seed = 2026;
   bool keep_arrays = true;  // store inputs/outputs in the report (for --json / printing)
   bool steps = false;       // --steps: the puzzle prints its step-by-step tables where it has them
@@ -292,7 +303,7 @@ struct PuzzleRegistrar {
 // before loading it and rebuilds a module whose stamp differs or is missing
 // (framework/cli/puzzle_modules.cpp). Sizes catch a field added or removed; bump
 // kRegistryRevision for a change that keeps them (a field's type, two fields swapped).
-inline constexpr std::uint64_t kRegistryRevision = 1;
+inline constexpr std::uint64_t kRegistryRevision = 2;
 inline constexpr std::uint64_t kRegistryLayout =
     kRegistryRevision ^ (sizeof(PuzzleSpec) << 8) ^ (sizeof(VariantSpec) << 20) ^ (sizeof(RunRequest) << 32) ^
     (sizeof(RunReport) << 44) ^ (sizeof(CheckCase) << 52) ^ (sizeof(RanksSpec) << 58);

@@ -3,6 +3,7 @@
 // convolution) or a 2D grid of tiles (a transpose, a stencil, a matrix product), so that a
 // reference or a skeleton holds only the team's body: the lesson.
 #include <cstddef>
+#include <string>
 
 #include "kpz/launch_shape.hpp"
 #include "kpz/types.hpp"
@@ -21,11 +22,16 @@ struct Tile {
 // consecutive elements of `elements` (CUDA: a block per tile), with scratch_bytes of level-0 scratch
 // each: body(team, tile) handles elements [tile.first, tile.first + tile.count). Shape: any
 // launch description with team_size, vector_length and tile (LaunchShape, or a puzzle's own).
+// A scratch request over the backend's limit is refused on the host (UsageError, exit code 2):
+// Kokkos would hand the team a null scratch pointer.
 template <class Space, class Shape, class Body>
 void tile_launch(const Space& space, const Shape& launch, const char* name, std::size_t elements,
                  std::size_t scratch_bytes, Body body) {
   const int n = static_cast<int>(elements);
   const int size = launch.tile;
+  if (scratch_bytes > scratch_size_max<Space>(0))  // the message only when it is needed: launches are timed
+    check_scratch<Space>(scratch_bytes, 0, std::string(name) + " with tiles of " + std::to_string(size) + " elements",
+                         ": use a smaller tile");
   const auto policy = TeamPolicy<Space>(space, (n + size - 1) / size, launch.team_size, launch.vector_length)
                           .set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   Kokkos::parallel_for(
@@ -44,6 +50,10 @@ template <class Space, class Body>
 void tile_grid_launch(const Space& space, const LaunchShape& launch, const char* name, int rows, int cols,
                       std::size_t scratch_bytes, Body body) {
   const int tile = launch.tile;
+  if (scratch_bytes > scratch_size_max<Space>(0))
+    check_scratch<Space>(scratch_bytes, 0,
+                         std::string(name) + " with tiles of " + std::to_string(tile) + " x " + std::to_string(tile),
+                         ": use a smaller tile");
   const int tile_cols = (cols + tile - 1) / tile;
   const int teams = (rows + tile - 1) / tile * tile_cols;
   const auto policy = TeamPolicy<Space>(space, teams, launch.team_size, launch.vector_length)

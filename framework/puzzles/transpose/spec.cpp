@@ -31,8 +31,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const bool worked =
       variant != Variant::tiled && !req.params.given("rows") && !req.params.given("cols") && !req.params.given("size");
 
-  // Host-side validation before anything is allocated: the backend's shape, the tile's scratch.
-  const LaunchShape shape = launch_shape(space, kernel_needs(), req);
+  // Host-side validation before anything is allocated: the tile's scratch (the registry has
+  // resolved the launch shape for the variant's needs).
+  const LaunchShape& shape = req.launch;
   const int tiles_staged = variant == Variant::in_place ? 2 : variant == Variant::tiled ? 1 : 0;
   const auto bytes_of = [&](int t) { return tiles_staged * tile_scratch_bytes<Space>(t); };
   const int tile = req.params.get("tile") > 0 ? static_cast<int>(req.params.get("tile"))
@@ -69,8 +70,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   if (variant == Variant::tiled) report.config.set("in_flight", launch.in_flight);
   report.config.set("teams", ((rows + tile - 1) / tile) * ((cols + tile - 1) / tile));
   report.config.set("worked_example", worked);
-  compare_exact(report, got, expected, owner_of(variant, rows, cols, tile));
-  keep_arrays(report, req, got, expected, "in", in);
+  compare_exact(report, req, got, expected, owner_of(variant, rows, cols, tile), "in", in);
   return report;
 }
 
@@ -119,7 +119,8 @@ PuzzleSpec make_spec() {
             .checks = edges,
             .team_sweep = {rc(200, 150, 32)},
             .trace = trace_config(Variant::tiled, grouped),
-            .minutes = 60},  // 23 lines; new: coalescing both ways, a padded tile, loads in flight
+            .minutes = 60,  // 23 lines; new: coalescing both ways, a padded tile, loads in flight
+            .needs = kernel_needs()},
            {.name = "naive",
             .id = int(Variant::naive),
             .summary = "in = 0..14 as 3 rows of 5: each element straight to its place, no scratch",
@@ -129,7 +130,8 @@ PuzzleSpec make_spec() {
             .functions = {"naive"},
             .checks = edges,
             .trace = trace_config(Variant::naive, small),
-            .minutes = 25},  // 5 lines; new: 2D tiles, TeamThreadRange x ThreadVectorRange
+            .minutes = 25,  // 5 lines; new: 2D tiles, TeamThreadRange x ThreadVectorRange
+            .needs = kernel_needs()},
            {.name = "in-place",
             .id = int(Variant::in_place),
             .summary = "a 5 x 5 matrix in place in tiles of 2: a team swaps a tile with its mirror",
@@ -140,7 +142,8 @@ PuzzleSpec make_spec() {
             .team_sweep = {sq(150, 32)},
             .trace = trace_config(Variant::in_place, {}),
             .minutes = 25,  // 6 lines; new: two tiles, the diagonal, in-place races
-            .track = Track::stretch}},
+            .track = Track::stretch,
+            .needs = kernel_needs()}},
       .run = KPZ_ON_REQUEST_SPACE(run_on),
       // `kpuzzles run`'s peak: in, out and the result as floats, the oracle's two doubles.
       .bytes_needed =
