@@ -14,7 +14,6 @@
 #include "kpz/transfer.hpp"
 
 namespace kpz::basics {
-namespace {
 
 // GPU: 8 members of a warp's 32 lanes each, a row's products on the lanes of one warp (each
 // load of a row is one contiguous, coalesced read). CPU: the lanes are a loop Kokkos runs in
@@ -22,6 +21,8 @@ namespace {
 KernelNeeds lane_needs() {
   return KernelNeeds{.vector_loops = true, .gpu_team = 8, .gpu_vector = 32, .host_vector = 4};
 }
+
+namespace {
 
 template <class Space>
 RunReport row_dots_on(const Space& space, const RunRequest& req) {
@@ -33,7 +34,7 @@ RunReport row_dots_on(const Space& space, const RunRequest& req) {
     throw UsageError("basics --vector with --rows " + std::to_string(rows) + " --cols " + std::to_string(cols) +
                      " has " + std::to_string(cells) + " elements; at most " + std::to_string(kMaxCells) +
                      " are allowed");
-  const LaunchShape shape = launch_shape(space, lane_needs(), req);
+  const LaunchShape& shape = req.launch;  // for lane_needs (spec.cpp)
   const Launch launch{shape.team_size, tile, shape.vector_length};
 
   // Asymmetric around 0, so that a sign error, a dropped product or a swapped index shows.

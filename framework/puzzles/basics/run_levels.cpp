@@ -81,7 +81,7 @@ RunReport levels_on(const Space& space, const RunRequest& req) {
   const int tile = static_cast<int>(req.params.get("tile"));
   const int fast_bins = fast_bins_for<Space>(req, bins);
   check_levels<Space>(bins, fast_bins);
-  const LaunchShape shape = launch_shape(space, levels_needs(), req);
+  const LaunchShape& shape = req.launch;  // for levels_needs (spec.cpp)
   const Launch launch{.team_size = shape.team_size, .tile = tile, .vector_length = shape.vector_length};
 
   // Half the values in a few hot bins spread over both levels, the rest uniform: counts that

@@ -16,19 +16,20 @@
 #include "kpz/transfer.hpp"
 
 namespace kpz::basics {
-namespace {
 
 // One lane per member; on a CPU, teams as large as the backend gives, so that a missing barrier shows.
 KernelNeeds team_needs() {
   return KernelNeeds{.gpu_team = 256, .gpu_vector = 1, .host_vector = 1};
 }
 
+namespace {
+
 template <class Space>
 RunReport reverse_on(const Space& space, const RunRequest& req) {
   const Variant variant = req.variant_as<Variant>();
   const int n = static_cast<int>(req.params.get("size"));
   const int tile = static_cast<int>(req.params.get("tile"));
-  const LaunchShape shape = launch_shape(space, team_needs(), req);
+  const LaunchShape& shape = req.launch;  // for team_needs (spec.cpp)
   if (variant == Variant::scratch)
     check_scratch_option<Space>("basics --scratch with a tile of " + std::to_string(tile) + " floats", "--tile", tile,
                                 0, [&](int x) { return scratch_bytes<Space>(x); });
@@ -74,7 +75,7 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
   if (segments * (2 * length + 1) > kMaxSize)
     throw UsageError("basics --collectives with --segments " + std::to_string(segments) + " --length " +
                      std::to_string(length) + " may draw more than " + std::to_string(kMaxSize) + " values");
-  const LaunchShape shape = launch_shape(space, team_needs(), req);
+  const LaunchShape& shape = req.launch;  // for team_needs (spec.cpp)
   const Launch launch{shape.team_size, 0};
 
   Rng rng(req.seed);

@@ -275,7 +275,8 @@ PuzzleSpec make_spec() {
             .functions = {"team_reverse"},
             .checks = tiles,
             .trace = trace_config(Variant::team),
-            .minutes = 25},  // 4 lines; new: TeamPolicy, TeamThreadRange
+            .minutes = 25,  // 4 lines; new: TeamPolicy, TeamThreadRange
+            .needs = team_needs()},
            {.name = "scratch",
             .id = int(Variant::scratch),
             .summary = "team scratch and team_barrier: the same reversal through a tile staged in scratch",
@@ -283,7 +284,8 @@ PuzzleSpec make_spec() {
             .functions = {"scratch_reverse"},
             .checks = tiles,
             .trace = trace_config(Variant::scratch),
-            .minutes = 25},  // 5 lines; new: team_scratch, team_barrier
+            .minutes = 25,  // 5 lines; new: team_scratch, team_barrier
+            .needs = team_needs()},
            {.name = "vector",
             .id = int(Variant::vector),
             .summary = "vector lanes: a row times x on one member's lanes (ThreadVectorRange), then TeamVectorRange",
@@ -298,7 +300,8 @@ PuzzleSpec make_spec() {
                        rows_of(3, 5, 1)},
             .team_sweep = {rows_of(60, 41, 7)},
             .trace = trace_config(Variant::vector),
-            .minutes = 45},  // 12 lines; new: a nested reduce on lanes, single(PerThread), TeamVectorRange
+            .minutes = 45,  // 12 lines; new: a nested reduce on lanes, single(PerThread), TeamVectorRange
+            .needs = lane_needs()},
            {.name = "collectives",
             .id = int(Variant::collectives),
             .summary = "team_broadcast and team_reduce: a segment per team, its bounds broadcast, its sum reduced",
@@ -312,7 +315,8 @@ PuzzleSpec make_spec() {
             .team_sweep = {segs(20, 50)},
             .trace = trace_config(Variant::collectives),
             .minutes = 35,  // 9 lines; new: team_broadcast, team_reduce
-            .track = Track::stretch},
+            .track = Track::stretch,
+            .needs = team_needs()},
            {.name = "scratch-levels",
             .id = int(Variant::scratch_levels),
             .summary = "level-0 and level-1 scratch: a per-team histogram table too big for level 0 (12 values, 5 "
@@ -331,7 +335,8 @@ PuzzleSpec make_spec() {
             .team_sweep = {levels(2000, 100, 128, 30)},
             .trace = trace_config(Variant::scratch_levels),
             .minutes = 45,  // 23 lines; new: level-1 scratch, one table over two levels
-            .track = Track::stretch},
+            .track = Track::stretch,
+            .needs = levels_needs()},
            {.name = "tools",
             .id = int(Variant::tools),
             .summary = "Kokkos Tools: count and time every kernel of a workload by label, with callbacks of your own",

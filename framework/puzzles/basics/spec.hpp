@@ -49,7 +49,10 @@ extern const Runner run_dualview;                                      // run_du
 extern const Runner run_reduce, run_moments, run_scan, run_histogram;  // run_reductions.cpp
 extern const Runner run_teams, run_collectives;                        // run_teams.cpp: team and scratch, collectives
 extern const Runner run_vector;                                        // run_lanes.cpp
-extern const Runner run_levels;                                        // run_levels.cpp
+// What those team steps' kernels ask of a launch (their variants' needs; the registry resolves them).
+KernelNeeds team_needs();        // run_teams.cpp: --team, --scratch, --collectives
+KernelNeeds lane_needs();        // run_lanes.cpp: --vector
+extern const Runner run_levels;  // run_levels.cpp
 
 // --scratch-levels (run_levels.cpp), shared with the benchmark: what its kernel asks of a launch,
 // its trace budget, and n values below `bins` of which a share hot_share falls in kHotBins hot
