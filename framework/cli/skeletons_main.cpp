@@ -80,6 +80,10 @@ int write(const fs::path& root, const std::string& only) {
     if (!only.empty() && puzzle != only) continue;
     for (const auto& pair : kpz::cli::skeleton_pairs(root.string(), puzzle)) {
       const std::string text = skeleton_of(pair.reference, puzzle);
+      // An unchanged skeleton keeps its file and its time: kpuzzles reads a newer exercise file
+      // than its build as the learner's unbuilt edit.
+      std::error_code ec;
+      if (fs::exists(pair.exercise, ec) && read_file(pair.exercise) == text) continue;
       fs::create_directories(fs::path(pair.exercise).parent_path());
       const std::string tmp = pair.exercise + ".kpz-tmp";
       std::ofstream(tmp, std::ios::binary | std::ios::trunc) << text;
