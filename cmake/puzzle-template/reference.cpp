@@ -7,7 +7,7 @@ namespace kpz::@ns@::reference {
 template <class Space>
 void tiled(const Space& space, const LaunchShape& launch, View<const float*, Space> in, View<float*, Space> out) {
   tile_launch(
-      space, launch, "@name@::tiled", in.extent(0), tile_scratch_bytes<Space>(launch.tile),
+      space, launch, "@name@::tiled", in.extent(0), tile_scratch_bytes<Space>,
       KOKKOS_LAMBDA(const TeamMember<Space>& team, const Tile& tile) {
         const ScratchView<float*, Space> s(team.team_scratch(0), tile.size);
         // KPZ-TODO(roughly 3 lines): copy this tile's elements of `in` into s, then make the

@@ -138,8 +138,8 @@ TEST(LaunchShape, JsonNamesTheShape) {
 }
 
 // tile_launch validates its scratch request on the host: over the backend's limit it refuses
-// (exit code 2 in the CLI) before any team runs, naming the kernel and the tile; within it, every
-// tile runs. (A function template: nvcc allows no device lambda inside a generic lambda.)
+// (exit code 2 in the CLI) before any team runs, naming the kernel and the tile (and, given the
+// scratch as a function of the tile, the largest tile that fits); within it, every tile runs. (A function template: nvcc allows no device lambda inside a generic lambda.)
 template <class Space>
 void expect_scratch_refused_over_the_limit(const Space& space, const std::string& name) {
   const LaunchShape launch{.team_size = 1, .tile = 8};
@@ -160,11 +160,31 @@ void expect_scratch_refused_over_the_limit(const Space& space, const std::string
   space.fence();
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, seen);
   EXPECT_EQ(host(0), 0) << name << ": a team ran";
+  // The scratch as a function of the tile: the refusal names the largest tile that fits.
+  const auto bytes_of = [](int tile) { return static_cast<std::size_t>(tile) * 1000; };
+  const int fits = static_cast<int>(limit / 1000);
+  try {
+    kpz::tile_launch(space, LaunchShape{.team_size = 1, .tile = fits + 1}, "zz::marks", 20, bytes_of, mark);
+    ADD_FAILURE() << name << ": a tile whose scratch is over the limit was launched";
+  } catch (const kpz::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("; a tile up to " + std::to_string(fits) + " fits"), std::string::npos)
+        << e.what();
+  }
+  // A launch without a tile (a needs-variant's run called outside the registry) is a bug, not a
+  // division by zero.
+  EXPECT_THROW(kpz::tile_launch(space, LaunchShape{.team_size = 1}, "zz::marks", 20, 0, mark), std::logic_error);
+  space.fence();
+  Kokkos::deep_copy(host, seen);
+  EXPECT_EQ(host(0), 0) << name << ": a team ran";
   kpz::tile_launch(space, launch, "zz::marks", 20, limit, mark);
   space.fence();
   Kokkos::deep_copy(host, seen);
   EXPECT_EQ(host(0), 8) << name;
   EXPECT_EQ(host(16), 4) << name << ": the last tile is short";
+  kpz::tile_launch(space, LaunchShape{.team_size = 1, .tile = 5}, "zz::marks", 20, bytes_of, mark);
+  space.fence();
+  Kokkos::deep_copy(host, seen);
+  EXPECT_EQ(host(15), 5) << name << ": tiles of 5, scratch as a function of the tile";
 }
 
 TEST(TileLaunch, RefusesScratchTheBackendCannotGive) {

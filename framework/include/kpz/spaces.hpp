@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "kpz/errors.hpp"
@@ -102,24 +103,29 @@ std::size_t scratch_size_max(int level) {
 }
 
 // Throws UsageError when a team kernel would ask for more level-`level` scratch than the
-// backend provides (Kokkos would otherwise hand out null scratch pointers silently); `hint` ends
-// the message (check_scratch_option: what fits instead).
-template <class Space>
-void check_scratch(std::size_t bytes, int level, const std::string& what, const std::string& hint = "") {
+// backend provides (Kokkos would otherwise hand out null scratch pointers silently). `what` names
+// the kernel: a string, or a callable returning one, called only on a refusal (launches are
+// timed: the message costs nothing when the request fits); `hint` ends the message.
+template <class Space, class What>
+void check_scratch(std::size_t bytes, int level, const What& what, std::string_view hint = {}) {
   const std::size_t limit = scratch_size_max<Space>(level);
-  if (bytes > limit) {
-    throw UsageError(what + " needs " + std::to_string(bytes) + " bytes of level-" + std::to_string(level) +
-                     " team scratch per team; " + std::string(space_name<Space>()) + " allows " +
-                     std::to_string(limit) + hint);
-  }
+  if (bytes <= limit) return;
+  std::string message;
+  if constexpr (std::is_invocable_v<const What&>)
+    message = what();
+  else
+    message = what;
+  throw UsageError(message + " needs " + std::to_string(bytes) + " bytes of level-" + std::to_string(level) +
+                   " team scratch per team; " + std::string(space_name<Space>()) + " allows " + std::to_string(limit) +
+                   std::string(hint));
 }
 
 // check_scratch for a size the user chose with `option` (= value): bytes_of(x) is the kernel's
 // scratch with option = x, nondecreasing in x. A refusal also names the largest value (a multiple
 // of `step`) that fits, found by bisection only when the user's value does not.
-template <class Space, class BytesOf>
-void check_scratch_option(const std::string& what, const std::string& option, int value, int level,
-                          const BytesOf& bytes_of, int step = 1) {
+template <class Space, class What, class BytesOf>
+void check_scratch_option(const What& what, std::string_view option, int value, int level, const BytesOf& bytes_of,
+                          int step = 1) {
   const std::size_t limit = scratch_size_max<Space>(level);
   const std::size_t bytes = bytes_of(value);
   if (bytes <= limit) return;
@@ -133,7 +139,7 @@ void check_scratch_option(const std::string& what, const std::string& option, in
   }
   lo = lo / step * step;
   check_scratch<Space>(bytes, level, what,
-                       "; " + option + " up to " + std::to_string(lo) + " fits" +
+                       "; " + std::string(option) + " up to " + std::to_string(lo) + " fits" +
                            (step > 1 ? " (a multiple of " + std::to_string(step) + ")" : ""));
 }
 

@@ -49,20 +49,20 @@ extern const Runner run_dualview;                                      // run_du
 extern const Runner run_reduce, run_moments, run_scan, run_histogram;  // run_reductions.cpp
 extern const Runner run_teams, run_collectives;                        // run_teams.cpp: team and scratch, collectives
 extern const Runner run_vector;                                        // run_lanes.cpp
-// What those team steps' kernels ask of a launch (their variants' needs; the registry resolves them).
-KernelNeeds team_needs();        // run_teams.cpp: --team, --scratch, --collectives
-KernelNeeds lane_needs();        // run_lanes.cpp: --vector
-extern const Runner run_levels;  // run_levels.cpp
+extern const Runner run_levels;                                        // run_levels.cpp
+extern const Runner run_tools;                                         // run_tools.cpp
 
-// --scratch-levels (run_levels.cpp), shared with the benchmark: what its kernel asks of a launch,
-// its trace budget, and n values below `bins` of which a share hot_share falls in kHotBins hot
-// bins (the lowest ones when hot_first, else spread over the range), the rest uniform.
+// What the team steps' kernels ask of a launch (their variants' needs; the registry resolves them).
+KernelNeeds team_needs();    // run_teams.cpp: --team, --scratch, --collectives
+KernelNeeds lane_needs();    // run_lanes.cpp: --vector
+KernelNeeds levels_needs();  // run_levels.cpp: --scratch-levels, shared with the benchmark
+
+// --scratch-levels (run_levels.cpp), shared with the benchmark: its trace budget, and n values
+// below `bins` of which a share hot_share falls in kHotBins hot bins (the lowest ones when
+// hot_first, else spread over the range), the rest uniform.
 inline constexpr int kHotBins = 8;
-KernelNeeds levels_needs();
 std::vector<BudgetLimit> levels_budget(const Params& p);
 std::vector<int> hot_values(std::uint64_t seed, std::size_t n, int bins, double hot_share, bool hot_first);
-
-extern const Runner run_tools;  // run_tools.cpp
 
 // --views', --dualview's and --tools' runs on a kernel table the caller gives (basics.hpp's
 // Kernels): the tests plant one mistake in a copy of the reference's table and read the verdict.
