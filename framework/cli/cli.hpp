@@ -11,7 +11,6 @@ namespace kpz::cli {
 struct Flag {
   std::string name;  // without dashes
   bool takes_value;
-  std::string help;
 };
 
 struct ParsedFlags {

@@ -46,15 +46,12 @@ int cmd_bench(const std::vector<std::string>& args) {
         "-DKPZ_BUILD_BENCHMARKS=ON and build again to use 'kpuzzles bench'");
 #endif
   if (!spec) throw UsageError("puzzle '" + puzzle.name + "' has no benchmark");
-  std::vector<Flag> bench_flags = {{"runs", true, "timed runs (median taken)"},
-                                   {"warmup", true, "untimed runs first"},
-                                   {"exercise", false, "time your code instead of the reference"},
-                                   {"json", false, "print JSON"},
-                                   {"json-file", true, "also write the JSON to this file (the table still prints)"}};
+  std::vector<Flag> bench_flags = {
+      {"runs", true}, {"warmup", true}, {"exercise", false}, {"json", false}, {"json-file", true}};
   // A command flag, not one of the bench's options (resolve_params below refuses those).
-  if (puzzle.ranks.spans_processes()) bench_flags.push_back({"ranks", true, "MPI ranks the bench runs on"});
+  if (puzzle.ranks.spans_processes()) bench_flags.push_back({"ranks", true});
   std::vector<Flag> allowed;
-  for (const auto& o : spec->options) allowed.push_back({o.name, true, o.help});
+  for (const auto& o : spec->options) allowed.push_back({o.name, true});
   allowed.insert(allowed.end(), bench_flags.begin(), bench_flags.end());
   for (const Flag& f : common_flags()) allowed.push_back(f);
   const ParsedFlags flags =

@@ -1,4 +1,3 @@
-#include <cstdio>
 #include <iostream>
 #include <string>
 
@@ -60,15 +59,14 @@ bool check_in_child(const PuzzleSpec& spec, const VariantSpec& v, const std::str
 // variant's extra cases, and prints the report of the first failing case (or of the defaults).
 // Exit 0 when all pass, 1 otherwise. Passes of the learner's code are recorded as solved.
 int cmd_check(const std::vector<std::string>& args) {
-  const ParsedFlags flags =
-      parse_flags(args,
-                  {{"reference", false, "check the solutions"},
-                   {"space", true, "execution space"},
-                   {"variant", true, "only this variant (needs a puzzle)"},
-                   {"json", false, "print one JSON object"},
-                   {"no-race-check", false, "the cases alone, once, without the race check (nothing is recorded)"},
-                   {"time-limit", true, "seconds per exercise before a hung one is stopped (default 60, 0: none)"}},
-                  "'kpuzzles check'");
+  const ParsedFlags flags = parse_flags(args,
+                                        {{"reference", false},
+                                         {"space", true},
+                                         {"variant", true},
+                                         {"json", false},
+                                         {"no-race-check", false},
+                                         {"time-limit", true}},
+                                        "'kpuzzles check'");
   std::vector<const PuzzleSpec*> puzzles;
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles check' takes at most one puzzle");
   if (flags.positional.empty())

@@ -19,7 +19,6 @@
 #include "kpz/spaces.hpp"
 #include "paths.hpp"
 #include "process.hpp"
-#include "puzzle_flags.hpp"
 #include "rank_launch.hpp"
 #include "terminal.hpp"
 
@@ -243,7 +242,7 @@ Json puzzle_report(const PuzzleSpec& spec, const SpaceLimits& limits) {
 }  // namespace
 
 int cmd_doctor(const std::vector<std::string>& args) {
-  const ParsedFlags flags = parse_flags(args, {{"json", false, "print JSON"}}, "'kpuzzles doctor'");
+  const ParsedFlags flags = parse_flags(args, {{"json", false}}, "'kpuzzles doctor'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles doctor' takes no arguments");
   const std::vector<SpaceLimits> limits = space_limits();
   Json j = Json::object();

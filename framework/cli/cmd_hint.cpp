@@ -32,11 +32,9 @@ int cmd_hint(const std::vector<std::string>& given) {
   std::vector<std::string> args = given;
   if (args.empty() || args[0].rfind("-", 0) == 0) args.insert(args.begin(), current_puzzle(load_state()));
   const PuzzleSpec& spec = find_puzzle(args, "hint");
-  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()},
-                                        {{"variant", true, "the exercise (default: the one you are on)"},
-                                         {"seen", false, "show the hints you have seen, without a new one"},
-                                         {"json", false, "print JSON"}},
-                                        "'kpuzzles hint " + spec.name + "'");
+  const ParsedFlags flags =
+      parse_flags({args.begin() + 1, args.end()}, {{"variant", true}, {"seen", false}, {"json", false}},
+                  "'kpuzzles hint " + spec.name + "'");
   if (!flags.positional.empty())
     throw UsageError("unexpected argument " + cli::quoted(flags.positional.front()) +
                      " for 'kpuzzles hint'; choose the exercise with --variant");

@@ -19,7 +19,7 @@ namespace kpz::cli {
 // attempted (still the skeleton), cannot run on this backend, or bug hunt (passes by luck
 // outside the trace build).
 int cmd_list(const std::vector<std::string>& args) {
-  const ParsedFlags flags = parse_flags(args, {{"json", false, "print JSON"}}, "'kpuzzles list'");
+  const ParsedFlags flags = parse_flags(args, {{"json", false}}, "'kpuzzles list'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles list' takes no arguments");
   const LearnerPaths& paths = learner_paths();
   const std::vector<Exercise> exercises = course_exercises();

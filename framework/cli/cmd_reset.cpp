@@ -43,9 +43,8 @@ void write_file(const std::string& path, const std::string& text) {
 // asking, keeping the learner's version as a backup next to it.
 int cmd_reset(const std::vector<std::string>& args) {
   const PuzzleSpec& spec = find_puzzle(args, "reset");
-  const ParsedFlags flags =
-      parse_flags({args.begin() + 1, args.end()}, {{"yes", false, "do not ask"}, {"json", false, "print JSON"}},
-                  "'kpuzzles reset " + spec.name + "'");
+  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, {{"yes", false}, {"json", false}},
+                                        "'kpuzzles reset " + spec.name + "'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles reset' takes one puzzle");
   const LearnerPaths& paths = learner_paths();
   require_source_tree(paths, "reset");

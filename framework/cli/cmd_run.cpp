@@ -23,18 +23,13 @@ constexpr std::int64_t kJsonArrays = 4096;
 constexpr std::size_t kInlineArrays = 64;
 
 std::vector<Flag> run_flags(const PuzzleSpec& spec) {
-  std::vector<Flag> own = {{"reference", false, "run the solution instead of your code"},
-                           {"json", false, "print one JSON object"},
-                           {"steps", false, "print the puzzle's step-by-step tables (where it has them)"}};
+  std::vector<Flag> own = {{"reference", false}, {"json", false}, {"steps", false}};
   for (const Flag& f : common_flags()) own.push_back(f);
-  own.insert(own.end(),
-             {{"time-limit", true, "seconds before a hung run is stopped (default 60, 0: none)"},
-              {"full-arrays", false, "--json: every array, at any --size (default: up to 4096)"},
-              {"no-race-check", false, "run even when the race check finds a bug (it may crash or pass by luck)"},
-              {"help", false, "list variants and options"}});
+  own.insert(own.end(), {{"time-limit", true}, {"full-arrays", false}, {"no-race-check", false}, {"help", false}});
   if (spec.ranks.spans_processes()) {
-    own.push_back({"ranks", true, "MPI ranks the case runs on (default " + std::to_string(spec.ranks.fallback) + ")"});
-    own.push_back({"cases", true, "kpuzzles' own launches of a check: run each ';'-separated case's flags in turn"});
+    own.push_back({"ranks", true});
+    // Not for learners: kpuzzles' own launches of a check run each ';'-separated case's flags in turn.
+    own.push_back({"cases", true});
   }
   return own;
 }

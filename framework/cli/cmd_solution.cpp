@@ -17,10 +17,8 @@ namespace kpz::cli {
 // or recorded earlier). --force opens it anyway and is recorded in the progress file.
 int cmd_solution(const std::vector<std::string>& args) {
   const PuzzleSpec& spec = find_puzzle(args, "solution");
-  const ParsedFlags flags = parse_flags(
-      {args.begin() + 1, args.end()},
-      {{"force", false, "show it although not every variant passes (recorded)"}, {"json", false, "print JSON"}},
-      "'kpuzzles solution " + spec.name + "'");
+  const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()}, {{"force", false}, {"json", false}},
+                                        "'kpuzzles solution " + spec.name + "'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles solution' takes one puzzle");
   const LearnerPaths& paths = learner_paths();
 

@@ -37,15 +37,15 @@ int cmd_trace(const std::vector<std::string>& args) {
   const PuzzleSpec& spec = find_puzzle(args, "trace");
   const ParsedFlags flags =
       parse_puzzle_flags(args, spec, "trace",
-                         {{"reference", false, "trace the solution instead of your code"},
-                          {"help", false, "list variants and options"},
+                         {{"reference", false},
+                          {"help", false},
                           // The trace build's flags: known here, so that they are refused with where to find them.
-                          {"team-size", true, "trace build only"},
-                          {"distribution", true, "trace build only"},
-                          {"svg", true, "trace build only"},
-                          {"no-svg", false, "trace build only"},
-                          {"teams", true, "trace build only"},
-                          {"seed", true, "trace build only"}});
+                          {"team-size", true},
+                          {"distribution", true},
+                          {"svg", true},
+                          {"no-svg", false},
+                          {"teams", true},
+                          {"seed", true}});
   if (flags.has("help")) {
     print_puzzle_help(spec);
     std::cout << "trace (this build): the variant's trace configuration, as `kpuzzles check` judges it; options, "
@@ -135,22 +135,12 @@ int trace_all(const ParsedFlags& flags) {
 }  // namespace
 
 int cmd_trace(const std::vector<std::string>& args) {
-  const std::vector<Flag> common = {
-      {"reference", false, "trace the solution instead of your code"},
-      {"team-size", true, "team members per team (default: the puzzle's trace configuration)"},
-      {"seed", true, "input seed"},
-      {"distribution", true, "TeamThreadRange distribution: cyclic (CUDA), blockwise (host) or both (default)"},
-      {"svg", true,
-       "where to write the SVG diagram (default <build tree>/trace-diagrams/<puzzle>-<variant>.trace.svg)"},
-      {"no-svg", false, "write no SVG file"},
-      {"teams", true, "teams drawn (default 3)"},
-      {"help", false, "list variants and options"}};
+  const std::vector<Flag> common = {{"reference", false}, {"team-size", true}, {"seed", true},  {"distribution", true},
+                                    {"svg", true},        {"no-svg", false},   {"teams", true}, {"help", false}};
   if (!args.empty() && args[0] == "--all") {
-    const ParsedFlags flags = parse_flags({args.begin() + 1, args.end()},
-                                          {{"reference", false, "trace the solutions"},
-                                           {"svg-dir", true, "write one SVG per variant here"},
-                                           {"distribution", true, "cyclic, blockwise or both"}},
-                                          "'kpuzzles trace --all'");
+    const ParsedFlags flags =
+        parse_flags({args.begin() + 1, args.end()}, {{"reference", false}, {"svg-dir", true}, {"distribution", true}},
+                    "'kpuzzles trace --all'");
     if (!flags.positional.empty()) throw UsageError("'kpuzzles trace --all' takes no puzzle name");
     return trace_all(flags);
   }

@@ -116,12 +116,8 @@ WatchSession::WatchSession(bool on_terminal, bool json, bool manual, const std::
 }
 
 int cmd_watch(const std::vector<std::string>& args) {
-  const ParsedFlags flags = parse_flags(args,
-                                        {{"variant", true, "start at this variant of the puzzle"},
-                                         {"no-tty", false, "plain output, keys as lines on stdin (for scripts)"},
-                                         {"manual", false, "no file watching: press r to rebuild and re-check"},
-                                         {"json", false, "one JSON object per event, keys as lines on stdin"}},
-                                        "'kpuzzles watch'");
+  const ParsedFlags flags =
+      parse_flags(args, {{"variant", true}, {"no-tty", false}, {"manual", false}, {"json", false}}, "'kpuzzles watch'");
   if (flags.positional.size() > 1) throw UsageError("'kpuzzles watch' takes at most one puzzle");
   run_watch_from_build_tree(args);  // a copy would re-check stale code
   const bool tty = !flags.has("no-tty") && !flags.has("json") && stdin_is_terminal() && stdout_is_terminal();

@@ -29,8 +29,7 @@ bool same_file(const std::string& a, const std::string& b) {
   return !ec && same;
 }
 
-}  // namespace
-
+// One line ("" when fresh): what announce_stale_binary prints.
 std::string stale_binary_note(const std::vector<std::string>& puzzles) {
   const LearnerPaths& paths = learner_paths();
   fs::file_time_type built;
@@ -69,6 +68,8 @@ std::string stale_binary_note(const std::vector<std::string>& puzzles) {
          "these results are for your code as last built; rebuild with `cmake --build " + paths.build_dir +
          " --target " + newest_target + "`, or use `kpuzzles watch`";
 }
+
+}  // namespace
 
 void announce_stale_binary(const std::vector<std::string>& puzzles) {
   // A child this kpuzzles started (a check, a rank) would say it again, once per process.

@@ -8,16 +8,13 @@
 
 namespace kpz::cli {
 
-// One line ("" when fresh): an exercise file of `puzzles` (all puzzles when empty) saved after
-// this program was built, or a newer kpuzzles in the build tree than this copy.
-std::string stale_binary_note(const std::vector<std::string>& puzzles);
-
 // Set by kpuzzles on the children it starts (a check per exercise, a puzzle's ranks): the note is
 // this process's to give, once.
 inline constexpr const char* kStaleNoteGiven = "KPZ_STALE_NOTE_GIVEN";
 
-// Prints stale_binary_note to stderr as "kpuzzles: note: ..." when there is one, unless
-// kStaleNoteGiven is set.
+// Prints one line to stderr, "kpuzzles: note: ...", when an exercise file of `puzzles` (all
+// puzzles when empty) was saved after this program was built, or when the build tree holds a
+// newer kpuzzles than this copy; nothing when kStaleNoteGiven is set.
 void announce_stale_binary(const std::vector<std::string>& puzzles = {});
 
 // `watch` rebuilds the build tree's kpuzzles: when this program is another file (a copy, an

@@ -16,20 +16,21 @@ LearnerState load_locked() {
   return s;
 }
 
-}  // namespace
-
-LearnerState load_state() {
-  // Locked too: a corrupt file is moved aside while loading.
-  const StateLock lock(learner_paths().state_file);
-  return load_locked();
-}
-
+// A warning on stderr (not an error) when the build tree is read-only.
 void save_state(const LearnerState& state) {
   try {
     state.save();
   } catch (const std::exception& e) {
     std::cerr << "kpuzzles: warning: progress not saved: " << e.what() << '\n';
   }
+}
+
+}  // namespace
+
+LearnerState load_state() {
+  // Locked too: a corrupt file is moved aside while loading.
+  const StateLock lock(learner_paths().state_file);
+  return load_locked();
 }
 
 void update_state(const std::function<bool(LearnerState&)>& change) {

@@ -12,8 +12,6 @@ namespace kpz::cli {
 // The progress file of this build tree; a warning on stderr if it had to be reset. Throws
 // std::runtime_error (exit 3) when it exists but cannot be read.
 LearnerState load_state();
-// Writes it; a warning on stderr (not an error) when the build tree is read-only.
-void save_state(const LearnerState& state);
 // Load, change, save (when `change` returns true): every command re-reads the file before it
 // writes, under the file's StateLock, so that `watch`, the commands it starts and those of a
 // second terminal never overwrite each other's records. `change` must not call load_state.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string>
 
 #include "cli.hpp"
 #include "kpz/errors.hpp"
@@ -14,6 +15,12 @@
 namespace kpz::cli {
 
 namespace {
+
+struct MachineMemory {
+  double total = 0;       // bytes of the machine, or of its container (cgroup memory.max)
+  double available = 0;   // bytes a new process can take now (MemAvailable, the cgroup's headroom)
+  bool from_env = false;  // KPZ_MEMORY_BYTES set both
+};
 
 // A "Key:   123 kB" line of /proc/meminfo, in bytes; 0 when absent.
 double meminfo(const std::string& key) {
@@ -40,8 +47,9 @@ double cgroup_value(const char* file) {
   }
 }
 
-}  // namespace
-
+// KPZ_MEMORY_BYTES=N (a whole number of bytes) stands in for the machine's memory (tests, or a
+// user whose estimate is too cautious); else /proc/meminfo and the cgroup's limit; total 0 when
+// nothing can be read. A KPZ_MEMORY_BYTES that is not a positive whole number: UsageError.
 MachineMemory machine_memory() {
   MachineMemory m;
   if (const char* env = std::getenv("KPZ_MEMORY_BYTES"); env && *env) {
@@ -65,6 +73,7 @@ MachineMemory machine_memory() {
   return m;
 }
 
+// "19.3 GB" (powers of 1000, one decimal).
 std::string format_bytes(double bytes) {
   const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
   int u = 0;
@@ -78,6 +87,8 @@ std::string format_bytes(double bytes) {
   os << bytes << ' ' << units[u];
   return os.str();
 }
+
+}  // namespace
 
 void require_memory(const PuzzleSpec& spec, const VariantSpec& variant, const Params& params) {
   if (!spec.bytes_needed) return;

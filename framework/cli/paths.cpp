@@ -4,7 +4,6 @@
 
 #include <climits>
 #include <cstdlib>
-#include <filesystem>
 
 namespace kpz::cli {
 namespace {

@@ -25,11 +25,11 @@ const PuzzleSpec& find_puzzle(const std::vector<std::string>& args, const std::s
 
 std::vector<Flag> puzzle_flags(const PuzzleSpec& spec) {
   std::vector<Flag> flags;
-  for (const auto& v : spec.variants) flags.push_back({v.name, false, v.summary});
+  for (const auto& v : spec.variants) flags.push_back({v.name, false});
   for (const auto& v : spec.variants)
     for (const auto& o : v.options)
       if (std::none_of(flags.begin(), flags.end(), [&](const Flag& f) { return f.name == o.name; }))
-        flags.push_back({o.name, true, o.help});
+        flags.push_back({o.name, true});
   return flags;
 }
 
@@ -91,10 +91,7 @@ void apply_common(RunRequest& req, const ParsedFlags& flags) {
 }
 
 std::vector<Flag> common_flags() {
-  return {{"seed", true, "input seed"},
-          {"team-size", true, "team members per team"},
-          {"vector-length", true, "vector lanes per team member"},
-          {"space", true, "execution space"}};
+  return {{"seed", true}, {"team-size", true}, {"vector-length", true}, {"space", true}};
 }
 
 void print_puzzle_help(const PuzzleSpec& spec) {

@@ -22,6 +22,7 @@
 #include "learner.hpp"
 #include "paths.hpp"
 #include "race_check.hpp"
+#include "text.hpp"
 
 extern char** environ;
 
@@ -107,17 +108,8 @@ std::string module_build_dir() {
 
 const std::vector<std::string>& module_puzzles() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    const std::string list = build_defaults().module_puzzles ? build_defaults().module_puzzles : "";
-    if (learner_paths().module_dir.empty()) return out;
-    std::size_t at = 0;
-    while (at <= list.size()) {
-      const auto comma = list.find(',', at);
-      const std::string name = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-      if (!name.empty()) out.push_back(name);
-      if (comma == std::string::npos) break;
-      at = comma + 1;
-    }
+    if (learner_paths().module_dir.empty()) return std::vector<std::string>{};
+    std::vector<std::string> out = split_list(build_defaults().module_puzzles ? build_defaults().module_puzzles : "");
     std::sort(out.begin(), out.end());
     return out;
   }();

@@ -18,16 +18,7 @@ namespace {
 constexpr double kVerifyTimeout = 60;
 
 std::vector<std::string> verified_puzzles() {
-  std::vector<std::string> out;
-  const std::string list = build_defaults().verify_puzzles ? build_defaults().verify_puzzles : "";
-  std::size_t at = 0;
-  while (at < list.size()) {
-    const auto comma = list.find(',', at);
-    out.push_back(list.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
-  return out;
+  return split_list(build_defaults().verify_puzzles ? build_defaults().verify_puzzles : "");
 }
 
 std::vector<std::string> verifier_args(const std::string& file, const VariantSpec& variant, Impl impl) {

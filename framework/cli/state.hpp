@@ -27,7 +27,6 @@ class LearnerState {
   // creates the parent folder. Throws std::runtime_error when the file cannot be written.
   void save() const;
 
-  const std::string& path() const { return path_; }
   const Json& json() const { return data_; }
 
   // Exercises are "<puzzle>/<variant>".
@@ -67,7 +66,6 @@ class LearnerState {
 class StateLock {
  public:
   explicit StateLock(const std::string& state_path, double timeout_s = 30);
-  bool held() const { return lock_ && lock_->held(); }
 
  private:
   std::unique_ptr<FileLock> lock_;

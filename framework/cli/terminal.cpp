@@ -5,8 +5,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <cstring>
-
 namespace kpz::cli {
 namespace {
 

@@ -13,7 +13,6 @@ class RawMode {
   ~RawMode();
   RawMode(const RawMode&) = delete;
   RawMode& operator=(const RawMode&) = delete;
-  bool active() const { return active_; }
 
  private:
   bool active_ = false;

@@ -17,6 +17,14 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> items;
+  std::istringstream in(list);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
 bool last_json_line(const std::string& out, Json& j) {
   bool found = false;
   for (const std::string& line : split_lines(out)) {

@@ -12,6 +12,9 @@ namespace kpz::cli {
 // Windows); a final '\n' ends the last line, it starts no new one.
 std::vector<std::string> split_lines(const std::string& text);
 
+// The items of a comma-separated list, empty ones left out: "a,,b," -> {"a", "b"}.
+std::vector<std::string> split_list(const std::string& list);
+
 // The last `n` lines of `text`, each indented by two spaces and ended by '\n'.
 std::string tail_lines(const std::string& text, int n);
 

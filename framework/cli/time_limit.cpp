@@ -13,6 +13,21 @@
 
 namespace kpz::cli {
 
+namespace {
+
+// "kpuzzles: TIMED OUT: conv1d --simple (exercise, openmp) did not finish within 60 s ...": one
+// line, for the watchdog and the docs.
+std::string time_limit_message(const std::string& what, double seconds) {
+  std::ostringstream s;
+  s << kTimeLimitPrefix << what << " did not finish within " << seconds
+    << " s and was stopped: probably an endless loop (a loop whose counter never advances, e.g. a missing"
+       " increment) or a team_barrier that not every member of the team reaches; if it is only slow, allow more"
+       " with --time-limit S (0: no limit)";
+  return s.str();
+}
+
+}  // namespace
+
 double time_limit_from(const ParsedFlags& flags) {
   const auto it = flags.values.find("time-limit");
   if (it == flags.values.end()) return kDefaultTimeLimit;
@@ -23,15 +38,6 @@ double time_limit_from(const ParsedFlags& flags) {
   if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < 0 || v > 86400)
     throw UsageError("--time-limit expects seconds in [0, 86400] (0: no limit), got " + cli::quoted(text));
   return v;
-}
-
-std::string time_limit_message(const std::string& what, double seconds) {
-  std::ostringstream s;
-  s << kTimeLimitPrefix << what << " did not finish within " << seconds
-    << " s and was stopped: probably an endless loop (a loop whose counter never advances, e.g. a missing"
-       " increment) or a team_barrier that not every member of the team reaches; if it is only slow, allow more"
-       " with --time-limit S (0: no limit)";
-  return s.str();
 }
 
 TimeLimit::TimeLimit(double seconds, std::string what) {

@@ -39,8 +39,4 @@ class TimeLimit {
   std::thread thread_;
 };
 
-// "kpuzzles: TIMED OUT: conv1d --simple (exercise, openmp) did not finish within 60 s ...": one
-// line, for the watchdog and the docs.
-std::string time_limit_message(const std::string& what, double seconds);
-
 }  // namespace kpz::cli

@@ -6,7 +6,6 @@
 // says why); 1 a bug; 2 bad usage.
 #include <Kokkos_Core.hpp>
 
-#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <string>

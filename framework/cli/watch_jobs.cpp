@@ -3,7 +3,6 @@
 #include "kpz/errors.hpp"
 #include "puzzle_modules.hpp"
 
-#include "watch_results.hpp"
 #include "watch_session.hpp"
 #include "watch_tests.hpp"
 

@@ -33,7 +33,6 @@ struct JobQueue {
   bool build_wanted = false, build_from_save = false, list_wanted = false, tests_wanted = false;
   bool check_pending_feedback = false;          // the next check of the current exercise ends a save's wait
   bool rest_wanted = false;                     // modules not built yet: build them when nothing else is wanted
-  bool rest_failed = false;                     // their build failed: they are built when first run instead
   bool reload = false;                          // they are built: watch starts again to load them
   std::unique_ptr<ModuleBuildLock> build_lock;  // held while a build of ours runs in the tree
   std::set<std::string> changed;                // puzzles saved since the last build started
@@ -62,5 +61,9 @@ void reap_job(WatchSession& s);
 // Ends the child: a build (make, ninja) asked to stop so that it deletes what it was writing,
 // anything else killed.
 void stop_job(WatchSession& s);
+// What a finished job means (watch_results.cpp): the build's compile error or the checks that
+// follow it, the statuses of `kpuzzles list`, and a check's verdict, status and message. Called
+// once per job, with the child's result (or a result with started = false).
+void job_done(WatchSession& s, const ProcessResult& r);
 
 }  // namespace kpz::cli

@@ -69,20 +69,6 @@ void rerun(WatchSession& s) {
   s.jobs.build_from_save = true;  // the time to a result counts from the key
 }
 
-}  // namespace
-
-std::string key_help() {
-  return "n next · h hint · l list · r re-run · t tests · q quit";
-}
-
-bool read_keys(WatchSession& s) {
-  char buf[64];
-  const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
-  if (n <= 0) return false;
-  for (ssize_t i = 0; i < n; ++i) press_key(s, buf[i]);
-  return true;
-}
-
 void press_key(WatchSession& s, char k) {
   if (k == '\n' || k == '\r' || k == ' ' || k == '\t') return;
   WatchState& st = s.state;
@@ -127,6 +113,20 @@ void press_key(WatchSession& s, char k) {
     default:
       st.message = std::string("unknown key '") + (k >= 32 && k < 127 ? std::string(1, k) : "?") + "': " + key_help();
   }
+}
+
+}  // namespace
+
+std::string key_help() {
+  return "n next · h hint · l list · r re-run · t tests · q quit";
+}
+
+bool read_keys(WatchSession& s) {
+  char buf[64];
+  const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+  if (n <= 0) return false;
+  for (ssize_t i = 0; i < n; ++i) press_key(s, buf[i]);
+  return true;
 }
 
 }  // namespace kpz::cli

@@ -13,6 +13,4 @@ std::string key_help();
 // Reads what stdin has and acts on each key; false once stdin is closed.
 bool read_keys(WatchSession& s);
 
-void press_key(WatchSession& s, char k);
-
 }  // namespace kpz::cli

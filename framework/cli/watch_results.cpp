@@ -1,8 +1,7 @@
-#include "watch_results.hpp"
+#include "watch_jobs.hpp"
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "bug_hunt_note.hpp"
 #include "cli.hpp"
@@ -91,7 +90,6 @@ void others_built(WatchSession& s, const ProcessResult& r) {
     return;
   }
   if (r.ok()) {
-    s.jobs.rest_failed = true;
     s.state.message = "the other puzzles were built, but " + join(still_missing, ", ") + " is not in " +
                       s.paths.module_dir + ": `kpuzzles run <puzzle>` says why";
     return;
@@ -100,7 +98,6 @@ void others_built(WatchSession& s, const ProcessResult& r) {
     std::ofstream log(s.paths.build_dir + "/kpuzzles-watch-others.log", std::ios::trunc);
     log << r.output;
   }
-  s.jobs.rest_failed = true;
   s.state.message = "building the other puzzles failed (" + s.paths.build_dir +
                     "/kpuzzles-watch-others.log): `kpuzzles run <puzzle>` builds one and shows why";
 }

@@ -53,10 +53,8 @@ void Registry::add(PuzzleSpec spec) {
     for (const auto& v : spec.variants) names.push_back(v.name);
     spec.run = [run = std::move(spec.run), puzzle = spec.name, names = std::move(names)](const RunRequest& req) {
       if (!req.variant || std::find(names.begin(), names.end(), req.variant->name) == names.end()) {
-        std::string allowed;
-        for (const auto& n : names) allowed += (allowed.empty() ? "" : ", ") + n;
         throw UsageError("no variant '" + (req.variant ? req.variant->name : std::string()) + "' in " + puzzle +
-                         " (variants: " + allowed + ")");
+                         " (variants: " + join(names, ", ") + ")");
       }
       if (!req.variant->needs) return run(req);
       // The variant's launch, for the request's space, shape overrides and purpose: refused here,

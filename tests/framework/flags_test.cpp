@@ -8,7 +8,7 @@ namespace {
 using kpz::cli::parse_flags;
 using kpz::cli::parse_int;
 
-const std::vector<kpz::cli::Flag> kFlags{{"size", true, ""}, {"json", false, ""}, {"simple", false, ""}};
+const std::vector<kpz::cli::Flag> kFlags{{"size", true}, {"json", false}, {"simple", false}};
 
 TEST(Flags, FormsAreEquivalent) {
   const auto a = parse_flags({"--size", "12", "--json"}, kFlags, "t");

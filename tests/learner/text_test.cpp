@@ -16,6 +16,13 @@ TEST(Text, SplitLines) {
   EXPECT_EQ(split_lines("a\r\nb\r\n"), (Lines{"a", "b"}));  // files written on Windows
 }
 
+TEST(Text, SplitList) {
+  using Items = std::vector<std::string>;
+  EXPECT_EQ(split_list(""), Items{});
+  EXPECT_EQ(split_list("a"), Items{"a"});
+  EXPECT_EQ(split_list(",a,,b,"), (Items{"a", "b"}));  // CMake's lists may end in a separator
+}
+
 TEST(Text, TailLinesAndSeconds) {
   EXPECT_EQ(tail_lines("1\n2\n3\n", 2), "  2\n  3\n");
   EXPECT_EQ(tail_lines("1\n", 5), "  1\n");

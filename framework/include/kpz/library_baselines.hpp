@@ -8,7 +8,6 @@
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 namespace kpz {
 
@@ -31,12 +30,6 @@ class LibraryBaselines {
     if (it == table_.end()) return nullptr;
     if (const auto* fn = std::any_cast<Fn*>(&it->second)) return *fn;
     throw std::logic_error("library baseline '" + name + "' was registered with another function type");
-  }
-
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& entry : table_) out.push_back(entry.first);
-    return out;
   }
 
  private:

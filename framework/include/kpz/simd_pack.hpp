@@ -12,7 +12,6 @@
 #include <Kokkos_SIMD.hpp>
 
 #include <cstddef>
-#include <type_traits>
 
 #include "kpz/backend_traits.hpp"
 

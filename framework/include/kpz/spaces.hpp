@@ -6,7 +6,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <vector>
 
 #include "kpz/errors.hpp"
 #include "kpz/space_names.hpp"

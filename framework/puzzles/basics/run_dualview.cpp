@@ -2,7 +2,6 @@
 // its flags and its values. The flags are the ones basics' DualView keeps on every backend (as
 // Kokkos::DualView keeps them on a GPU), so a missing modify or sync fails on a host backend too,
 // where the two sides are one array and the values alone would come out right.
-#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,30 +80,14 @@ std::vector<float> values_of(const ViewType& side) {
   return std::vector<float>(host.data(), host.data() + host.extent(0));
 }
 
-// Exact: the steps only copy, and 2 x + 1 is one rounding in floats, fused or not (2 x is exact).
-void compare_side(RunReport& report, const std::vector<float>& got, const std::vector<float>& want,
-                  const std::string& side, const std::string& after) {
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    ++report.checked;
-    if (got[i] == want[i]) continue;
-    if (report.mismatches.size() < kMaxReportedMismatches)
-      report.mismatches.push_back({i, format_number(want[i]),
-                                   std::isnan(got[i]) ? "never written (nan)" : format_number(got[i]),
-                                   side + "(" + std::to_string(i) + ") after " + after});
-    ++report.mismatch_count;
-  }
-}
-
 // The guard after dv's end, in both Views: untouched, or an index past the end was written.
 void check_guard(RunReport& report, const std::vector<float>& whole, std::size_t n, const std::string& side,
                  const std::string& after) {
   for (std::size_t g = n; g < whole.size(); ++g) {
     ++report.checked;
-    if (whole[g] == kGuardValue) continue;
-    if (report.mismatches.size() < kMaxReportedMismatches)
-      report.mismatches.push_back({g, "untouched (past N = " + std::to_string(n) + ")", format_number(whole[g]),
-                                   side + "(" + std::to_string(g) + ") after " + after + ": an index past dv's end"});
-    ++report.mismatch_count;
+    if (whole[g] != kGuardValue)
+      add_finding(report, g, "untouched (past N = " + std::to_string(n) + ")", format_number(whole[g]),
+                  side + "(" + std::to_string(g) + ") after " + after + ": an index past dv's end");
   }
 }
 
@@ -148,14 +131,14 @@ RunReport dualview_with(const Space& space, const RunRequest& req, const Kernels
     if (s == 3) k.dualview_to_host(space, dv);
     space.fence();
     ++report.checked;
-    if (!state_holds(s, record) || !record.conflict.empty()) {
-      report.mismatches.push_back(
-          {n + kGuard + static_cast<std::size_t>(s), kSteps[s].state, state_of(record), owner_of(s, record, first)});
-      ++report.mismatch_count;
-    }
+    if (!state_holds(s, record) || !record.conflict.empty())
+      add_finding(report, n + kGuard + static_cast<std::size_t>(s), kSteps[s].state, state_of(record),
+                  owner_of(s, record, first));
+    // Exact: the steps only copy, and 2 x + 1 is one rounding in floats, fused or not (2 x is exact).
     const bool host_side = s == 0 || s == 3;
-    compare_side(report, host_side ? values_of(dv.view_host()) : values_of(dv.view_device()), s < 2 ? in : result,
-                 host_side ? "view_host()" : "view_device()", kSteps[s].function);
+    const std::string side = host_side ? "view_host()" : "view_device()";
+    compare_exact(report, host_side ? values_of(dv.view_host()) : values_of(dv.view_device()), s < 2 ? in : result,
+                  [&](std::size_t i) { return side + "(" + std::to_string(i) + ") after " + kSteps[s].function; });
     check_guard(report, values_of(host), n, "view_host()", kSteps[s].function);
     check_guard(report, values_of(device), n, "view_device()", kSteps[s].function);
     if (report.mismatch_count) break;

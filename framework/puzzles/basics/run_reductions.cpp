@@ -2,7 +2,6 @@
 // check.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,9 +17,7 @@ namespace {
 template <class Space>
 RunReport reduce_on(const Space& space, const RunRequest& req) {
   const auto n = static_cast<std::size_t>(req.params.get("size"));
-  Rng rng(req.seed);
-  std::vector<float> x(n);
-  for (auto& v : x) v = static_cast<float>(rng.uniform(-2.0, 3.0));
+  std::vector<float> x = random_floats(req.seed, n, -2.0, 3.0);
   if (worked_example(req, {"size"})) x = {3.0f, -1.0f, 4.0f, -1.5f, 5.0f, -9.0f, 2.0f, 6.0f};
   auto dx = to_device(space, "x", x);
   Extremes result{poison_value<float>(), poison_value<float>(), kIntPoison};
@@ -37,11 +34,11 @@ RunReport reduce_on(const Space& space, const RunRequest& req) {
   RunReport report;
   report.config.set("size", n);
   report.notes.push_back("values: result.max, result.min, result.min_index");
-  compare_exact(report, got, expected, [](std::size_t i) -> std::string {
+  const auto owner = [](std::size_t i) -> std::string {
     if (i == 0) return "result.max, from the Max reduction (TODO 11)";
     return i == 1 ? "result.min, from the MinLoc reduction (TODO 12)" : "result.min_index, from MinLoc (TODO 12)";
-  });
-  keep_arrays(report, req, got, expected, "x", x);
+  };
+  compare_exact(report, req, got, expected, owner, "x", x);
   return report;
 }
 
@@ -97,8 +94,7 @@ RunReport scan_on(const Space& space, const RunRequest& req) {
   for (auto& c : counts) c = rng.uniform() < 0.3 ? 0 : static_cast<int>(rng.integer(1, 7));
   if (worked_example(req, {"size"})) counts = {3, 0, 2, 5, 0, 0, 1, 4};
   auto dcounts = to_device(space, "counts", counts);
-  View<int*, Space> offsets(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "offsets"), n + 1);
-  poison(offsets);
+  View<int*, Space> offsets = poisoned_output<int>(space, "offsets", n + 1);
   space.fence();
   kernels<Space>(req.impl).scan(space, dcounts, offsets);
   space.fence();
@@ -107,11 +103,11 @@ RunReport scan_on(const Space& space, const RunRequest& req) {
   for (std::size_t i = 0; i < n; ++i) expected[i + 1] = expected[i] + counts[i];
   RunReport report;
   report.config.set("size", n);
-  compare_exact(report, got, expected, [n](std::size_t i) {
+  const auto owner = [n](std::size_t i) {
     return i < n ? "offsets(" + std::to_string(i) + "), the scan's final pass at i = " + std::to_string(i)
                  : "offsets(N), the total, the scan's final pass at i = N";
-  });
-  keep_arrays(report, req, got, expected, "counts", counts);
+  };
+  compare_exact(report, req, got, expected, owner, "counts", counts);
   return report;
 }
 
@@ -128,10 +124,8 @@ RunReport histogram_on(const Space& space, const RunRequest& req) {
   }
   if (worked_example(req, {"size", "bins"})) values = {3, 1, 3, 0, 3, 3, 1, 0, 3, 1, 3, 3};
   auto dvalues = to_device(space, "values", values);
-  View<int*, Space> atomic_bins(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bins_atomic"), bins);
-  View<int*, Space> scatter_bins(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bins_scatter"), bins);
-  poison(atomic_bins);
-  poison(scatter_bins);
+  View<int*, Space> atomic_bins = poisoned_output<int>(space, "bins_atomic", bins);
+  View<int*, Space> scatter_bins = poisoned_output<int>(space, "bins_scatter", bins);
   space.fence();
   const auto k = kernels<Space>(req.impl);
   k.histogram_atomic(space, dvalues, atomic_bins);
@@ -146,11 +140,11 @@ RunReport histogram_on(const Space& space, const RunRequest& req) {
   RunReport report;
   report.config.set("size", n).set("bins", bins);
   report.notes.push_back("values: the bins of histogram_atomic, then those of histogram_scatter");
-  compare_exact(report, got, expected, [bins](std::size_t i) {
+  const auto owner = [bins](std::size_t i) {
     return i < bins ? "bin " + std::to_string(i) + " of histogram_atomic"
                     : "bin " + std::to_string(i - bins) + " of histogram_scatter";
-  });
-  keep_arrays(report, req, got, expected, "values", values);
+  };
+  compare_exact(report, req, got, expected, owner, "values", values);
   return report;
 }
 

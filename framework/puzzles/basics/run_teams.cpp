@@ -35,15 +35,12 @@ RunReport reverse_on(const Space& space, const RunRequest& req) {
                                 0, [&](int x) { return scratch_bytes<Space>(x); });
   const Launch launch{shape.team_size, tile};
 
-  Rng rng(req.seed);
-  std::vector<float> in(static_cast<std::size_t>(n));
-  for (auto& x : in) x = static_cast<float>(rng.uniform(-2.0, 3.0));
+  std::vector<float> in = random_floats(req.seed, static_cast<std::size_t>(n), -2.0, 3.0);
   const bool worked = worked_example(req, {"size"});
   if (worked)
     for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i);
   auto din = to_device(space, "in", in);
-  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-  poison(out);
+  View<float*, Space> out = poisoned_output<float>(space, "out", static_cast<std::size_t>(n));
   space.fence();
   const auto k = kernels<Space>(req.impl);
   if (variant == Variant::scratch)
@@ -83,8 +80,7 @@ RunReport collectives_on(const Space& space, const RunRequest& req) {
   std::vector<int> offsets(static_cast<std::size_t>(segments) + 1, 0);
   for (int s = 0; s < segments; ++s) offsets[s + 1] = offsets[s] + static_cast<int>(rng.integer(0, 2 * length));
   if (worked) offsets = {0, 3, 3, 7, 8};
-  std::vector<float> values(static_cast<std::size_t>(offsets.back()));
-  for (auto& v : values) v = static_cast<float>(rng.uniform(-1.0, 3.0));
+  std::vector<float> values = random_floats(rng, static_cast<std::size_t>(offsets.back()), -1.0, 3.0);
   if (worked)
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
 

@@ -25,23 +25,23 @@ struct Inputs {
 // rhs_b(i) = 10 (i + 1) + b. Anything else is random, asymmetric around 0, so that a sign error,
 // a swapped index or a dropped term shows.
 Inputs make_inputs(const Sizes& s, std::uint64_t seed, bool worked_example) {
-  Inputs in{std::vector<float>(s.batch * s.rows * s.cols), std::vector<float>(s.batch * s.cols),
-            std::vector<float>(s.batch * s.rows)};
-  if (worked_example) {
-    for (std::size_t b = 0; b < s.batch; ++b) {
-      for (std::size_t i = 0; i < s.rows; ++i) {
-        in.rhs[b * s.rows + i] = static_cast<float>(10 * (i + 1) + b);
-        for (std::size_t j = 0; j < s.cols; ++j)
-          in.A[(b * s.rows + i) * s.cols + j] = static_cast<float>(b + i * s.cols + j);
-      }
-      for (std::size_t j = 0; j < s.cols; ++j) in.x[b * s.cols + j] = static_cast<float>(j + 1);
-    }
-    return in;
+  if (!worked_example) {
+    Rng rng(seed);  // a braced list runs its initialisers in order: A draws first, then x, then rhs
+    return Inputs{.A = random_floats(rng, s.batch * s.rows * s.cols, -1.0, 1.5),
+                  .x = random_floats(rng, s.batch * s.cols, -2.0, 3.0),
+                  .rhs = random_floats(rng, s.batch * s.rows, -1.0, 2.0)};
   }
-  Rng rng(seed);
-  for (auto& v : in.A) v = static_cast<float>(rng.uniform(-1.0, 1.5));
-  for (auto& v : in.x) v = static_cast<float>(rng.uniform(-2.0, 3.0));
-  for (auto& v : in.rhs) v = static_cast<float>(rng.uniform(-1.0, 2.0));
+  Inputs in{.A = std::vector<float>(s.batch * s.rows * s.cols),
+            .x = std::vector<float>(s.batch * s.cols),
+            .rhs = std::vector<float>(s.batch * s.rows)};
+  for (std::size_t b = 0; b < s.batch; ++b) {
+    for (std::size_t i = 0; i < s.rows; ++i) {
+      in.rhs[b * s.rows + i] = static_cast<float>(10 * (i + 1) + b);
+      for (std::size_t j = 0; j < s.cols; ++j)
+        in.A[(b * s.rows + i) * s.cols + j] = static_cast<float>(b + i * s.cols + j);
+    }
+    for (std::size_t j = 0; j < s.cols; ++j) in.x[b * s.cols + j] = static_cast<float>(j + 1);
+  }
   return in;
 }
 

@@ -11,6 +11,8 @@
 
 namespace kpz::bin_extract {
 
+namespace {
+
 // A random value whose bin is b (drawn uniformly inside the bin; float rounding at the upper
 // edge is caught by checking bin_of, the definition).
 float value_in_bin(Rng& rng, int b, int num_bins) {
@@ -20,6 +22,8 @@ float value_in_bin(Rng& rng, int b, int num_bins) {
   }
   return static_cast<float>((b + 0.5) / num_bins);
 }
+
+}  // namespace
 
 std::vector<float> make_input(std::size_t n, int num_bins, int bin, int pattern, std::uint64_t seed) {
   std::vector<float> in(n);

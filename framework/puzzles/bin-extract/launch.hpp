@@ -37,13 +37,11 @@ inline constexpr int kTeamScanHostTile = 4096;
 // one member races: on a GPU a vector length above 1 gets teams of one member.
 template <class Space>
 LaunchShape team_scan_shape(const Space& space, const ShapeRequest& req, Purpose purpose) {
-  KernelNeeds needs;
-  needs.vector_loops = true;
-  needs.gpu_team = kTeamScanGpuTeam;
-  needs.gpu_vector = 1;
-  needs.host_vector = kTeamScanHostLanes;
-  needs.gpu_tile = kTeamScanGpuTeam * kTeamScanGpuWords * kWordBits;
-  needs.host_tile = kTeamScanHostTile;
+  KernelNeeds needs{.vector_loops = true,
+                    .gpu_team = kTeamScanGpuTeam,
+                    .host_vector = kTeamScanHostLanes,
+                    .gpu_tile = kTeamScanGpuTeam * kTeamScanGpuWords * kWordBits,
+                    .host_tile = kTeamScanHostTile};
   if (is_gpu_v<Space> && req.vector_length > 1) {
     if (req.team_size > 1)
       throw ShapeError("--team-scan on " + std::string(space_name<Space>()) + ": a vector length above 1 needs " +
@@ -108,12 +106,11 @@ KOKKOS_INLINE_FUNCTION constexpr long chunk_begin(long tiles, int chunks, int c)
 // for checking, so that members that share what they should not show. A fixed tile.
 template <class Space>
 LaunchShape one_read_shape(const Space& space, const ShapeRequest& req, Purpose purpose) {
-  KernelNeeds needs;
-  needs.vector_loops = true;
-  needs.gpu_team = 8;
-  needs.gpu_vector = kOneReadRuns;
-  needs.host_vector = 1;
-  needs.gpu_tile = needs.host_tile = kOneReadTile;
+  const KernelNeeds needs{.vector_loops = true,
+                          .gpu_team = 8,
+                          .gpu_vector = kOneReadRuns,
+                          .gpu_tile = kOneReadTile,
+                          .host_tile = kOneReadTile};
   return launch_shape(space, needs, req, purpose);
 }
 

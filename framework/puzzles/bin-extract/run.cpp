@@ -11,7 +11,6 @@
 #include "bin-extract/bin-extract.hpp"
 #include "bin-extract/spec.hpp"
 #include "kpz/check.hpp"
-#include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
 namespace kpz::bin_extract {
@@ -40,12 +39,6 @@ std::string show_count(long long v) {
   return v == kIntPoison ? "never written" : std::to_string(v);
 }
 
-void record(RunReport& r, std::size_t index, std::string expected, std::string actual, std::string owner) {
-  if (r.mismatches.size() < kMaxReportedMismatches)
-    r.mismatches.push_back({index, std::move(expected), std::move(actual), std::move(owner)});
-  ++r.mismatch_count;
-}
-
 // Element j of a packed output must be bit for bit the input element src(j): copies, so no
 // rounding, and -0 differs from +0 (which makes swaps of the two visible).
 template <class Src, class Owner>
@@ -55,7 +48,7 @@ void compare_packed(RunReport& r, const std::vector<float>& got, const std::vect
   for (std::size_t j = 0; j < count; ++j) {
     const std::size_t s = src(j);
     const float have = j < got.size() ? got[j] : std::numeric_limits<float>::quiet_NaN();
-    if (!same_bits(have, in[s])) record(r, j, format_number(in[s]), show(have), owner(j, s));
+    if (!same_bits(have, in[s])) add_finding(r, j, format_number(in[s]), show(have), owner(j, s));
   }
 }
 
@@ -132,11 +125,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   } else if (one_read) {
     shape = one_read_shape(space, ShapeRequest{req.team_size, req.vector_length}, Purpose::check);
   } else {
-    KernelNeeds needs;  // teams as large as the backend gives, so that a missing barrier shows
-    needs.gpu_team = 256;
-    needs.check_team = 64;
-    needs.gpu_tile = default_tile<Space>();
-    needs.host_tile = default_tile<Space>();
+    // The default teams: as large as the backend gives, so that a missing barrier shows.
+    const KernelNeeds needs{.gpu_tile = default_tile<Space>(), .host_tile = default_tile<Space>()};
     shape = launch_shape(space, needs, req);
   }
   const int team_size = shape.team_size;
@@ -226,9 +216,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   std::vector<float> got, expected;
   if (histogram) {
     View<float**, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), num_bins, n);
-    View<int*, Space> counts(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "counts"), num_bins);
+    View<int*, Space> counts = poisoned_output<int>(space, "counts", static_cast<std::size_t>(num_bins));
     poison(out);
-    poison(counts);
     space.fence();
     kern.histogram(space, team_size, num_bins, cin, out, counts);
     space.fence();
@@ -242,8 +231,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
       const auto want = static_cast<long long>(oracle.offsets[k + 1] - oracle.offsets[k]);
       ++report.checked;
       if (got_counts[k] != want)
-        record(report, static_cast<std::size_t>(k), std::to_string(want), show_count(got_counts[k]),
-               "count of bin " + std::to_string(k));
+        add_finding(report, static_cast<std::size_t>(k), std::to_string(want), show_count(got_counts[k]),
+                    "count of bin " + std::to_string(k));
       counts_json.push(got_counts[k]);
       total += got_counts[k];
       for (long long j = 0; j < want; ++j) got.push_back(h_out(k, j));
@@ -264,14 +253,12 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     }
   } else if (extract_variant) {
     View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"), teams + 1);  // zeros
-    View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-    poison(out);
+    View<float*, Space> out = poisoned_output<float>(space, "out", static_cast<std::size_t>(n));
     space.fence();
     if (scan_variant) {
       kern.team_scan_extract(space, shape, num_bins, target, cin, tile_offsets, out);
     } else if (one_read) {
-      View<float*, Space> staging(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "staging"), n);
-      poison(staging);
+      View<float*, Space> staging = poisoned_output<float>(space, "staging", static_cast<std::size_t>(n));
       kern.one_read_extract(space, shape, teams, num_bins, target, cin, staging, tile_offsets, out);
     } else {
       kern.extract(space, launch, num_bins, target, cin, tile_offsets, out);
@@ -283,9 +270,9 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     const std::size_t first = oracle.offsets[target], want = oracle.offsets[target + 1] - first;
     ++report.checked;
     if (got_count != static_cast<long long>(want))
-      record(report, 0, std::to_string(want), show_count(got_count),
-             one_read ? "the count: chunk_offsets(chunks) after the scan"
-                      : "the count: tile_offsets(teams) after the scan");
+      add_finding(report, 0, std::to_string(want), show_count(got_count),
+                  one_read ? "the count: chunk_offsets(chunks) after the scan"
+                           : "the count: tile_offsets(teams) after the scan");
     got.resize(want);
     compare_packed(
         report, got, in, want, [&](std::size_t j) { return oracle.order[first + j]; }, owner);
@@ -303,10 +290,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   } else {  // partition
     View<int*, Space> tile_offsets(Kokkos::view_alloc(space, "tile_offsets"),
                                    static_cast<std::size_t>(num_bins) * teams + 1);
-    View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-    View<int*, Space> bin_offsets(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "bin_offsets"), num_bins + 1);
-    poison(out);
-    poison(bin_offsets);
+    View<float*, Space> out = poisoned_output<float>(space, "out", static_cast<std::size_t>(n));
+    View<int*, Space> bin_offsets = poisoned_output<int>(space, "bin_offsets", static_cast<std::size_t>(num_bins) + 1);
     space.fence();
     kern.partition(space, launch, num_bins, cin, tile_offsets, out, bin_offsets);
     space.fence();
@@ -316,8 +301,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
     for (int b = 0; b <= num_bins; ++b) {
       ++report.checked;
       if (got_offsets[b] != static_cast<long long>(oracle.offsets[b]))
-        record(report, static_cast<std::size_t>(b), std::to_string(oracle.offsets[b]), show_count(got_offsets[b]),
-               "bin_offsets(" + std::to_string(b) + ")");
+        add_finding(report, static_cast<std::size_t>(b), std::to_string(oracle.offsets[b]), show_count(got_offsets[b]),
+                    "bin_offsets(" + std::to_string(b) + ")");
       offsets_json.push(got_offsets[b]);
       if (b < num_bins) counts_json.push(got_offsets[b + 1] - got_offsets[b]);
     }

@@ -45,8 +45,7 @@ std::vector<CheckCase> operator+(std::vector<CheckCase> a, const std::vector<Che
   return a;
 }
 
-}  // namespace
-
+// The cases a variant must pass besides its defaults.
 std::vector<CheckCase> checks_of(Variant variant) {
   switch (variant) {
     case Variant::extract:
@@ -97,9 +96,9 @@ std::vector<CheckCase> checks_of(Variant variant) {
   return {};
 }
 
-// Tiles of one element to 1000, at least six teams (at most about 200 tiles: 5003 tiles of one
-// element added nothing but barriers, 20 s with 8 OpenMP threads on 2 cores); the histogram is
-// one team's.
+// The cases the generated tests run with every team size: tiles of one element to 1000, at least
+// six teams (at most about 200 tiles: 5003 tiles of one element added nothing but barriers, 20 s
+// with 8 OpenMP threads on 2 cores); the histogram is one team's.
 std::vector<CheckCase> team_sweep_of(Variant variant) {
   if (variant == Variant::histogram) return {CheckCase{{"size", 1000}}};
   if (variant == Variant::team_scan || variant == Variant::one_read) return {};
@@ -108,8 +107,6 @@ std::vector<CheckCase> team_sweep_of(Variant variant) {
     sweep.push_back(CheckCase{{"size", std::min<std::int64_t>(5003, 200 * tile + 3)}, {"tile", tile}});
   return sweep;
 }
-
-namespace {
 
 PuzzleSpec make_spec() {
   const OptionSpec bins{"num-bins", "NUM_BINS: bins of width 1/NUM_BINS over [0, 1)", 8, 1, kMaxBins};

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "kpz/random.hpp"
 #include "kpz/registry.hpp"
 
 // The variants (VariantSpec::id): the runner, the checks and the trace budgets switch on the id,
@@ -18,12 +17,6 @@ enum class Variant { extract, histogram, partition, team_scan, one_read };
 // The options' limits: elements per run, bins.
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 28;
 inline constexpr int kMaxBins = 256;
-
-// The cases a variant must pass besides its defaults (spec.cpp).
-std::vector<CheckCase> checks_of(Variant variant);
-
-// The cases the generated tests run with every team size (spec.cpp).
-std::vector<CheckCase> team_sweep_of(Variant variant);
 
 // One `kpuzzles run` of a variant on req.space (run.cpp).
 RunReport run(const RunRequest& req);
@@ -49,9 +42,6 @@ enum Pattern : int {
 
 // N seeded values (the same on every backend). `bin` is the bin of kOneBin.
 std::vector<float> make_input(std::size_t n, int num_bins, int bin, int pattern, std::uint64_t seed);
-
-// A random value whose bin is b.
-float value_in_bin(Rng& rng, int b, int num_bins);
 
 // The oracle: a stable counting sort on the host. bins[i] is the bin of input i; order lists the
 // input indices in output order (bin 0 first, input order within a bin); offsets has

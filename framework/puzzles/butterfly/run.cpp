@@ -9,7 +9,6 @@
 #include "butterfly/spec.hpp"
 #include "kpz/check.hpp"
 #include "kpz/launch_shape.hpp"
-#include "kpz/lookup.hpp"
 #include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
@@ -33,10 +32,6 @@ std::vector<float> make_input(const RunRequest& req, const VariantInfo& v, int n
     for (auto& x : in) x = static_cast<float>(std::floor(rng.uniform(-200.0, 200.0)) / 4.0);
   }
   return in;
-}
-
-float host_apply(Op op, float a, float b) {
-  return apply(op, a, b);
 }
 
 // The oracle: computed per group directly, not by replaying the butterfly.
@@ -101,8 +96,8 @@ std::vector<std::string> trace_lines(const std::vector<float>& in, int group, Va
   for (int mask = group / 2; mask >= 1; mask /= 2) {
     std::vector<float> h = hi, l = lo;
     for (int i = 0; i < group; ++i) {
-      h[i] = host_apply(v.kind == Kind::conditional ? Op::max : v.op, hi[i], hi[i ^ mask]);
-      l[i] = host_apply(Op::min, lo[i], lo[i ^ mask]);
+      h[i] = apply(v.kind == Kind::conditional ? Op::max : v.op, hi[i], hi[i ^ mask]);
+      l[i] = apply(Op::min, lo[i], lo[i ^ mask]);
     }
     hi = h;
     lo = l;
@@ -137,8 +132,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const std::vector<float> host_in = make_input(req, v, n, group);
   require_finite(host_in, "butterfly input");
   auto in = to_device(space, "in", host_in);
-  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-  poison(out);
+  View<float*, Space> out = poisoned_output<float>(space, "out", static_cast<std::size_t>(n));
   space.fence();
   const Launch launch{.team_size = team_size,
                       .tile = tile,

@@ -1,17 +1,11 @@
 // butterfly's registration: the variants, their options, checks and estimates, and the advice
 // doctor gives per backend. The run is run.cpp, the trace budgets trace_config.cpp.
-#include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
 #include "butterfly/butterfly.hpp"
 #include "butterfly/spec.hpp"
-#include "kpz/check.hpp"
-#include "kpz/launch_shape.hpp"
 #include "kpz/lookup.hpp"
-#include "kpz/random.hpp"
-#include "kpz/transfer.hpp"
 
 namespace kpz::butterfly {
 

@@ -20,14 +20,7 @@ inline KernelNeeds scalar_needs() {
 // a row with AVX-512): more lanes only lengthen a loop around the same code. 2048 outputs per
 // team keep the staged tile and b (about 8 KiB) in L1 while the taps reuse them.
 inline KernelNeeds vector_needs() {
-  KernelNeeds needs;
-  needs.vector_loops = true;
-  needs.gpu_team = 8;
-  needs.gpu_vector = 32;
-  needs.gpu_tile = 5760;
-  needs.host_vector = 1;
-  needs.host_tile = 2048;
-  return needs;
+  return KernelNeeds{.vector_loops = true, .gpu_team = 8, .gpu_vector = 32, .gpu_tile = 5760, .host_tile = 2048};
 }
 
 }  // namespace kpz::conv1d

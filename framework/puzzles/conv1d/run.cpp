@@ -1,6 +1,5 @@
 // conv1d's run: one case of a variant on a space: the inputs (the docs' worked examples or
 // seeded values), the double-precision oracle, the launch the host checks and the comparison.
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -107,8 +106,7 @@ RunReport run_on(const Space& space, const RunRequest& req) {
   const Inputs in = make_inputs(req, worked);
   auto a = to_device(space, "a", in.a);
   auto b = to_device(space, "b", in.b);
-  View<float*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), n);
-  poison(out);
+  View<float*, Space> out = poisoned_output<float>(space, "out", static_cast<std::size_t>(n));
   space.fence();
 
   View<const float*, Space> ca = a, cb = b;

@@ -3,8 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "conv1d/conv1d.hpp"
-#include "conv1d/launch.hpp"
 #include "conv1d/spec.hpp"
 #include "kpz/registry.hpp"
 

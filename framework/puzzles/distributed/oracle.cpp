@@ -1,5 +1,4 @@
 // distributed's oracles and the verdict's words: host code, run on rank 0 over the global inputs.
-#include <cmath>
 #include <string>
 #include <vector>
 

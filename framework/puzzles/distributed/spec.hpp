@@ -41,8 +41,6 @@ ScanInputs scan_inputs(std::int64_t n, std::uint64_t seed, bool worked);
 
 // The oracles, on the host (oracle.cpp).
 std::int64_t sum_oracle(const std::vector<std::int64_t>& values);
-// conv1d's: out[i] = sum over j < K with i + j < N of a[i + j] * b[j], in double, with the
-// rounding a float kernel may show.
 std::vector<std::int64_t> scan_oracle(const ScanInputs& in);
 // The sum of each segment (the scan at each segment's last element), for the run's notes.
 std::vector<std::int64_t> segment_sums(const ScanInputs& in, const std::vector<std::int64_t>& scan);

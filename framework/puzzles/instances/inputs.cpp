@@ -5,15 +5,6 @@
 #include "kpz/random.hpp"
 
 namespace kpz::instances {
-namespace {
-
-std::vector<float> uniform(Rng& rng, std::size_t n, double lo, double hi) {
-  std::vector<float> v(n);
-  for (float& e : v) e = static_cast<float>(rng.uniform(lo, hi));
-  return v;
-}
-
-}  // namespace
 
 Inputs make_inputs(const RunRequest& req) {
   const auto n = static_cast<std::size_t>(req.params.get("size"));
@@ -28,9 +19,9 @@ Inputs make_inputs(const RunRequest& req) {
   // Asymmetric ranges: a sign error, a swapped x and y or a dropped term changes the result.
   Rng rng(req.seed);
   in.alpha = static_cast<float>(rng.uniform(0.5, 2.5));
-  in.x = uniform(rng, n, -2.0, 3.0);
-  in.y = uniform(rng, n, -1.0, 2.0);
-  in.w = uniform(rng, m, -1.5, 2.5);
+  in.x = random_floats(rng, n, -2.0, 3.0);
+  in.y = random_floats(rng, n, -1.0, 2.0);
+  in.w = random_floats(rng, m, -1.5, 2.5);
   return in;
 }
 

@@ -314,11 +314,6 @@ KPZ_KERNELS_T(KPZ_REDUCE_KERNELS)
 
 namespace kpz::reduce {
 
-// Runs variant `v` of implementation `impl`: the team kernel into the first launch.league values
-// of `partial` and finish() on them into result(0) (--persistent: its last team adds them, with
-// `done`, one counter that is 0 between launches); --builtin straight into result(0);
-// --recursive with `work` (recursive_work_size values). Only enqueues work on `space` (the
-// benchmark times this call).
 // The team kernel of a ladder rung (the rungs that write `partial` and leave the sum to finish()):
 // a member of the kernel table; --template picks its instance by the launch's lanes.
 template <class Space, class T>

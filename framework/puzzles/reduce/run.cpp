@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "kpz/check.hpp"
@@ -102,15 +100,12 @@ RunReport run_typed(const Space& space, const RunRequest& req) {
 
   const std::vector<T> host_in = make_input<T>(req, n);
   auto in = to_device(space, "in", host_in);
-  View<T*, Space> partial(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "partial"),
-                          team_kernel ? launch.league : 0);
-  View<T*, Space> work(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "work"),
-                       v.variant == Variant::recursive ? recursive_work_size(n, launch.lanes) : 0);
-  View<T*, Space> result(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "result"), 1);
+  View<T*, Space> partial =
+      poisoned_output<T>(space, "partial", team_kernel ? static_cast<std::size_t>(launch.league) : 0);
+  View<T*, Space> work =
+      poisoned_output<T>(space, "work", v.variant == Variant::recursive ? recursive_work_size(n, launch.lanes) : 0);
+  View<T*, Space> result = poisoned_output<T>(space, "result", 1);
   View<unsigned*, Space> done(Kokkos::view_alloc(space, "done"), 1);  // --persistent's counter, 0
-  poison(partial);
-  poison(work);
-  poison(result);
   space.fence();
   // --builtin's run is watched by Kokkos Tools (below); a log makes Kokkos fence around every
   // launch, which the other variants have no use for.

@@ -85,8 +85,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
   const Expected expected = reduce_oracle(terms, offsets, ints);
 
   auto d_offsets = to_device(space, "offsets", offsets32);
-  View<T*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "sums"), static_cast<std::size_t>(segs));
-  poison(out);
+  View<T*, Space> out = poisoned_output<T>(space, "sums", static_cast<std::size_t>(segs));
   const auto kern = kernels<Space, T>(req.impl);
   View<const int*, Space> co = d_offsets;
   RunReport report;
@@ -106,9 +105,7 @@ RunReport run_reduce(const Space& space, const RunRequest& req, Kind kind, T /*v
     if constexpr (std::is_same_v<T, float>) {
       if (have_kokkos_kernels()) {
         // The same product by KokkosSparse::spmv (SPMV_NATIVE), checked against the same oracle.
-        View<T*, Space> y_kk(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "y_kokkos_kernels"),
-                             static_cast<std::size_t>(segs));
-        poison(y_kk);
+        View<T*, Space> y_kk = poisoned_output<T>(space, "y_kokkos_kernels", static_cast<std::size_t>(segs));
         {
           KokkosKernelsSpmv<Space, T> kk(space, static_cast<int>(segs), static_cast<int>(size), d_offsets, d_columns,
                                          d_matrix, d_x, y_kk);

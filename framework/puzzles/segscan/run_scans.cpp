@@ -65,8 +65,7 @@ RunReport run_scan(const Space& space, const RunRequest& req, Kind kind, T /*val
 
   auto d_values = to_device(space, "values", values);
   auto d_flags = to_device(space, "flags", flags);
-  View<T*, Space> out(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "out"), static_cast<std::size_t>(n));
-  poison(out);
+  View<T*, Space> out = poisoned_output<T>(space, "out", static_cast<std::size_t>(n));
   space.fence();
   View<const T*, Space> cv = d_values;
   View<const Flag*, Space> cf = d_flags;

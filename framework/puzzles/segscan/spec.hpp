@@ -104,18 +104,13 @@ inline bool is_scan(Kind k) {
 // 256 members on a GPU, as many as the backend gives when checking on a CPU, vector length 1
 // (they have no vector loops). --vector-scan: 8 members of 32 lanes on a GPU (a warp per row).
 inline KernelNeeds segscan_needs(Kind kind) {
-  KernelNeeds needs;
-  needs.gpu_team = 256;
-  needs.check_team = 64;
-  needs.gpu_tile = needs.host_tile = 1024;
-  if (kind == Kind::vector_scan) {
-    needs.vector_loops = true;
-    needs.gpu_team = 8;
-    needs.gpu_vector = 32;
-    needs.gpu_tile = 16384;  // default_vector_scan_tile()
-    needs.host_tile = 4096;
-  }
-  return needs;
+  if (kind == Kind::vector_scan)
+    return KernelNeeds{.vector_loops = true,
+                       .gpu_team = 8,
+                       .gpu_vector = 32,
+                       .gpu_tile = 16384,  // default_vector_scan_tile()
+                       .host_tile = 4096};
+  return KernelNeeds{.gpu_tile = 1024, .host_tile = 1024};
 }
 
 template <class Space>

@@ -49,9 +49,6 @@ Actor actor_of(const Event& e) {
 
 }  // namespace
 
-const char* metric_id(Metric m) {
-  return kMetrics[static_cast<int>(m)].id;
-}
 const char* metric_title(Metric m) {
   return kMetrics[static_cast<int>(m)].title;
 }

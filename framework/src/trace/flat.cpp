@@ -1,7 +1,6 @@
 // The trace build's flat kernels (flat.hpp): the iteration space, and a launch whose members are
 // its iterations, run one after another on the calling thread.
 #include <algorithm>
-#include <exception>
 #include <limits>
 #include <utility>
 

@@ -25,7 +25,6 @@ const char* to_string(SyncKind k) {
 namespace {
 
 Session* g_session = nullptr;
-Distribution g_fallback = Distribution::cyclic;
 thread_local MemberCore* tl_member = nullptr;
 thread_local std::vector<std::pair<void (*)(void*), void*>> tl_deferred;
 
@@ -115,10 +114,7 @@ void Session::record(const Event& e) {
 }
 
 Distribution current_distribution() {
-  return g_session ? g_session->distribution() : g_fallback;
-}
-void set_fallback_distribution(Distribution d) {
-  g_fallback = d;
+  return g_session ? g_session->distribution() : Distribution::cyclic;
 }
 
 MemberCore* current_member() {
@@ -153,13 +149,7 @@ void record_access(const void* view_data, bool scratch, const void* elem, std::i
     ViewInfo info;
     if (describe) describe(view_object, info);
     info.scratch = is_scratch;
-    if (is_scratch) {
-      info.launch = m->launch;
-      info.league = m->league;
-      if (info.name.empty() || info.name == "view") info.name = "scratch";
-    }
-    info.data = view_data;
-    info.first_event = static_cast<std::int32_t>(rec.events.size());
+    if (is_scratch && (info.name.empty() || info.name == "view")) info.name = "scratch";
     rec.views.push_back(std::move(info));
     return static_cast<std::int32_t>(rec.views.size() - 1);
   };
@@ -171,7 +161,6 @@ void record_access(const void* view_data, bool scratch, const void* elem, std::i
     auto it = index.global.find(view_data);
     view = it != index.global.end() ? it->second : index.global.emplace(view_data, create(false)).first->second;
   }
-  if (rec.views[view].first_event < 0) rec.views[view].first_event = static_cast<std::int32_t>(rec.events.size());
   Event e;
   e.addr = reinterpret_cast<std::uintptr_t>(elem);
   e.offset = offset;
@@ -226,7 +215,7 @@ std::string scratch_short(int level, const std::string& need, const std::string&
 // documents as safe; the allocator itself pads only as far as the address needs, and the host
 // backends round the request up, so an undersized request often fits here: the check is this
 // sum, not a null pointer. An empty view never fails in Kokkos and needs nothing.
-void* note_scratch_view(const void* data, std::size_t elem_size, const std::vector<std::int64_t>& extents,
+void* note_scratch_view(const void* data, const std::vector<std::int64_t>& extents,
                         const std::vector<std::int64_t>& strides, std::size_t bytes, std::size_t padding, Loc loc) {
   MemberCore* m = tl_member;
   if (!m) return const_cast<void*>(data);
@@ -263,10 +252,6 @@ void* note_scratch_view(const void* data, std::size_t elem_size, const std::vect
   ViewInfo info;
   info.name = scratch_view_name(loc.file ? loc.file : "", loc.line, occurrence);
   info.scratch = true;
-  info.launch = m->launch;
-  info.league = m->league;
-  info.data = data;
-  info.elem_size = elem_size;
   info.extents = extents;
   info.strides = strides;
   Recording& rec = s->data();

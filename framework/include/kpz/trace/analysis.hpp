@@ -23,8 +23,8 @@ enum class Metric {
   collectives_per_team,            // most other synchronisations (team reductions, scans, broadcasts)
 };
 inline constexpr std::size_t kMetricCount = 8;
-const char* metric_id(Metric m);     // "global-reads", ... (what puzzles declare budgets with)
 const char* metric_title(Metric m);  // "global reads", ... (what the table prints)
+// From "global-reads", ... (what puzzles declare budgets with).
 std::optional<Metric> metric_from_id(const std::string& id);
 
 // One access as the race check sees it.

@@ -70,11 +70,7 @@ struct Event {
 struct ViewInfo {
   std::string name;
   bool scratch = false;
-  std::int32_t launch = -1, league = -1;  // scratch views belong to one team
-  const void* data = nullptr;
-  std::size_t elem_size = 0;
   std::vector<std::int64_t> extents, strides;
-  std::int32_t first_event = -1;
 };
 
 struct SyncInfo {
@@ -148,7 +144,6 @@ class Session {
   std::int32_t begin_flat_kernel(const std::string& label, const FlatShape& shape);
   void record(const Event& e);
   Recording& data() { return rec_; }
-  std::size_t max_events() const { return max_events_; }
 
  private:
   Recording rec_;
@@ -158,10 +153,9 @@ class Session {
   friend struct SessionAccess;
 };
 
-// The distribution a traced kernel uses: the active Session's, else `fallback_distribution()`
-// (cyclic unless set: `kpuzzles run` in a trace build).
+// The distribution a traced kernel uses: the active Session's, else cyclic (`kpuzzles run` in a
+// trace build).
 Distribution current_distribution();
-void set_fallback_distribution(Distribution d);
 
 class TeamCore;
 
@@ -236,7 +230,7 @@ void record_access(const void* view_data, bool scratch, const void* elem, std::i
 // A scratch view was carved: `bytes` of elements (per member for thread_scratch) and `padding`,
 // what its shmem_size adds for Kokkos' alignment. Returns where the view's elements are: `data`,
 // or the trace's own memory where Kokkos handed out a null pointer.
-void* note_scratch_view(const void* data, std::size_t elem_size, const std::vector<std::int64_t>& extents,
+void* note_scratch_view(const void* data, const std::vector<std::int64_t>& extents,
                         const std::vector<std::int64_t>& strides, std::size_t bytes, std::size_t padding, Loc loc);
 // Thrown when traced code does something only possible outside team kernels (e.g. View::data()).
 [[noreturn]] void not_traceable(const std::string& what, Loc loc);

@@ -4,9 +4,7 @@
 // team_broadcast, team_reduce, team_scan) run by the team executor (runtime.hpp).
 #include <Kokkos_Core.hpp>
 
-#include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "kpz/trace/runtime.hpp"
@@ -25,7 +23,6 @@ class TeamPolicy {
  public:
   using execution_space = Space;
   using member_type = Member<Space>;
-  using traced_policy = void;
 
   TeamPolicy(const Space& space, int league, int team, int vector = 1) : space_(space) { init(league, team, vector); }
   TeamPolicy(const Space& space, int league, Kokkos::AUTO_t, int vector = 1) : space_(space) {

@@ -41,8 +41,6 @@ namespace kpz::trace {
 template <class V>
 void describe_view(const void* view_object, ViewInfo& out) {
   const V& v = *static_cast<const V*>(view_object);
-  out.data = v.data();
-  out.elem_size = sizeof(typename V::value_type);
   out.extents.clear();
   out.strides.clear();
   for (std::size_t r = 0; r < V::rank(); ++r) {
@@ -188,7 +186,7 @@ class ScratchView
     const std::size_t bytes = this->span() * sizeof(Value);
     // Kokkos' own figure, so that the check follows its alignment rule whatever it becomes.
     const std::size_t padding = Base::shmem_size(this->layout()) - bytes;
-    void* at = note_scratch_view(Base::data(), sizeof(Value), extents, strides, bytes, padding, loc);
+    void* at = note_scratch_view(Base::data(), extents, strides, bytes, padding, loc);
     if (at != static_cast<const void*>(Base::data())) static_cast<Base&>(*this) = Base(static_cast<Value*>(at), n...);
   }
 };

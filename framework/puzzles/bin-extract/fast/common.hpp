@@ -73,28 +73,16 @@ struct PackedCounts {
 
 // The chunk kernels keep two tiles' values in registers (the one being ranked, the next one in
 // flight): unbounded, ptxas gives them about 100 registers per thread, i.e. two teams of 256 per
-// SM. Launch bounds cap them at 64 (2 teams of 512 or 4 of 256 per SM). The trace build's policy
-// takes no launch bounds (it runs on the host).
-#if defined(KPZ_TRACE)
+// SM. Launch bounds cap them at 64 (2 teams of 512 or 4 of 256 per SM).
 template <class Space>
-using ChunkPolicy = TeamPolicy<Space>;
-#else
-template <class Space>
-using ChunkPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<512, 2> >;
-#endif
+using ChunkPolicy = BoundedTeamPolicy<Space, 512, 2>;
 
 // The ring kernels (the partition's two ballot passes, the extract's compaction) run teams of at
 // most 256 (the scratch ring caps the team) and MinBlocks of them per SM: ptxas gives them at
 // most 65536 / (256 x MinBlocks) registers. Each kernel's MinBlocks is the fastest measured
-// (benchmarks/results/bin-extract-notes.md): fewer teams with more registers can win. The
-// trace build's policy takes no launch bounds (it runs on the host).
-#if defined(KPZ_TRACE)
+// (benchmarks/results/bin-extract-notes.md): fewer teams with more registers can win.
 template <class Space, int MinBlocks>
-using BallotPolicy = TeamPolicy<Space>;
-#else
-template <class Space, int MinBlocks>
-using BallotPolicy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, MinBlocks> >;
-#endif
+using BallotPolicy = BoundedTeamPolicy<Space, 256, MinBlocks>;
 
 // Calls run(std::true_type) where the team is made of whole CUDA warps (the warp paths of
 // kpz::team::BallotBinRank and BallotSelect), run(std::false_type) everywhere else: the one place

@@ -106,9 +106,8 @@ FastLaunch fast_launch(const Space& space, std::size_t n, int requested_team_siz
   const bool gpu = is_gpu_v<Space>;
   const int items = fast_items<Space>();
   const int max_tile = gpu ? 8192 : 4096;
-  KernelNeeds needs;  // a GPU: 256 members; a host: Kokkos' recommendation (one thread per team)
-  needs.gpu_team = 256;
-  int team = launch_shape(space, needs, ShapeRequest{requested_team_size, 0}, Purpose::speed).team_size;
+  // The default needs: on a GPU 256 members; on a host Kokkos' recommendation (one thread per team).
+  int team = launch_shape(space, KernelNeeds{}, ShapeRequest{requested_team_size, 0}, Purpose::speed).team_size;
   if (team * items > max_tile) team = max_tile / items;
   while (team > 1 && fast_scratch_bytes<Space>(team, items, num_bins) > scratch_size_max<Space>(0)) team /= 2;
   const int tile = team * items;
@@ -169,9 +168,8 @@ enum class PartitionRank { best, ballot, table };
 // The rank the partition actually runs for a request: `best` resolved, and `ballot` only up to
 // 8 bins. The kernels and the benchmark's row names all ask this one function.
 template <class Space>
-PartitionRank partition_rank_used(int team_size, int num_bins, PartitionRank how = PartitionRank::best) {
+PartitionRank partition_rank_used(int num_bins, PartitionRank how = PartitionRank::best) {
   using Rank = kpz::team::BallotBinRank<Space, false>;
-  (void)team_size;
   if (how == PartitionRank::best) how = PartitionRank::ballot;
   return how == PartitionRank::ballot && num_bins <= Rank::max_bins ? how : PartitionRank::table;
 }
@@ -194,7 +192,7 @@ struct PartitionLayout {
 template <class Space>
 PartitionLayout partition_layout(const FastLaunch& launch, std::size_t n, int num_bins,
                                  PartitionRank how = PartitionRank::best) {
-  const PartitionRank rank = partition_rank_used<Space>(launch.team_size, num_bins, how);
+  const PartitionRank rank = partition_rank_used<Space>(num_bins, how);
   if (rank != PartitionRank::ballot)
     return {rank, launch.team_size, launch.items, launch.tile, launch.tiles, launch.chunks, 1};
   // launch.chunks is the device's thread capacity in teams (on a GPU 2048 threads per SM), but
