@@ -69,19 +69,16 @@ void add_layout_row(BenchReport& report, const Space& space, const BenchRequest&
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t j = 0; j < cols; ++j) h(i, j) = a[i * cols + j];
   Kokkos::deep_copy(space, in, h);
-  const auto launch = [&] { mdrange_on<Layout, Rank, Per>(space, in, u, v, out, tile); };
-  Kokkos::deep_copy(space, out, -1.0f);  // poison: an element the kernel does not write fails below
-  launch();
-  space.fence();
-  Kokkos::deep_copy(h, out);
-  for (std::size_t i = 0; i < rows; ++i)
-    for (std::size_t j = 0; j < cols; ++j)
-      require(std::fabs(h(i, j) - (a[i * cols + j] + static_cast<double>(hu[i]) * hv[j])) < 1e-4, name);
-  report.rows.push_back({.name = name,
-                         .kind = "puzzle",
-                         .group = "2D",
-                         .bytes = 8.0 * static_cast<double>(rows * cols),
-                         .timing = time_kernel(space, req.cfg, launch)});
+  add_checked_row(
+      report, space, req.cfg,
+      {.name = name, .kind = "puzzle", .group = "2D", .bytes = 8.0 * static_cast<double>(rows * cols)},
+      [&] { poison(out); }, [&] { mdrange_on<Layout, Rank, Per>(space, in, u, v, out, tile); },
+      [&] {
+        Kokkos::deep_copy(h, out);
+        for (std::size_t i = 0; i < rows; ++i)
+          for (std::size_t j = 0; j < cols; ++j)
+            require(std::fabs(h(i, j) - (a[i * cols + j] + static_cast<double>(hu[i]) * hv[j])) < 1e-4, name);
+      });
 }
 
 // --scratch-levels: N values into B bins, B = 256 ... 65536 (or --bins), uniform and with half the
@@ -147,11 +144,7 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   if (req.params.get("scratch-levels")) return levels_bench(space, req);
   const std::size_t n = bench_size<Space>(req, std::size_t{1} << 26, std::size_t{1} << 22);
   const auto k = kernels<Space>(req.impl);
-  BenchReport report;
-  report.puzzle = "basics";
-  report.space = std::string(space_name<Space>());
-  report.config.set("size", n).set("impl", std::string(to_string(req.impl)));
-  report.config.set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
+  BenchReport report = start_bench_report("basics", space, req, n);
   add_copy_baselines(report, space, n, req.cfg, "map");
   Rng rng(req.seed);
 
@@ -166,16 +159,14 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   auto y = to_device(space, "y", pad_y);
   View<float*, Space> z_mem(Kokkos::view_alloc(space, "z"), pad_x.size());
   const View<float*, Space> z(z_mem.data(), n);
-  const auto axpy = [&] { k.axpy(space, 1.5f, x, y, z); };
-  axpy();
-  space.fence();
-  const std::vector<float> hz = to_host(z);
-  for (std::size_t i = 0; i < n; ++i) require(std::fabs(hz[i] - (1.5 * hx[i] + hy[i])) < 1e-4, "axpy");
-  report.rows.push_back({.name = "basics --axpy",
-                         .kind = "puzzle",
-                         .group = "map",
-                         .bytes = 12.0 * static_cast<double>(n),
-                         .timing = time_kernel(space, req.cfg, axpy)});
+  add_checked_row(
+      report, space, req.cfg,
+      {.name = "basics --axpy", .kind = "puzzle", .group = "map", .bytes = 12.0 * static_cast<double>(n)},
+      [&] { poison(z); }, [&] { k.axpy(space, 1.5f, x, y, z); },
+      [&] {
+        const std::vector<float> hz = to_host(z);
+        for (std::size_t i = 0; i < n; ++i) require(std::fabs(hz[i] - (1.5 * hx[i] + hy[i])) < 1e-4, "axpy");
+      });
 
   // Step 3: one matrix of about n elements, 2048 columns, in both layouts.
   const std::size_t cols = 2048, rows = n / cols > 0 ? n / cols : 1;
@@ -215,24 +206,22 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
     std::vector<int> want(bins, 0);
     for (const int b : hvalues) ++want[b];
     const std::string group = "histogram, " + std::to_string(bins) + " bins";
-    for (const bool scatter : {false, true}) {
-      const auto launch = [&] {
-        if (scatter)
-          k.histogram_scatter(space, values, counts);
-        else
-          k.histogram_atomic(space, values, counts);
-      };
-      launch();
-      space.fence();
-      require(to_host(counts) == want, scatter ? "histogram_scatter" : "histogram_atomic");
-      report.rows.push_back(
+    for (const bool scatter : {false, true})
+      add_checked_row(
+          report, space, req.cfg,
           {.name = std::string(scatter ? "basics --histogram, ScatterView, " : "basics --histogram, atomic_add, ") +
                    std::to_string(bins) + " bins",
            .kind = "puzzle",
            .group = group,
-           .bytes = 4.0 * static_cast<double>(n),
-           .timing = time_kernel(space, req.cfg, launch)});
-    }
+           .bytes = 4.0 * static_cast<double>(n)},
+          [&] { Kokkos::deep_copy(space, counts, -1); },
+          [&] {
+            if (scatter)
+              k.histogram_scatter(space, values, counts);
+            else
+              k.histogram_atomic(space, values, counts);
+          },
+          [&] { require(to_host(counts) == want, scatter ? "histogram_scatter" : "histogram_atomic"); });
   }
   report.notes.push_back("2D rows: " + std::to_string(rows) + " x " + std::to_string(cols) +
                          " floats; the layout whose contiguous index matches the backend's MDRange order is faster");

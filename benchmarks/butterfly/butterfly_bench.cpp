@@ -86,14 +86,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
       .team_size = shape.team_size, .tile = shape.tile, .group = group, .vector_length = shape.vector_length};
   check_scratch<Space>(team::XorExchange<Space, MinMax>::scratch_bytes(launch.tile), 0, "butterfly bench tile");
 
-  BenchReport report;
-  report.puzzle = "butterfly";
-  report.space = std::string(space_name<Space>());
-  report.config.set("size", n).set("group_size", group);
+  BenchReport report = open_bench_report("butterfly", space, req, n);
+  report.config.set("group_size", group);
   const Json shape_json = shape.to_json();
   for (const char* key : {"team_size", "vector_length", "tile"}) report.config.set(key, *shape_json.find(key));
-  report.config.set("impl", std::string(to_string(req.impl))).set("warmup", req.cfg.warmup).set("runs", req.cfg.runs);
-  add_copy_baselines(report, space, n, req.cfg);
 
   Rng rng(req.seed);
   std::vector<float> host_in(n);
@@ -107,17 +103,10 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
   const auto kern = kernels<Space>(req.impl);
 
   const auto add_row = [&](const std::string& name, const char* kind, int w, bool portable, const auto& launch_fn) {
-    poison(out);
-    launch_fn();
-    space.fence();
-    check_groups(host_in, to_host(out), w, name);
-    BenchRow row{.name = name,
-                 .kind = kind,
-                 .group = "W=" + std::to_string(w),
-                 .bytes = bytes,
-                 .timing = time_kernel(space, req.cfg, launch_fn)};
-    row.portable = portable;
-    report.rows.push_back(row);
+    add_checked_row(
+        report, space, req.cfg,
+        BenchRow{.name = name, .kind = kind, .group = "W=" + std::to_string(w), .bytes = bytes, .portable = portable},
+        [&] { poison(out); }, launch_fn, [&] { check_groups(host_in, to_host(out), w, name); });
   };
   add_row("conditional (" + who + "), scratch by hand", "puzzle", group, false,
           [&] { kern.conditional(space, launch, in, out); });

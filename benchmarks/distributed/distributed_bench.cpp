@@ -13,6 +13,7 @@
 #include "distributed/spec.hpp"
 #include "kpz/backend_traits.hpp"
 #include "kpz/bench.hpp"
+#include "kpz/convolution_oracle.hpp"
 #include "kpz/errors.hpp"
 #include "kpz/transfer.hpp"
 
@@ -118,7 +119,8 @@ BenchReport bench_on(const Space& space, const BenchRequest& req) {
 
   // The halo conv1d, with and without overlap.
   const HaloPlan plan = halo_plan(part, rank, taps);
-  const HaloInputs in = halo_inputs(n, taps, req.seed, false);
+  const ConvolutionInputs in =
+      convolution_inputs(static_cast<std::size_t>(n), static_cast<std::size_t>(taps), req.seed, false);
   View<float*, Space> ext(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ext"), count + plan.halo);
   Kokkos::deep_copy(space, Kokkos::subview(ext, std::pair<std::int64_t, std::int64_t>(0, count)),
                     to_device(space, "slice", std::vector<float>(in.a.begin() + first, in.a.begin() + first + count)));

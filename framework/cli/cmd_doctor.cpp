@@ -57,12 +57,53 @@ constexpr CudaArch kCudaArchs[] = {{120, "BLACKWELL120"}, {100, "BLACKWELL100"},
 #endif
 }
 
-std::vector<SpaceLimits> space_limits() {
-  std::vector<SpaceLimits> out;
+// One enabled space as doctor shows it: its limits (for the findings and puzzles' advice), its
+// JSON object, and its lines of text.
+struct SpaceFacts {
+  SpaceLimits limits;
+  Json json;
+  std::string text;
+};
+
+std::vector<SpaceFacts> space_facts() {
+  std::vector<SpaceFacts> out;
   for (const auto& name : enabled_space_names()) {
     with_space(name, [&](const auto& space) {
       using Space = std::decay_t<decltype(space)>;
-      out.push_back({name, space.concurrency(), team_size_max(space), scratch_size_max<Space>(0)});
+      const SpaceLimits limits{.space = name,
+                               .concurrency = space.concurrency(),
+                               .team_size_max = team_size_max(space),
+                               .scratch0_max = scratch_size_max<Space>(0)};
+      // The framework's launch shapes for a generic team kernel (kpz/launch_shape.hpp); each
+      // run's and bench's JSON `config` shows the shape its kernel really got.
+      const LaunchShape check = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::check);
+      const LaunchShape speed = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed);
+      Json s = Json::object();
+      s.set("name", name).set("concurrency", limits.concurrency).set("team_size_max", limits.team_size_max);
+      s.set("scratch_level0_max_bytes", limits.scratch0_max);
+      s.set("scratch_level1_max_bytes", scratch_size_max<Space>(1));
+      s.set("vector_length_max", vector_length_max<Space>());
+      Json shapes = Json::object();
+      shapes.set("check", check.to_json()).set("speed", speed.to_json());
+      s.set("launch_shapes", std::move(shapes));
+      std::ostringstream text;
+      text << "  " << name << ": concurrency " << limits.concurrency << ", team_size_max " << limits.team_size_max
+           << ", scratch level 0 " << limits.scratch0_max << " B, level 1 " << scratch_size_max<Space>(1)
+           << " B, vector length up to " << vector_length_max<Space>();
+#if defined(KOKKOS_ENABLE_CUDA)
+      if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+        const auto& prop = space.cuda_device_prop();
+        s.set("device", std::string(prop.name));
+        s.set("compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor));
+        s.set("multiprocessors", prop.multiProcessorCount);
+        text << ", device " << prop.name;
+      }
+#endif
+      text << "\n    launch shapes: run/check teams of " << check.team_size
+           << (check.team_size > 1 ? " (to show races)" : "") << ", bench teams of " << speed.team_size
+           << (is_gpu_v<Space> ? "" : " (Kokkos' team_size_recommended)")
+           << "; --team-size / --vector-length override both\n";
+      out.push_back({.limits = limits, .json = std::move(s), .text = text.str()});
       return 0;
     });
   }
@@ -244,7 +285,9 @@ Json puzzle_report(const PuzzleSpec& spec, const SpaceLimits& limits) {
 int cmd_doctor(const std::vector<std::string>& args) {
   const ParsedFlags flags = parse_flags(args, {{"json", false}}, "'kpuzzles doctor'");
   if (!flags.positional.empty()) throw UsageError("'kpuzzles doctor' takes no arguments");
-  const std::vector<SpaceLimits> limits = space_limits();
+  const std::vector<SpaceFacts> facts = space_facts();
+  std::vector<SpaceLimits> limits;
+  for (const auto& f : facts) limits.push_back(f.limits);
   Json j = Json::object();
   j.set("kokkos_version", std::to_string(KOKKOS_VERSION_MAJOR) + "." + std::to_string(KOKKOS_VERSION_MINOR) + "." +
                               std::to_string(KOKKOS_VERSION_PATCH));
@@ -255,33 +298,7 @@ int cmd_doctor(const std::vector<std::string>& args) {
   if (kk.in_build) kk_json.set("version", kk.version);
   j.set("kokkos_kernels", std::move(kk_json));
   Json spaces = Json::array();
-  for (const auto& name : enabled_space_names()) {
-    with_space(name, [&](const auto& space) {
-      using Space = std::decay_t<decltype(space)>;
-      Json s = Json::object();
-      s.set("name", name);
-      s.set("concurrency", space.concurrency());
-      s.set("team_size_max", team_size_max(space));
-      s.set("scratch_level0_max_bytes", scratch_size_max<Space>(0));
-      s.set("scratch_level1_max_bytes", scratch_size_max<Space>(1));
-      s.set("vector_length_max", vector_length_max<Space>());
-      // The framework's launch shapes for a generic team kernel (kpz/launch_shape.hpp); each
-      // run's and bench's JSON `config` shows the shape its kernel really got.
-      Json shapes = Json::object();
-      shapes.set("check", launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::check).to_json());
-      shapes.set("speed", launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed).to_json());
-      s.set("launch_shapes", std::move(shapes));
-#if defined(KOKKOS_ENABLE_CUDA)
-      if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
-        const auto& prop = space.cuda_device_prop();
-        s.set("device", std::string(prop.name));
-        s.set("compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor));
-        s.set("multiprocessors", prop.multiProcessorCount);
-      }
-#endif
-      spaces.push(std::move(s));
-    });
-  }
+  for (const auto& f : facts) spaces.push(f.json);
   j.set("spaces", spaces);
   const std::vector<Finding> findings = setup_findings(limits);
   Json setup = Json::array();
@@ -313,24 +330,7 @@ int cmd_doctor(const std::vector<std::string>& args) {
   std::cout << "Kokkos " << KOKKOS_VERSION_MAJOR << '.' << KOKKOS_VERSION_MINOR << '.' << KOKKOS_VERSION_PATCH
             << ", default execution space " << default_space_name() << '\n';
   std::cout << "Kokkos Kernels " << (kk.in_build ? kk.version + ", " : std::string()) << kk.source << '\n';
-  for (const auto& name : enabled_space_names()) {
-    with_space(name, [&](const auto& space) {
-      using Space = std::decay_t<decltype(space)>;
-      std::cout << "  " << name << ": concurrency " << space.concurrency() << ", team_size_max " << team_size_max(space)
-                << ", scratch level 0 " << scratch_size_max<Space>(0) << " B, level 1 " << scratch_size_max<Space>(1)
-                << " B, vector length up to " << vector_length_max<Space>();
-#if defined(KOKKOS_ENABLE_CUDA)
-      if constexpr (std::is_same_v<Space, Kokkos::Cuda>) std::cout << ", device " << space.cuda_device_prop().name;
-#endif
-      std::cout << '\n';
-      const LaunchShape check = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::check);
-      const LaunchShape speed = launch_shape(space, KernelNeeds{}, ShapeRequest{}, Purpose::speed);
-      std::cout << "    launch shapes: run/check teams of " << check.team_size
-                << (check.team_size > 1 ? " (to show races)" : "") << ", bench teams of " << speed.team_size
-                << (is_gpu_v<Space> ? "" : " (Kokkos' team_size_recommended)")
-                << "; --team-size / --vector-length override both\n";
-    });
-  }
+  for (const auto& f : facts) std::cout << f.text;
   std::cout << "\nsetup\n";
   for (const auto& f : findings) {
     std::cout << "  " << (f.ok ? style.green("ok  ") : style.yellow("fix ")) << "  " << f.check << ": " << f.detail

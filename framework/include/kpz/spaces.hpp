@@ -121,13 +121,14 @@ void check_scratch(std::size_t bytes, int level, const What& what, std::string_v
 
 // check_scratch for a size the user chose with `option` (= value): bytes_of(x) is the kernel's
 // scratch with option = x, nondecreasing in x. A refusal also names the largest value (a multiple
-// of `step`) that fits, found by bisection only when the user's value does not.
+// of `step`) that fits, found by bisection only when the user's value does not. Returns
+// bytes_of(value), so that a launch computes its request once.
 template <class Space, class What, class BytesOf>
-void check_scratch_option(const What& what, std::string_view option, int value, int level, const BytesOf& bytes_of,
-                          int step = 1) {
+std::size_t check_scratch_option(const What& what, std::string_view option, int value, int level,
+                                 const BytesOf& bytes_of, int step = 1) {
   const std::size_t limit = scratch_size_max<Space>(level);
   const std::size_t bytes = bytes_of(value);
-  if (bytes <= limit) return;
+  if (bytes <= limit) return bytes;
   int lo = 0, hi = value;  // bytes_of(lo) fits, or lo == 0
   while (lo < hi) {
     const int mid = lo + (hi - lo + 1) / 2;
@@ -140,6 +141,7 @@ void check_scratch_option(const What& what, std::string_view option, int value, 
   check_scratch<Space>(bytes, level, what,
                        "; " + std::string(option) + " up to " + std::to_string(lo) + " fits" +
                            (step > 1 ? " (a multiple of " + std::to_string(step) + ")" : ""));
+  return bytes;  // not reached: check_scratch throws
 }
 
 // What a PuzzleSpec's `run` or a BenchSpec's `run` is for most puzzles: a callable taking the

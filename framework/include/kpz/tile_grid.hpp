@@ -30,8 +30,7 @@ std::size_t tile_scratch_request(const Scratch& scratch, int tile, const char* n
     throw std::logic_error(std::string(name) + ": a tile launch needs a tile of at least 1 element, not " +
                            std::to_string(tile));
   if constexpr (std::is_invocable_r_v<std::size_t, const Scratch&, int>) {
-    check_scratch_option<Space>(what, "a tile", tile, 0, scratch);
-    return scratch(tile);
+    return check_scratch_option<Space>(what, "a tile", tile, 0, scratch);
   } else {
     check_scratch<Space>(scratch, 0, what, ": use a smaller tile");
     return scratch;

@@ -9,7 +9,6 @@
 #include "kpz/check.hpp"
 #include "kpz/convolution_oracle.hpp"
 #include "kpz/lookup.hpp"
-#include "kpz/random.hpp"
 #include "kpz/transfer.hpp"
 
 namespace kpz::conv1d {
@@ -23,27 +22,6 @@ template <class Space>
 std::size_t simple_scratch_bytes(int n, int taps) {
   using S = ScratchView<float*, Space>;
   return S::shmem_size(n) + S::shmem_size(taps);
-}
-
-struct Inputs {
-  std::vector<float> a, b;
-};
-
-// Worked examples use a = 0..N-1, b = 0..K-1 (as in the docs); anything else is random,
-// asymmetric around 0 so that sign errors and dropped terms show.
-Inputs make_inputs(const RunRequest& req, bool worked_example) {
-  const auto n = static_cast<std::size_t>(req.params.get("size"));
-  const auto k = static_cast<std::size_t>(req.params.get("kernel-size"));
-  Inputs in{std::vector<float>(n), std::vector<float>(k)};
-  if (worked_example) {
-    for (std::size_t i = 0; i < n; ++i) in.a[i] = static_cast<float>(i);
-    for (std::size_t j = 0; j < k; ++j) in.b[j] = static_cast<float>(j);
-    return in;
-  }
-  Rng rng(req.seed);
-  for (auto& x : in.a) x = static_cast<float>(rng.uniform(-2.0, 3.0));
-  for (auto& x : in.b) x = static_cast<float>(rng.uniform(-1.0, 1.5));
-  return in;
 }
 
 // Who should have written output i: `general` gives each member 4 consecutive outputs,
@@ -103,7 +81,8 @@ RunReport run_on(const Space& space, const RunRequest& req) {
         [&](int x) { return general ? general_scratch_bytes<Space>(x, taps) : tiled_scratch_bytes<Space>(x, taps); });
   }
 
-  const Inputs in = make_inputs(req, worked);
+  const ConvolutionInputs in =
+      convolution_inputs(static_cast<std::size_t>(n), static_cast<std::size_t>(k), req.seed, worked);
   auto a = to_device(space, "a", in.a);
   auto b = to_device(space, "b", in.b);
   View<float*, Space> out = poisoned_output<float>(space, "out", static_cast<std::size_t>(n));

@@ -79,19 +79,6 @@ std::vector<std::int64_t> sum_inputs(std::int64_t n, std::uint64_t seed, bool wo
   return v;
 }
 
-HaloInputs halo_inputs(std::int64_t n, std::int64_t taps, std::uint64_t seed, bool worked) {
-  HaloInputs in{std::vector<float>(static_cast<std::size_t>(n)), std::vector<float>(static_cast<std::size_t>(taps))};
-  if (worked) {
-    for (std::int64_t i = 0; i < n; ++i) in.a[i] = static_cast<float>(i);
-    for (std::int64_t j = 0; j < taps; ++j) in.b[j] = static_cast<float>(j);
-    return in;
-  }
-  Rng rng(seed);
-  in.a = random_floats(rng, in.a.size(), -2.0, 3.0);
-  in.b = random_floats(rng, in.b.size(), -1.0, 1.5);
-  return in;
-}
-
 ScanInputs scan_inputs(std::int64_t n, std::uint64_t seed, bool worked) {
   ScanInputs in{std::vector<std::int64_t>(static_cast<std::size_t>(n)), std::vector<std::uint8_t>(n)};
   // keys {0,0,0,1,1,1,2,2,2,3}, values 0..9: at every rank count from 2 to 4 (even or --uneven)

@@ -101,7 +101,8 @@ RunReport run_halo(const Space& space, const RunRequest& req, const World& w) {
   const int taps = static_cast<int>(req.params.get("kernel-size"));
   const Partition part = checked_partition(n, w.size, req.params.get("uneven") != 0, req.seed);
   const bool worked = !req.params.given("size");  // a = 0..N-1, b = 0..K-1: exact in floats
-  const HaloInputs in = halo_inputs(n, taps, req.seed, worked);
+  const ConvolutionInputs in =
+      convolution_inputs(static_cast<std::size_t>(n), static_cast<std::size_t>(taps), req.seed, worked);
   const HaloPlan plan = halo_plan(part, w.rank, taps);
   // ext: the slice, then the halo, poisoned until it arrives.
   View<float*, Space> ext(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "ext"), plan.count + plan.halo);

@@ -29,10 +29,6 @@ Partition checked_partition(std::int64_t n, int ranks, bool uneven, std::uint64_
 
 // The global inputs every rank draws from the seed (worked: the page's examples).
 std::vector<std::int64_t> sum_inputs(std::int64_t n, std::uint64_t seed, bool worked);
-struct HaloInputs {
-  std::vector<float> a, b;
-};
-HaloInputs halo_inputs(std::int64_t n, std::int64_t taps, std::uint64_t seed, bool worked);
 struct ScanInputs {
   std::vector<std::int64_t> values;
   std::vector<std::uint8_t> heads;  // 1 where a segment starts; heads[0] == 1

@@ -124,23 +124,35 @@ void for_each_lane(const VectorRange<I, Space>& r, const F& f) {
 
 template <class V>
 struct SumJoin {
+  using value_type = V;
   void init(V& v) const { v = V(); }
   void join(V& a, const V& b) const { a += b; }
+  static void store(V& result, const V& v) { result = v; }
 };
 
 template <class R>
 struct ReducerJoin {
+  using value_type = typename R::value_type;
   const R& reducer;
-  void init(typename R::value_type& v) const { reducer.init(v); }
-  void join(typename R::value_type& a, const typename R::value_type& b) const { reducer.join(a, b); }
+  void init(value_type& v) const { reducer.init(v); }
+  void join(value_type& a, const value_type& b) const { reducer.join(a, b); }
+  static void store(const R& result, const value_type& v) { result.reference() = v; }
 };
 
-template <class V>
-void require_summable() {
-  static_assert(
-      std::is_arithmetic_v<V> || requires(V & a, const V& b) { a += b; },
-      "trace build: a nested parallel_reduce into a value without += needs a Kokkos reducer "
-      "(Kokkos::Sum, Max, Min, ...)");
+// How a nested reduction's result combines: a Kokkos reducer's init and join, or += into a value.
+template <class R>
+auto join_for(const R& result) {
+  static_assert(!Kokkos::is_view_v<R>,
+                "trace build: a team or nested parallel_reduce into a View is not traceable yet");
+  if constexpr (Kokkos::is_reducer<R>::value) {
+    return ReducerJoin<R>{result};
+  } else {
+    static_assert(
+        std::is_arithmetic_v<R> || requires(R & a, const R& b) { a += b; },
+        "trace build: a team or nested parallel_reduce into a value without += needs a Kokkos reducer "
+        "(Kokkos::Sum, Max, Min, ...)");
+    return SumJoin<R>{};
+  }
 }
 
 // The team-wide combination of every member's `value`, in rank order.
@@ -199,47 +211,25 @@ void parallel_for(const kpz::trace::VectorRange<I, Space>& r, const F& f) {
 template <class I, class Space, bool Vec, class F, class Result>
 void parallel_reduce(const kpz::trace::ThreadRange<I, Space, Vec>& r, const F& f, Result&& result,
                      kpz::trace::Loc loc = KPZ_TRACE_HERE) {
-  using R = std::remove_cvref_t<Result>;
-  static_assert(!Kokkos::is_view_v<R>, "trace build: a nested parallel_reduce into a View is not traceable yet");
+  const auto join = kpz::trace::join_for(result);
   kpz::trace::MemberCore& c = r.member.core();
-  auto body = [&](auto& value) {
-    kpz::trace::for_each_owned(r, [&](I i, int lane) {
-      if (lane >= 0) c.lane = lane;
-      f(i, value);
-    });
-  };
-  if constexpr (Kokkos::is_reducer<R>::value) {
-    using V = typename R::value_type;
-    const kpz::trace::ReducerJoin<R> join{result};
-    V value;
-    join.init(value);
-    body(value);
-    kpz::trace::team_combine(c, kpz::trace::SyncKind::reduce, loc, value, join);
-    result.reference() = value;
-  } else {
-    kpz::trace::require_summable<R>();
-    R value = R();
-    body(value);
-    kpz::trace::team_combine(c, kpz::trace::SyncKind::reduce, loc, value, kpz::trace::SumJoin<R>{});
-    result = value;
-  }
+  typename decltype(join)::value_type value;
+  join.init(value);
+  kpz::trace::for_each_owned(r, [&](I i, int lane) {
+    if (lane >= 0) c.lane = lane;
+    f(i, value);
+  });
+  kpz::trace::team_combine(c, kpz::trace::SyncKind::reduce, loc, value, join);
+  join.store(result, value);
 }
 
 template <class I, class Space, class F, class Result>
 void parallel_reduce(const kpz::trace::VectorRange<I, Space>& r, const F& f, Result&& result) {
-  using R = std::remove_cvref_t<Result>;
-  static_assert(!Kokkos::is_view_v<R>, "trace build: a nested parallel_reduce into a View is not traceable yet");
-  if constexpr (Kokkos::is_reducer<R>::value) {
-    typename R::value_type value;
-    result.init(value);
-    kpz::trace::for_each_lane(r, [&](I i) { f(i, value); });
-    result.reference() = value;
-  } else {
-    kpz::trace::require_summable<R>();
-    R value = R();
-    kpz::trace::for_each_lane(r, [&](I i) { f(i, value); });
-    result = value;
-  }
+  const auto join = kpz::trace::join_for(result);
+  typename decltype(join)::value_type value;
+  join.init(value);
+  kpz::trace::for_each_lane(r, [&](I i) { f(i, value); });
+  join.store(result, value);
 }
 
 // Nested scans over team members: as Kokkos does it on the backend the Distribution mimics.

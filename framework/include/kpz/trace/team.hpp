@@ -67,34 +67,23 @@ void parallel_for(const kpz::trace::TeamPolicy<Space>& policy, const F& f) {
 template <class Space, class F, class Result>
 void parallel_reduce(const std::string& label, const kpz::trace::TeamPolicy<Space>& policy, const F& f,
                      Result&& result) {
-  using R = std::remove_cvref_t<Result>;
-  static_assert(!Kokkos::is_view_v<R>, "trace build: parallel_reduce into a View is not traceable yet");
-  auto reduce = [&](auto& total, const auto& join) {
-    using V = std::remove_cvref_t<decltype(total)>;
-    join.init(total);
-    std::vector<V> partial(static_cast<std::size_t>(policy.team_size()));
-    kpz::trace::launch(
-        label, policy,
-        [&](const kpz::trace::Member<Space>& m) {
-          V mine;
-          join.init(mine);
-          f(m, mine);
-          partial[static_cast<std::size_t>(m.team_rank())] = mine;
-        },
-        [&] {
-          for (const V& v : partial) join.join(total, v);
-        });
-  };
-  if constexpr (Kokkos::is_reducer<R>::value) {
-    typename R::value_type total;
-    reduce(total, kpz::trace::ReducerJoin<R>{result});
-    result.reference() = total;
-  } else {
-    kpz::trace::require_summable<R>();
-    R total;
-    reduce(total, kpz::trace::SumJoin<R>{});
-    result = total;
-  }
+  const auto join = kpz::trace::join_for(result);
+  using V = typename decltype(join)::value_type;
+  V total;
+  join.init(total);
+  std::vector<V> partial(static_cast<std::size_t>(policy.team_size()));
+  kpz::trace::launch(
+      label, policy,
+      [&](const kpz::trace::Member<Space>& m) {
+        V mine;
+        join.init(mine);
+        f(m, mine);
+        partial[static_cast<std::size_t>(m.team_rank())] = mine;
+      },
+      [&] {
+        for (const V& v : partial) join.join(total, v);
+      });
+  join.store(result, total);
 }
 template <class Space, class F, class Result>
 void parallel_reduce(const kpz::trace::TeamPolicy<Space>& policy, const F& f, Result&& result) {
